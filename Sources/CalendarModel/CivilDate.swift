@@ -1,0 +1,131 @@
+/// A date on the proleptic Gregorian calendar with no time and no zone: the
+/// date of an all-day item, or the date part of a wall-clock time.
+///
+/// Dates convert to and from a *day number*, the count of days since
+/// 1970-01-01, which makes day arithmetic and weekdays plain integer math.
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// A date, or nil when the day does not exist (February 30, April 31).
+    /// Recurrence expansion relies on this refusing rather than clamping.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+            return nil
+        }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The date `dayNumber` days after 1970-01-01.
+    public init(dayNumber: Int) {
+        // Shift the epoch to 0000-03-01 so that a leap day ends each 4-, 100-
+        // and 400-year cycle, then split into eras of 146,097 days.
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    /// Days since 1970-01-01 (negative before it).
+    public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of a year, month and day that are known to be valid.
+    @inline(__always)
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let shiftedMonth = month > 2 ? month - 3 : month + 9
+        let dayOfYear = (153 * shiftedMonth + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    @inline(__always)
+    public static func weekday(ofDayNumber n: Int) -> Weekday {
+        Weekday(rawValue: ((n % 7) + 11) % 7)!
+    }
+
+    public var weekday: Weekday { CivilDate.weekday(ofDayNumber: dayNumber) }
+
+    /// 1 for January 1.
+    public var dayOfYear: Int { dayNumber - CivilDate.dayNumber(year: year, month: 1, day: 1) + 1 }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    public static func daysInYear(_ year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    public func adding(days: Int) -> CivilDate { CivilDate(dayNumber: dayNumber + days) }
+
+    public static func < (lhs: CivilDate, rhs: CivilDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// ISO 8601 extended form, `2026-12-01`.
+    public var description: String {
+        "\(CivilDate.pad(year, 4))-\(CivilDate.pad(month, 2))-\(CivilDate.pad(day, 2))"
+    }
+
+    /// RFC 5545 DATE form, `20261201`.
+    public var basicFormat: String {
+        "\(CivilDate.pad(year, 4))\(CivilDate.pad(month, 2))\(CivilDate.pad(day, 2))"
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(abs(value))
+        let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+        return value < 0 ? "-" + padded : padded
+    }
+}
+
+extension CivilDate {
+    /// Parses `2026-12-01` (ISO 8601 extended) or `20261201` (RFC 5545 DATE).
+    public init?(parsing text: some StringProtocol) {
+        let chars = Array(text.utf8)
+        let digits: [UInt8]
+        if chars.count == 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-") {
+            digits = Array(chars[0..<4] + chars[5..<7] + chars[8..<10])
+        } else if chars.count == 8 {
+            digits = chars
+        } else {
+            return nil
+        }
+        guard let values = CivilDate.decimal(digits, widths: [4, 2, 2]) else { return nil }
+        self.init(year: values[0], month: values[1], day: values[2])
+    }
+
+    /// Splits a run of ASCII digits into numbers of the given widths.
+    static func decimal(_ digits: [UInt8], widths: [Int]) -> [Int]? {
+        guard digits.count == widths.reduce(0, +) else { return nil }
+        var values: [Int] = []
+        var index = 0
+        for width in widths {
+            var value = 0
+            for byte in digits[index..<index + width] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            values.append(value)
+            index += width
+        }
+        return values
+    }
+}

@@ -1,0 +1,70 @@
+/// A wall-clock date and time with no zone attached: what a clock on the wall
+/// reads. Recurrence runs on these; a time zone turns one into an instant.
+public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let date: CivilDate
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+
+    /// Nil when a field is out of range. Second 60 is refused: leap seconds
+    /// never appear in wall-clock recurrence.
+    public init?(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        self.date = date
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// The wall-clock time `localSeconds` seconds after 1970-01-01T00:00:00
+    /// read on the same wall clock.
+    public init(localSeconds: Int64) {
+        let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
+        let secondOfDay = Int(localSeconds - days * 86_400)
+        date = CivilDate(dayNumber: Int(days))
+        hour = secondOfDay / 3600
+        minute = secondOfDay / 60 % 60
+        second = secondOfDay % 60
+    }
+
+    /// Seconds since 1970-01-01T00:00:00 on the same wall clock. Subtracting
+    /// the zone's UTC offset gives the Unix time.
+    public var localSeconds: Int64 {
+        Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    }
+
+    public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool { lhs.localSeconds < rhs.localSeconds }
+
+    /// ISO 8601 extended form, `2026-12-01T08:50:00`.
+    public var description: String {
+        "\(date)T\(CivilDate.pad(hour, 2)):\(CivilDate.pad(minute, 2)):\(CivilDate.pad(second, 2))"
+    }
+
+    /// RFC 5545 DATE-TIME form without a zone, `20261201T085000`.
+    public var basicFormat: String {
+        "\(date.basicFormat)T\(CivilDate.pad(hour, 2))\(CivilDate.pad(minute, 2))\(CivilDate.pad(second, 2))"
+    }
+}
+
+extension LocalDateTime {
+    /// Parses `2026-12-01T08:50:00`, `2026-12-01T08:50` or the RFC 5545 form
+    /// `20261201T085000`. A trailing zone designator is not accepted here.
+    public init?(parsing text: some StringProtocol) {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let date = CivilDate(parsing: parts[0]) else { return nil }
+        let time = Array(parts[1].utf8)
+        let values: [Int]?
+        switch time.count {
+        case 8 where time[2] == UInt8(ascii: ":") && time[5] == UInt8(ascii: ":"):
+            values = CivilDate.decimal(Array(time[0..<2] + time[3..<5] + time[6..<8]), widths: [2, 2, 2])
+        case 5 where time[2] == UInt8(ascii: ":"):
+            values = CivilDate.decimal(Array(time[0..<2] + time[3..<5]), widths: [2, 2]).map { $0 + [0] }
+        case 6 where parts[0].count == 8:
+            values = CivilDate.decimal(time, widths: [2, 2, 2])
+        default:
+            values = nil
+        }
+        guard let values else { return nil }
+        self.init(date: date, hour: values[0], minute: values[1], second: values[2])
+    }
+}

@@ -1,0 +1,173 @@
+/// RFC 5545 RECUR text, both ways.
+///
+/// Printing uses one fixed order (FREQ, then the end, INTERVAL, the BYxxx
+/// parts from the smallest unit up, BYSETPOS and WKST), leaves out defaults
+/// (INTERVAL=1, WKST=MO), and keeps each list as given, so that parsing what
+/// was printed gives back an equal rule.
+extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
+    public var description: String { rfc5545 }
+
+    public init?(_ description: String) {
+        guard let rule = try? RecurrenceRule(rfc5545: description) else { return nil }
+        self = rule
+    }
+
+    public var rfc5545: String {
+        var parts = ["FREQ=\(frequency.rawValue)"]
+        switch end {
+        case .count(let n): parts.append("COUNT=\(n)")
+        case .until(let until): parts.append("UNTIL=\(until)")
+        case nil: break
+        }
+        if interval != 1 { parts.append("INTERVAL=\(interval)") }
+        func list(_ name: String, _ values: [Int]) {
+            if !values.isEmpty { parts.append("\(name)=" + values.map(String.init).joined(separator: ",")) }
+        }
+        list("BYSECOND", seconds)
+        list("BYMINUTE", minutes)
+        list("BYHOUR", hours)
+        if !daysOfTheWeek.isEmpty { parts.append("BYDAY=" + daysOfTheWeek.map(\.description).joined(separator: ",")) }
+        list("BYMONTHDAY", daysOfTheMonth)
+        list("BYYEARDAY", daysOfTheYear)
+        list("BYWEEKNO", weeksOfTheYear)
+        list("BYMONTH", monthsOfTheYear)
+        list("BYSETPOS", setPositions)
+        if firstDayOfTheWeek != .monday { parts.append("WKST=\(firstDayOfTheWeek.code)") }
+        return parts.joined(separator: ";")
+    }
+
+    /// Parses `FREQ=MONTHLY;BYDAY=-1FR` (an `RRULE:` prefix is allowed).
+    /// Names and weekday codes are case-insensitive; anything else that RFC
+    /// 5545 does not allow is refused, naming the part.
+    public init(rfc5545 text: String) throws(RecurrenceRuleError) {
+        var body = Substring(text.trimmingSpaces)
+        if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
+        guard !body.isEmpty else { throw RecurrenceRuleError(part: "rule", reason: "is empty") }
+
+        var seen = Set<String>()
+        var frequency: Frequency?
+        var interval = 1
+        var end: End?
+        var byDay: [DayOfWeek] = [], byMonthDay: [Int] = [], byYearDay: [Int] = [], byWeekNo: [Int] = []
+        var byMonth: [Int] = [], byHour: [Int] = [], byMinute: [Int] = [], bySecond: [Int] = [], bySetPos: [Int] = []
+        var weekStart = Weekday.monday
+
+        for piece in body.split(separator: ";", omittingEmptySubsequences: false) {
+            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = pair[0].uppercased()
+            guard pair.count == 2, !name.isEmpty else {
+                throw RecurrenceRuleError(part: "'\(piece)'", reason: "is not NAME=VALUE")
+            }
+            let value = pair[1]
+            guard seen.insert(name).inserted else { throw RecurrenceRuleError(part: name, reason: "appears twice") }
+            guard !value.isEmpty else { throw RecurrenceRuleError(part: name, reason: "has no value") }
+
+            func integers(_ signed: Bool) throws(RecurrenceRuleError) -> [Int] {
+                var result: [Int] = []
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard let number = Self.integer(item, signed: signed) else {
+                        throw RecurrenceRuleError(part: name, reason: "has '\(item)', which is not \(signed ? "a non-zero integer" : "a number")")
+                    }
+                    result.append(number)
+                }
+                return result
+            }
+
+            switch name {
+            case "FREQ":
+                guard let parsed = Frequency(rawValue: value.uppercased()) else {
+                    throw RecurrenceRuleError(part: "FREQ", reason: "'\(value)' is not one of " + Frequency.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                frequency = parsed
+            case "INTERVAL":
+                guard let n = Self.integer(value, signed: false), n >= 1 else {
+                    throw RecurrenceRuleError(part: "INTERVAL", reason: "'\(value)' is not a positive integer")
+                }
+                interval = n
+            case "COUNT", "UNTIL":
+                if end != nil { throw RecurrenceRuleError(part: name, reason: "cannot be combined with \(name == "COUNT" ? "UNTIL" : "COUNT")") }
+                if name == "COUNT" {
+                    guard let n = Self.integer(value, signed: false), n >= 1 else {
+                        throw RecurrenceRuleError(part: "COUNT", reason: "'\(value)' is not a positive integer")
+                    }
+                    end = .count(n)
+                } else {
+                    guard let until = Self.until(value) else {
+                        throw RecurrenceRuleError(part: "UNTIL", reason: "'\(value)' is not a DATE (20261231) or DATE-TIME (20261231T235959 or 20261231T155959Z)")
+                    }
+                    end = .until(until)
+                }
+            case "BYSECOND": bySecond = try integers(false)
+            case "BYMINUTE": byMinute = try integers(false)
+            case "BYHOUR": byHour = try integers(false)
+            case "BYMONTHDAY": byMonthDay = try integers(true)
+            case "BYYEARDAY": byYearDay = try integers(true)
+            case "BYWEEKNO": byWeekNo = try integers(true)
+            case "BYMONTH": byMonth = try integers(false)
+            case "BYSETPOS": bySetPos = try integers(true)
+            case "BYDAY":
+                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard item.count >= 2, let weekday = Weekday(code: item.suffix(2)) else {
+                        throw RecurrenceRuleError(part: "BYDAY", reason: "has '\(item)', which is not a weekday such as MO, 2TU or -1FR")
+                    }
+                    let ordinal = item.dropLast(2)
+                    var position = 0
+                    if !ordinal.isEmpty {
+                        guard let n = Self.integer(ordinal, signed: true) else {
+                            throw RecurrenceRuleError(part: "BYDAY", reason: "has '\(item)', whose number is not a non-zero integer")
+                        }
+                        position = n
+                    }
+                    byDay.append(DayOfWeek(weekday, position: position))
+                }
+            case "WKST":
+                guard let day = Weekday(code: value) else {
+                    throw RecurrenceRuleError(part: "WKST", reason: "'\(value)' is not a weekday code (SU, MO, TU, WE, TH, FR, SA)")
+                }
+                weekStart = day
+            default:
+                throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545")
+            }
+        }
+        guard let frequency else { throw RecurrenceRuleError(part: "FREQ", reason: "is missing") }
+        try self.init(frequency: frequency, interval: interval, end: end, daysOfTheWeek: byDay,
+                      daysOfTheMonth: byMonthDay, daysOfTheYear: byYearDay, weeksOfTheYear: byWeekNo,
+                      monthsOfTheYear: byMonth, hours: byHour, minutes: byMinute, seconds: bySecond,
+                      setPositions: bySetPos, firstDayOfTheWeek: weekStart)
+    }
+
+    /// `[+-]digits`, at most 9 digits; zero is refused where `signed`, since
+    /// RFC 5545 has no zeroth day, week or position.
+    static func integer(_ text: some StringProtocol, signed: Bool) -> Int? {
+        var digits = Substring(text)
+        var negative = false
+        if signed, let sign = digits.first, sign == "+" || sign == "-" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else {
+            return nil
+        }
+        if signed && n == 0 { return nil }
+        return negative ? -n : n
+    }
+
+    static func until(_ text: some StringProtocol) -> Until? {
+        if let date = CivilDate(parsing: text), text.count == 8 { return .date(date) }
+        if text.hasSuffix("Z") || text.hasSuffix("z") {
+            guard text.count == 16, let time = LocalDateTime(parsing: text.dropLast()) else { return nil }
+            return .utc(time)
+        }
+        guard text.count == 15, let time = LocalDateTime(parsing: text) else { return nil }
+        return .local(time)
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return slice
+    }
+}

@@ -1,0 +1,190 @@
+/// A recurrence rule with the meaning of EventKit's `EKRecurrenceRule` and the
+/// full grammar of RFC 5545 §3.3.10 (RECUR).
+///
+/// Empty arrays mean "no BYxxx part": the rule takes that field from the
+/// start date where RFC 5545 says so. The rule is only the pattern; the
+/// start, the time zone and the exception and extra dates travel beside it
+/// (see `RecurrenceEngine.Recurrence`).
+///
+/// Values are validated on construction: every number in range, and the
+/// combinations RFC 5545 forbids (BYWEEKNO outside YEARLY, BYYEARDAY with
+/// DAILY, WEEKLY or MONTHLY, BYMONTHDAY with WEEKLY, a numbered BYDAY outside
+/// MONTHLY and YEARLY or beside BYWEEKNO, BYSETPOS alone) are refused.
+public struct RecurrenceRule: Hashable, Sendable {
+    public enum Frequency: String, CaseIterable, Hashable, Sendable, Comparable {
+        case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
+        case weekly = "WEEKLY", monthly = "MONTHLY", yearly = "YEARLY"
+
+        var rank: Int { Frequency.allCases.firstIndex(of: self)! }
+        public static func < (lhs: Frequency, rhs: Frequency) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// A BYDAY entry: a weekday, optionally numbered within the month or year
+    /// (`2TU` is the second Tuesday, `-1FR` the last Friday). Position 0 means
+    /// every such weekday.
+    public struct DayOfWeek: Hashable, Sendable, CustomStringConvertible {
+        public var weekday: Weekday
+        public var position: Int
+
+        public init(_ weekday: Weekday, position: Int = 0) {
+            self.weekday = weekday
+            self.position = position
+        }
+
+        public static func every(_ weekday: Weekday) -> DayOfWeek { DayOfWeek(weekday) }
+
+        public var description: String { (position == 0 ? "" : String(position)) + weekday.code }
+    }
+
+    /// UNTIL, in the three forms RFC 5545 allows. The bound is inclusive.
+    public enum Until: Hashable, Sendable, CustomStringConvertible {
+        /// `UNTIL=20261231`: through the end of that day (all-day items).
+        case date(CivilDate)
+        /// `UNTIL=20261231T235959`: a wall-clock time in the item's zone (floating items).
+        case local(LocalDateTime)
+        /// `UNTIL=20261231T155959Z`: an instant, written in UTC.
+        case utc(LocalDateTime)
+
+        public var description: String {
+            switch self {
+            case .date(let date): date.basicFormat
+            case .local(let time): time.basicFormat
+            case .utc(let time): time.basicFormat + "Z"
+            }
+        }
+    }
+
+    public enum End: Hashable, Sendable {
+        case count(Int)
+        case until(Until)
+    }
+
+    public private(set) var frequency: Frequency
+    public private(set) var interval: Int
+    public private(set) var end: End?
+    public private(set) var daysOfTheWeek: [DayOfWeek]
+    public private(set) var daysOfTheMonth: [Int]
+    public private(set) var daysOfTheYear: [Int]
+    public private(set) var weeksOfTheYear: [Int]
+    public private(set) var monthsOfTheYear: [Int]
+    public private(set) var hours: [Int]
+    public private(set) var minutes: [Int]
+    public private(set) var seconds: [Int]
+    public private(set) var setPositions: [Int]
+    public private(set) var firstDayOfTheWeek: Weekday
+
+    public init(
+        frequency: Frequency,
+        interval: Int = 1,
+        end: End? = nil,
+        daysOfTheWeek: [DayOfWeek] = [],
+        daysOfTheMonth: [Int] = [],
+        daysOfTheYear: [Int] = [],
+        weeksOfTheYear: [Int] = [],
+        monthsOfTheYear: [Int] = [],
+        hours: [Int] = [],
+        minutes: [Int] = [],
+        seconds: [Int] = [],
+        setPositions: [Int] = [],
+        firstDayOfTheWeek: Weekday = .monday
+    ) throws(RecurrenceRuleError) {
+        self.frequency = frequency
+        self.interval = interval
+        self.end = end
+        self.daysOfTheWeek = daysOfTheWeek
+        self.daysOfTheMonth = daysOfTheMonth
+        self.daysOfTheYear = daysOfTheYear
+        self.weeksOfTheYear = weeksOfTheYear
+        self.monthsOfTheYear = monthsOfTheYear
+        self.hours = hours
+        self.minutes = minutes
+        self.seconds = seconds
+        self.setPositions = setPositions
+        self.firstDayOfTheWeek = firstDayOfTheWeek
+        try validate()
+    }
+
+    /// The same rule with another end (`nil`: forever).
+    public func ending(_ end: End?) throws(RecurrenceRuleError) -> RecurrenceRule {
+        var copy = self
+        copy.end = end
+        try copy.validate()
+        return copy
+    }
+
+    public var count: Int? {
+        if case .count(let n) = end { return n }
+        return nil
+    }
+
+    public var until: Until? {
+        if case .until(let until) = end { return until }
+        return nil
+    }
+
+    private func validate() throws(RecurrenceRuleError) {
+        func check(_ values: [Int], _ part: String, _ range: ClosedRange<Int>, signed: Bool) throws(RecurrenceRuleError) {
+            for value in values where !(range.contains(value) || (signed && range.contains(-value))) {
+                let bound = signed ? "±\(range.lowerBound)…\(range.upperBound)" : "\(range.lowerBound)…\(range.upperBound)"
+                throw RecurrenceRuleError(part: part, reason: "\(value) is outside \(bound)")
+            }
+        }
+        guard interval >= 1 else { throw RecurrenceRuleError(part: "INTERVAL", reason: "must be a positive integer") }
+        if case .count(let n) = end, n < 1 {
+            throw RecurrenceRuleError(part: "COUNT", reason: "must be a positive integer")
+        }
+        try check(seconds, "BYSECOND", 0...60, signed: false)
+        try check(minutes, "BYMINUTE", 0...59, signed: false)
+        try check(hours, "BYHOUR", 0...23, signed: false)
+        try check(daysOfTheMonth, "BYMONTHDAY", 1...31, signed: true)
+        try check(daysOfTheYear, "BYYEARDAY", 1...366, signed: true)
+        try check(weeksOfTheYear, "BYWEEKNO", 1...53, signed: true)
+        try check(monthsOfTheYear, "BYMONTH", 1...12, signed: false)
+        try check(setPositions, "BYSETPOS", 1...366, signed: true)
+        try check(daysOfTheWeek.map(\.position).filter { $0 != 0 }, "BYDAY", 1...53, signed: true)
+
+        if !weeksOfTheYear.isEmpty && frequency != .yearly {
+            throw RecurrenceRuleError(part: "BYWEEKNO", reason: "is only allowed with FREQ=YEARLY")
+        }
+        if !daysOfTheYear.isEmpty && [.daily, .weekly, .monthly].contains(frequency) {
+            throw RecurrenceRuleError(part: "BYYEARDAY", reason: "is not allowed with FREQ=\(frequency.rawValue)")
+        }
+        if !daysOfTheMonth.isEmpty && frequency == .weekly {
+            throw RecurrenceRuleError(part: "BYMONTHDAY", reason: "is not allowed with FREQ=WEEKLY")
+        }
+        if daysOfTheWeek.contains(where: { $0.position != 0 }) {
+            if frequency != .monthly && frequency != .yearly {
+                throw RecurrenceRuleError(part: "BYDAY", reason: "a numbered weekday needs FREQ=MONTHLY or FREQ=YEARLY")
+            }
+            if frequency == .yearly && !weeksOfTheYear.isEmpty {
+                throw RecurrenceRuleError(part: "BYDAY", reason: "a numbered weekday is not allowed beside BYWEEKNO")
+            }
+            if frequency == .monthly, daysOfTheWeek.contains(where: { abs($0.position) > 5 }) {
+                throw RecurrenceRuleError(part: "BYDAY", reason: "a month has at most 5 of each weekday")
+            }
+        }
+        if !setPositions.isEmpty && !hasByPart {
+            throw RecurrenceRuleError(part: "BYSETPOS", reason: "needs another BYxxx part to select from")
+        }
+    }
+
+    /// Whether any BYxxx part other than BYSETPOS is present.
+    var hasByPart: Bool {
+        !(daysOfTheWeek.isEmpty && daysOfTheMonth.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty
+            && monthsOfTheYear.isEmpty && hours.isEmpty && minutes.isEmpty && seconds.isEmpty)
+    }
+}
+
+/// A recurrence rule that cannot be parsed or is not allowed, naming the part.
+public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The rule part at fault (`BYMONTHDAY`, `FREQ`), or the whole text.
+    public var part: String
+    public var reason: String
+
+    public init(part: String, reason: String) {
+        self.part = part
+        self.reason = reason
+    }
+
+    public var description: String { "invalid recurrence rule: \(part) \(reason)" }
+}

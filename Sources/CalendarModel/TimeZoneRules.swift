@@ -1,0 +1,186 @@
+import Foundation
+import Synchronization
+
+/// The UTC offsets of one IANA time zone through history, read from the
+/// system's compiled zoneinfo (TZif) files.
+///
+/// Foundation's `TimeZone` answers the same questions, but each call costs
+/// hundreds of nanoseconds; recurrence expansion converts every occurrence, so
+/// the rules are kept here as a sorted transition table with the POSIX TZ rule
+/// from the file's footer for instants beyond it.
+///
+/// Converting a wall-clock time follows RFC 5545 §3.3.5: a time inside a gap
+/// (spring forward) is read with the offset from before the gap, which moves it
+/// forward by the gap's length; a time inside a fold (fall back) is read with
+/// the offset from before the fold, the first of its two instants.
+public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
+    /// One change of UTC offset. Offsets are seconds east of UTC.
+    struct Transition: Hashable, Sendable {
+        var instant: Int64
+        var before: Int32
+        var after: Int32
+        /// Wall-clock bounds of the gap or fold the change makes.
+        var localStart: Int64 { instant + Int64(min(before, after)) }
+        var localEnd: Int64 { instant + Int64(max(before, after)) }
+    }
+
+    /// A wall-clock time read in this zone.
+    public struct Resolution: Hashable, Sendable {
+        /// Unix time, in seconds.
+        public var instant: Int64
+        /// The offset in force at `instant`; differs from the one used to
+        /// read the wall time only inside a gap.
+        public var offset: Int32
+        /// Wall-clock times in `cleanWindow` all read as `local - offset`:
+        /// no gap or fold lies inside it, so callers may reuse the offset.
+        public var cleanWindow: Range<Int64>
+        /// The lowest instant that this or any later wall-clock time reads as:
+        /// `instant`, except inside a gap, where the wall time just after the
+        /// gap reads as the moment of the change itself.
+        public var earliestFromHere: Int64
+    }
+
+    public let identifier: String
+    let table: [Transition]
+    let initialOffset: Int32
+    let footer: POSIXTimeZoneRule?
+
+    init(identifier: String, table: [Transition], initialOffset: Int32, footer: POSIXTimeZoneRule?) {
+        self.identifier = identifier
+        self.table = table
+        self.initialOffset = initialOffset
+        self.footer = footer
+    }
+
+    public var description: String { identifier }
+
+    public static func == (lhs: TimeZoneRules, rhs: TimeZoneRules) -> Bool { lhs.identifier == rhs.identifier }
+    public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
+
+    /// UTC itself.
+    public static let utc = TimeZoneRules(identifier: "UTC", table: [], initialOffset: 0, footer: nil)
+
+    // MARK: Queries
+
+    /// Seconds east of UTC in force at a Unix time.
+    public func offset(at instant: Int64) -> Int32 {
+        if let last = table.last, instant >= last.instant, let footer {
+            return footer.offset(at: instant, after: last)
+        }
+        // The last transition at or before `instant`.
+        var low = 0, high = table.count
+        while low < high {
+            let mid = (low + high) / 2
+            if table[mid].instant <= instant { low = mid + 1 } else { high = mid }
+        }
+        return low == 0 ? (table.first?.before ?? initialOffset) : table[low - 1].after
+    }
+
+    /// Reads a wall-clock time (seconds since 1970-01-01T00:00 on the wall) as
+    /// an instant, by RFC 5545's rules for gaps and folds.
+    public func resolve(local: Int64) -> Resolution {
+        if let last = table.last, local >= last.localEnd, let footer {
+            let nearby = footer.transitions(aroundLocal: local, after: last)
+            return Self.resolve(local: local, in: nearby, initial: last.after, floor: last.localEnd)
+        }
+        return Self.resolve(local: local, in: table, initial: table.first?.before ?? initialOffset, floor: Int64.min)
+    }
+
+    public func resolve(_ time: LocalDateTime) -> Resolution { resolve(local: time.localSeconds) }
+
+    /// The wall-clock time an instant reads in this zone.
+    public func localTime(at instant: Int64) -> LocalDateTime {
+        LocalDateTime(localSeconds: instant + Int64(offset(at: instant)))
+    }
+
+    /// The lowest offset in force within two days either side of `instant`:
+    /// a wall-clock time earlier than `instant + lowestOffset` cannot read as
+    /// an instant later than `instant`, whatever gap lies between.
+    public func lowestOffset(near instant: Int64) -> Int32 {
+        if table.isEmpty && footer?.daylightOffset == nil { return offset(at: instant) }
+        var lowest = offset(at: instant)
+        for day in [-2, -1, 1, 2] as [Int64] {
+            lowest = min(lowest, offset(at: instant + day * 86_400))
+        }
+        return lowest
+    }
+
+    /// The one resolution rule over any ordered list of transitions: the
+    /// first transition whose wall-clock end lies after `local` decides, with
+    /// the offset from before it.
+    static func resolve(local: Int64, in list: [Transition], initial: Int32, floor: Int64) -> Resolution {
+        var low = 0, high = list.count
+        while low < high {
+            let mid = (low + high) / 2
+            if list[mid].localEnd <= local { low = mid + 1 } else { high = mid }
+        }
+        let windowStart = low == 0 ? floor : list[low - 1].localEnd
+        guard low < list.count else {
+            let offset = list.last?.after ?? initial
+            return Resolution(instant: local - Int64(offset), offset: offset, cleanWindow: windowStart..<Int64.max,
+                              earliestFromHere: local - Int64(offset))
+        }
+        let next = list[low]
+        let instant = local - Int64(next.before)
+        if local >= next.localStart {
+            // Inside the gap or fold: no clean window to reuse.
+            let isGap = next.after > next.before
+            return Resolution(instant: instant, offset: isGap ? next.after : next.before, cleanWindow: local..<local,
+                              earliestFromHere: isGap ? next.instant : instant)
+        }
+        return Resolution(instant: instant, offset: next.before, cleanWindow: windowStart..<next.localStart,
+                          earliestFromHere: instant)
+    }
+}
+
+// MARK: Loading
+
+public enum TimeZoneRulesError: Error, Equatable, CustomStringConvertible {
+    case unknownZone(String)
+    case malformedFile(zone: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unknownZone(let name): "unknown time zone '\(name)' (expected an IANA name such as Asia/Shanghai)"
+        case .malformedFile(let zone, let reason): "the zoneinfo file for '\(zone)' is unreadable: \(reason)"
+        }
+    }
+}
+
+extension TimeZoneRules {
+    /// Where Debian's tzdata installs the compiled zones.
+    public static let systemDirectory = "/usr/share/zoneinfo"
+
+    private static let cache = Mutex<[String: TimeZoneRules]>([:])
+
+    /// The rules of an IANA zone, loaded once per process.
+    public static func named(_ identifier: String, directory: String = systemDirectory) throws(TimeZoneRulesError) -> TimeZoneRules {
+        let key = directory + "\u{0}" + identifier
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let rules = try load(identifier, directory: directory)
+        cache.withLock { $0[key] = rules }
+        return rules
+    }
+
+    /// The machine's zone, as Foundation reads it from `TZ` or `/etc/localtime`.
+    public static func current() -> TimeZoneRules {
+        (try? named(TimeZone.current.identifier)) ?? .utc
+    }
+
+    static func load(_ identifier: String, directory: String) throws(TimeZoneRulesError) -> TimeZoneRules {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")
+        guard !identifier.isEmpty, identifier.count <= 255, identifier.allSatisfy(allowed.contains),
+              !identifier.hasPrefix("/"), !identifier.split(separator: "/").contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
+              let data = FileManager.default.contents(atPath: directory + "/" + identifier),
+              data.starts(with: Array("TZif".utf8))
+        else {
+            if identifier == "UTC" { return .utc }
+            throw .unknownZone(identifier)
+        }
+        do {
+            return try TZifReader(bytes: [UInt8](data)).rules(identifier: identifier)
+        } catch {
+            throw .malformedFile(zone: identifier, reason: error.reason)
+        }
+    }
+}

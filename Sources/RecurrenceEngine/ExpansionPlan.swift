@@ -1,0 +1,238 @@
+import CalendarModel
+
+/// A recurrence rule made ready for expansion from one start: the defaults
+/// RFC 5545 takes from DTSTART filled in, the parts turned into masks and
+/// sorted lists, and the impossible rules recognised up front.
+///
+/// How each BYxxx part acts at each frequency (RFC 5545 §3.3.10, page 44):
+///
+/// ```
+///            |SECONDLY|MINUTELY|HOURLY |DAILY  |WEEKLY|MONTHLY|YEARLY|
+/// |----------|--------|--------|-------|-------|------|-------|------|
+/// |BYMONTH   |Limit   |Limit   |Limit  |Limit  |Limit |Limit  |Expand|
+/// |BYWEEKNO  |N/A     |N/A     |N/A    |N/A    |N/A   |N/A    |Expand|
+/// |BYYEARDAY |Limit   |Limit   |Limit  |N/A    |N/A   |N/A    |Expand|
+/// |BYMONTHDAY|Limit   |Limit   |Limit  |Limit  |N/A   |Expand |Expand|
+/// |BYDAY     |Limit   |Limit   |Limit  |Limit  |Expand|Note 1 |Note 2|
+/// |BYHOUR    |Limit   |Limit   |Limit  |Expand |Expand|Expand |Expand|
+/// |BYMINUTE  |Limit   |Limit   |Expand |Expand |Expand|Expand |Expand|
+/// |BYSECOND  |Limit   |Expand  |Expand |Expand |Expand|Expand |Expand|
+/// |BYSETPOS  |Limit   |Limit   |Limit  |Limit  |Limit |Limit  |Limit |
+/// ```
+///
+/// Note 1: limit if BYMONTHDAY is present, otherwise a special expand for
+/// MONTHLY (every such weekday of the month, or the numbered one).
+/// Note 2: limit if BYYEARDAY or BYMONTHDAY is present; otherwise a special
+/// expand for WEEKLY within BYWEEKNO's weeks, for MONTHLY within BYMONTH's
+/// months, or for YEARLY within the year.
+///
+/// Expansion runs one *period* at a time (a year, month, week, day, hour,
+/// minute or second of wall-clock time, stepping by INTERVAL), always in the
+/// same order: days of the period, then times of day, then BYSETPOS. Periods
+/// are numbered by *units* since a fixed origin (years since year 0, months,
+/// WKST-aligned weeks, days, hours, minutes, seconds since 1970-01-01 on the
+/// wall clock), so any period can be reached in O(1) without walking.
+struct ExpansionPlan: Sendable {
+    let frequency: RecurrenceRule.Frequency
+    let interval: Int
+    /// The unit of the period that holds DTSTART; periods are `base + k * interval`.
+    let base: Int
+
+    let months: [Int]
+    let monthMask: UInt16
+    let monthDays: [Int]
+    let yearDays: [Int]
+    let weekNumbers: [Int]
+    let weekdayMask: UInt8
+    let numberedWeekdays: [(position: Int, weekday: Int)]
+    let weekStart: Int
+    /// The day number of the first day of week unit 0 (a day whose weekday is WKST).
+    let weekOrigin: Int
+
+    /// Seconds of the day, sorted, for DAILY and longer periods.
+    let timesOfDay: [Int]
+    /// For sub-daily periods: the limits, and the values of the finer fields.
+    let hourMask: UInt32
+    let minuteMask: UInt64
+    let secondMask: UInt64
+    let minutes: [Int]
+    let seconds: [Int]
+
+    let setPositions: [Int]
+    /// True when no period can ever hold a candidate.
+    let isEmpty: Bool
+    /// Units to advance with nothing produced before the rule is known to be
+    /// empty: one whole repetition of the Gregorian calendar (400 years,
+    /// 146,097 days, a whole number of weeks) at this interval, capped.
+    let emptyUnitBound: Int
+
+    var hasWeekdays: Bool { weekdayMask != 0 || !numberedWeekdays.isEmpty }
+
+    init(rule: RecurrenceRule, start: LocalDateTime) {
+        frequency = rule.frequency
+        interval = rule.interval
+        weekStart = rule.firstDayOfTheWeek.rawValue
+        // Day number d has weekday (d + 4) mod 7.
+        weekOrigin = ((weekStart - 4) % 7 + 7) % 7
+
+        var months = rule.monthsOfTheYear
+        var monthDays = rule.daysOfTheMonth
+        var weekdays = rule.daysOfTheWeek
+        let noDayParts = rule.daysOfTheYear.isEmpty && monthDays.isEmpty && weekdays.isEmpty && rule.weeksOfTheYear.isEmpty
+        switch rule.frequency {
+        case .yearly where noDayParts:
+            if months.isEmpty { months = [start.date.month] }
+            monthDays = [start.date.day]
+        case .monthly where monthDays.isEmpty && weekdays.isEmpty:
+            monthDays = [start.date.day]
+        case .weekly where weekdays.isEmpty:
+            weekdays = [.every(start.date.weekday)]
+        default:
+            break
+        }
+        self.months = Array(Set(months)).sorted()
+        monthMask = months.reduce(0) { $0 | UInt16(1) << $1 }
+        self.monthDays = monthDays
+        yearDays = rule.daysOfTheYear
+        weekNumbers = rule.weeksOfTheYear
+        weekdayMask = weekdays.filter { $0.position == 0 }.reduce(0) { $0 | UInt8(1) << $1.weekday.rawValue }
+        numberedWeekdays = weekdays.filter { $0.position != 0 }.map { ($0.position, $0.weekday.rawValue) }
+
+        let hours = rule.hours.isEmpty ? [start.hour] : rule.hours
+        let minutes = rule.minutes.isEmpty ? [start.minute] : rule.minutes
+        let seconds = (rule.seconds.isEmpty ? [start.second] : rule.seconds).filter { $0 < 60 }
+        var times: [Int] = []
+        for h in Set(hours) { for m in Set(minutes) { for s in Set(seconds) { times.append(h * 3600 + m * 60 + s) } } }
+        timesOfDay = times.sorted()
+        hourMask = rule.hours.isEmpty ? UInt32.max : rule.hours.reduce(0) { $0 | UInt32(1) << $1 }
+        minuteMask = rule.minutes.isEmpty ? UInt64.max : rule.minutes.reduce(0) { $0 | UInt64(1) << $1 }
+        secondMask = rule.seconds.isEmpty ? UInt64.max : rule.seconds.reduce(0) { $0 | UInt64(1) << $1 }
+        self.minutes = Array(Set(minutes)).sorted()
+        self.seconds = Array(Set(seconds)).sorted()
+        setPositions = rule.setPositions
+
+        let startDay = start.date.dayNumber
+        switch rule.frequency {
+        case .yearly: base = start.date.year
+        case .monthly: base = start.date.year * 12 + start.date.month - 1
+        case .weekly: base = Self.floorDivide(startDay - weekOrigin, 7)
+        case .daily: base = startDay
+        case .hourly: base = startDay * 24 + start.hour
+        case .minutely: base = (startDay * 24 + start.hour) * 60 + start.minute
+        case .secondly: base = Int(start.localSeconds)
+        }
+
+        let cycle: Int
+        switch rule.frequency {
+        case .yearly: cycle = 400
+        case .monthly: cycle = 4800
+        case .weekly: cycle = 20_871
+        case .daily: cycle = 146_097
+        case .hourly: cycle = 146_097 * 24
+        case .minutely: cycle = 146_097 * 1440
+        case .secondly: cycle = 146_097 * 86_400
+        }
+        let (lcm, overflow) = (cycle / Self.gcd(cycle, rule.interval)).multipliedReportingOverflow(by: rule.interval)
+        emptyUnitBound = overflow ? Int.max : lcm
+
+        isEmpty = timesOfDay.isEmpty
+            || !Self.someMonthHasADay(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth)
+            || !Self.wallClockStepReaches(rule: rule, start: start)
+    }
+
+    /// BYMONTH=2;BYMONTHDAY=30 and the like can never produce.
+    static func someMonthHasADay(months: [Int], monthDays: [Int]) -> Bool {
+        guard !months.isEmpty, !monthDays.isEmpty else { return true }
+        let longest = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return months.contains { month in monthDays.contains { abs($0) <= longest[month] } }
+    }
+
+    /// Sub-daily rules step through wall-clock time by INTERVAL units from the
+    /// start, so only some times of day are ever visited
+    /// (`FREQ=HOURLY;INTERVAL=2;BYHOUR=3` from midnight never is).
+    static func wallClockStepReaches(rule: RecurrenceRule, start: LocalDateTime) -> Bool {
+        let unitsPerDay: Int
+        let startUnit: Int
+        switch rule.frequency {
+        case .hourly: (unitsPerDay, startUnit) = (24, start.hour)
+        case .minutely: (unitsPerDay, startUnit) = (1440, start.hour * 60 + start.minute)
+        default: return true
+        }
+        let step = gcd(unitsPerDay, rule.interval)
+        for unit in stride(from: startUnit % step, to: unitsPerDay, by: step) {
+            let hour = rule.frequency == .hourly ? unit : unit / 60
+            let minute = unit % 60
+            if (rule.hours.isEmpty || rule.hours.contains(hour))
+                && (rule.frequency == .hourly || rule.minutes.isEmpty || rule.minutes.contains(minute)) {
+                return true
+            }
+        }
+        return false
+    }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    @inline(__always)
+    static func floorDivide(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+    // MARK: Units and periods
+
+    /// The unit of the period a wall-clock time falls in.
+    func unit(containing local: Int64) -> Int {
+        let day = Int(Self.floorDivide64(local, 86_400))
+        let secondOfDay = Int(local - Int64(day) * 86_400)
+        switch frequency {
+        case .yearly: return CivilDate(dayNumber: day).year
+        case .monthly:
+            let date = CivilDate(dayNumber: day)
+            return date.year * 12 + date.month - 1
+        case .weekly: return Self.floorDivide(day - weekOrigin, 7)
+        case .daily: return day
+        case .hourly: return day * 24 + secondOfDay / 3600
+        case .minutely: return day * 1440 + secondOfDay / 60
+        case .secondly: return Int(local)
+        }
+    }
+
+    /// The first period at or after `unit` on this rule's grid.
+    func alignedUnit(atOrAfter unit: Int) -> Int {
+        guard unit > base else { return base }
+        let steps = (unit - base + interval - 1) / interval
+        let (offset, overflow) = steps.multipliedReportingOverflow(by: interval)
+        return overflow ? Int.max : base + offset
+    }
+
+    /// The last period at or before `unit` (not before DTSTART's).
+    func alignedUnit(atOrBefore unit: Int) -> Int {
+        guard unit > base else { return base }
+        return base + (unit - base) / interval * interval
+    }
+
+    /// The earliest wall-clock time any candidate of the period can have.
+    func periodStart(_ unit: Int) -> Int64 {
+        switch frequency {
+        case .yearly:
+            let january1 = CivilDate.dayNumber(year: unit, month: 1, day: 1)
+            let first = weekNumbers.isEmpty ? january1 : min(january1, weekYearStart(unit))
+            return Int64(first) * 86_400
+        case .monthly:
+            let year = Self.floorDivide(unit, 12)
+            return Int64(CivilDate.dayNumber(year: year, month: unit - year * 12 + 1, day: 1)) * 86_400
+        case .weekly: return Int64(unit * 7 + weekOrigin) * 86_400
+        case .daily: return Int64(unit) * 86_400
+        case .hourly: return Int64(unit) * 3600
+        case .minutely: return Int64(unit) * 60
+        case .secondly: return Int64(unit)
+        }
+    }
+
+    /// The first day of week 1 of a year: the WKST-started week that holds
+    /// at least four days of the year (RFC 5545, after ISO 8601).
+    func weekYearStart(_ year: Int) -> Int {
+        let january4 = CivilDate.dayNumber(year: year, month: 1, day: 4)
+        let weekday = CivilDate.weekday(ofDayNumber: january4).rawValue
+        return january4 - (weekday - weekStart + 7) % 7
+    }
+
+    static func floorDivide64(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+}

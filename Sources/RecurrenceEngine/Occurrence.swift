@@ -1,0 +1,49 @@
+import CalendarModel
+import Foundation
+
+/// One occurrence of a recurrence: an instant, and how it reads on the wall
+/// clock of the recurrence's zone.
+public struct Occurrence: Hashable, Sendable, CustomStringConvertible {
+    /// Unix time, in seconds.
+    public let instant: Int64
+    /// Seconds east of UTC in force at the instant.
+    public let utcOffset: Int32
+    /// The wall-clock time the rule asked for. It differs from `localTime`
+    /// only when that time fell into a gap and moved forward.
+    public let scheduledTime: LocalDateTime
+    public let isAllDay: Bool
+
+    public init(instant: Int64, utcOffset: Int32, scheduledTime: LocalDateTime, isAllDay: Bool) {
+        self.instant = instant
+        self.utcOffset = utcOffset
+        self.scheduledTime = scheduledTime
+        self.isAllDay = isAllDay
+    }
+
+    /// The wall-clock time at the instant.
+    public var localTime: LocalDateTime { LocalDateTime(localSeconds: instant + Int64(utcOffset)) }
+
+    /// The day of an all-day occurrence, or the local date of a timed one.
+    public var day: CivilDate { isAllDay ? scheduledTime.date : localTime.date }
+
+    public var date: Date { Date(timeIntervalSince1970: TimeInterval(instant)) }
+
+    /// RFC 3339 with the zone's offset (`2026-12-01T08:50:00+08:00`), or the
+    /// date alone for an all-day occurrence. Offsets that are not whole
+    /// minutes (local mean time before 1900) keep their seconds.
+    public var rfc3339: String {
+        if isAllDay { return day.description }
+        return localTime.description + Occurrence.offsetText(utcOffset)
+    }
+
+    public var description: String { rfc3339 }
+
+    static func offsetText(_ offset: Int32) -> String {
+        let magnitude = Int(offset.magnitude)
+        var text = (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":" + twoDigits(magnitude / 60 % 60)
+        if magnitude % 60 != 0 { text += ":" + twoDigits(magnitude % 60) }
+        return text
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+}
