@@ -97,7 +97,10 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
     /// a wall-clock time earlier than `instant + lowestOffset` cannot read as
     /// an instant later than `instant`, whatever gap lies between.
     public func lowestOffset(near instant: Int64) -> Int32 {
-        if table.isEmpty && footer?.daylightOffset == nil { return offset(at: instant) }
+        // Past the table, a zone without daylight saving has one offset.
+        if let footer, footer.daylightOffset == nil, table.last.map({ $0.instant < instant - 172_800 }) ?? true {
+            return footer.standardOffset
+        }
         var lowest = offset(at: instant)
         for day in [-2, -1, 1, 2] as [Int64] {
             lowest = min(lowest, offset(at: instant + day * 86_400))

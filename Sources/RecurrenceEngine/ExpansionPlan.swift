@@ -90,25 +90,32 @@ struct ExpansionPlan: Sendable {
         default:
             break
         }
-        self.months = Array(Set(months)).sorted()
+        self.months = Self.sortedUnique(months)
         monthMask = months.reduce(0) { $0 | UInt16(1) << $1 }
         self.monthDays = monthDays
         yearDays = rule.daysOfTheYear
         weekNumbers = rule.weeksOfTheYear
-        weekdayMask = weekdays.filter { $0.position == 0 }.reduce(0) { $0 | UInt8(1) << $1.weekday.rawValue }
-        numberedWeekdays = weekdays.filter { $0.position != 0 }.map { ($0.position, $0.weekday.rawValue) }
+        var mask: UInt8 = 0
+        var numbered: [(position: Int, weekday: Int)] = []
+        for day in weekdays {
+            if day.position == 0 { mask |= 1 << day.weekday.rawValue } else { numbered.append((day.position, day.weekday.rawValue)) }
+        }
+        weekdayMask = mask
+        numberedWeekdays = numbered
 
-        let hours = rule.hours.isEmpty ? [start.hour] : rule.hours
-        let minutes = rule.minutes.isEmpty ? [start.minute] : rule.minutes
-        let seconds = (rule.seconds.isEmpty ? [start.second] : rule.seconds).filter { $0 < 60 }
+        let hours = rule.hours.isEmpty ? [start.hour] : Self.sortedUnique(rule.hours)
+        let minutes = rule.minutes.isEmpty ? [start.minute] : Self.sortedUnique(rule.minutes)
+        // BYSECOND=60 names a leap second, which no wall clock here shows.
+        let seconds = rule.seconds.isEmpty ? [start.second] : Self.sortedUnique(rule.seconds.filter { $0 < 60 })
         var times: [Int] = []
-        for h in Set(hours) { for m in Set(minutes) { for s in Set(seconds) { times.append(h * 3600 + m * 60 + s) } } }
-        timesOfDay = times.sorted()
+        times.reserveCapacity(hours.count * minutes.count * seconds.count)
+        for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
+        timesOfDay = times
         hourMask = rule.hours.isEmpty ? UInt32.max : rule.hours.reduce(0) { $0 | UInt32(1) << $1 }
         minuteMask = rule.minutes.isEmpty ? UInt64.max : rule.minutes.reduce(0) { $0 | UInt64(1) << $1 }
         secondMask = rule.seconds.isEmpty ? UInt64.max : rule.seconds.reduce(0) { $0 | UInt64(1) << $1 }
-        self.minutes = Array(Set(minutes)).sorted()
-        self.seconds = Array(Set(seconds)).sorted()
+        self.minutes = minutes
+        self.seconds = seconds
         setPositions = rule.setPositions
 
         let startDay = start.date.dayNumber
@@ -168,6 +175,13 @@ struct ExpansionPlan: Sendable {
             }
         }
         return false
+    }
+
+    static func sortedUnique(_ values: [Int]) -> [Int] {
+        guard values.count > 1 else { return values }
+        var result: [Int] = []
+        for value in values.sorted() where result.last != value { result.append(value) }
+        return result
     }
 
     static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }

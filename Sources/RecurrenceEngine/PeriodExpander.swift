@@ -12,8 +12,6 @@ struct PeriodExpander {
 
     init(plan: ExpansionPlan) {
         self.plan = plan
-        days.reserveCapacity(32)
-        candidates.reserveCapacity(32)
     }
 
     /// Fills `candidates` for the period `unit` and returns the unit of the
