@@ -1,0 +1,46 @@
+/// RFC 3339 timestamps with a zone designator: `2027-01-01T00:00:00Z`,
+/// `2026-12-01T08:50:00+08:00`, with optional fractional seconds.
+public enum RFC3339 {
+    /// The Unix time a timestamp names, in seconds, or nil when the text is
+    /// not RFC 3339 with an offset or `Z`.
+    public static func instant(_ text: String) -> Double? {
+        guard let (local, offset, fraction) = parse(text) else { return nil }
+        return Double(local.localSeconds - Int64(offset)) + fraction
+    }
+
+    /// The wall-clock part, the offset in seconds east of UTC, and the
+    /// fraction of a second.
+    public static func parse(_ text: String) -> (LocalDateTime, Int, Double)? {
+        var body = Substring(text)
+        let offset: Int
+        if body.hasSuffix("Z") || body.hasSuffix("z") {
+            offset = 0
+            body = body.dropLast()
+        } else {
+            guard body.count > 6 else { return nil }
+            let designator = Array(body.suffix(6).utf8)
+            guard designator[0] == UInt8(ascii: "+") || designator[0] == UInt8(ascii: "-"), designator[3] == UInt8(ascii: ":"),
+                  let parts = CivilDate.decimal(Array(designator[1..<3] + designator[4..<6]), widths: [2, 2]),
+                  parts[0] <= 23, parts[1] <= 59 else { return nil }
+            let magnitude = parts[0] * 3600 + parts[1] * 60
+            offset = designator[0] == UInt8(ascii: "-") ? -magnitude : magnitude
+            body = body.dropLast(6)
+        }
+        var fraction = 0.0
+        if let dot = body.firstIndex(of: "."), body.distance(from: body.startIndex, to: dot) == 19 {
+            let digits = body[body.index(after: dot)...]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let value = Double("0." + digits) else { return nil }
+            fraction = value
+            body = body[..<dot]
+        }
+        guard body.count == 19, let local = LocalDateTime(parsing: body.replacingOccurrences(of: "t", with: "T")) else { return nil }
+        return (local, offset, fraction)
+    }
+}
+
+private extension Substring {
+    func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}

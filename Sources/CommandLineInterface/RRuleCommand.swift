@@ -1,0 +1,135 @@
+import CalendarModel
+import RecurrenceEngine
+
+/// `chime rrule`: expands a recurrence rule, like `systemd-analyze calendar
+/// --iterations` does for timer expressions.
+enum RRuleCommand: Command {
+    static let name = "rrule"
+    static let abstract = "Expand a recurrence rule (RFC 5545 RRULE) into its occurrences"
+    static let help = """
+    usage: chime rrule RULE --start START [--tz ZONE] [--count N] [--after INSTANT]
+                            [--exdate DATE ...] [--rdate DATE ...]
+
+    Prints the occurrences of RULE, one per line, in order: RFC 3339 local
+    time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
+    when START is a date.
+
+      RULE               an RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
+      --start START      the first occurrence: a wall-clock time 2026-12-01T08:50:00
+                         in ZONE, or a date 2026-12-01 for an all-day rule; a time
+                         with an offset (…+08:00, …Z) is converted to ZONE
+      --tz ZONE          an IANA time zone such as Asia/Shanghai (default: the machine's)
+      --count N          how many occurrences to print (default 10)
+      --after INSTANT    print only occurrences strictly after an RFC 3339 instant
+                         with an offset or Z, e.g. 2027-01-01T00:00:00Z
+      --exdate DATE      leave out an occurrence (EXDATE); repeatable, or comma-separated
+      --rdate DATE       add an occurrence (RDATE); repeatable, or comma-separated
+
+    The start is always the first occurrence. A wall time that falls into a
+    daylight-saving gap moves forward by the gap's length; one that happens
+    twice takes the first.
+
+    Exit status: 0 on success (also when the rule has no occurrences to print),
+    64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
+    """
+
+    static let parser = ArgumentParser(command: "chime rrule", options: [
+        .init(name: "--start", takesValue: true),
+        .init(name: "--tz", takesValue: true),
+        .init(name: "--count", short: "-n", takesValue: true),
+        .init(name: "--after", takesValue: true),
+        .init(name: "--exdate", takesValue: true, repeatable: true),
+        .init(name: "--rdate", takesValue: true, repeatable: true),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let parsed = try parser.parse(arguments)
+        guard parsed.positionals.count == 1 else {
+            throw .usage(parsed.positionals.isEmpty
+                ? "chime rrule: missing RULE (see 'chime rrule --help')"
+                : "chime rrule: expected one RULE, got \(parsed.positionals.count) arguments; quote the rule")
+        }
+        guard let startText = parsed.value("--start") else { throw .usage("chime rrule: missing --start") }
+        var count = 10
+        if let text = parsed.value("--count") {
+            guard let n = Int(text), n >= 0 else { throw .usage("chime rrule: --count '\(text)' is not a whole number") }
+            count = n
+        }
+        let rule: RecurrenceRule
+        do {
+            rule = try RecurrenceRule(rfc5545: parsed.positionals[0])
+        } catch {
+            throw .data("chime rrule: \(error)")
+        }
+        let zone: TimeZoneRules
+        if let name = parsed.value("--tz") {
+            do { zone = try TimeZoneRules.named(name) } catch { throw .data("chime rrule: --tz: \(error)") }
+        } else {
+            zone = context.machineTimeZone()
+        }
+        var after: Int64?
+        if let text = parsed.value("--after") {
+            guard let instant = RFC3339.instant(text) else {
+                throw .data("chime rrule: --after: '\(text)' is not an RFC 3339 time with an offset or Z, such as 2027-01-01T00:00:00Z")
+            }
+            after = Int64(instant.rounded(.down))
+        }
+
+        let recurrence: Recurrence
+        if let date = CivilDate(parsing: startText) {
+            let exceptions = try dates("--exdate", parsed)
+            let extras = try dates("--rdate", parsed)
+            do {
+                recurrence = try Recurrence(rule: rule, startDate: date, timeZone: zone, exceptionDates: exceptions, extraDates: extras)
+            } catch {
+                throw .data("chime rrule: \(error)")
+            }
+        } else {
+            guard let start = wallTime(startText, in: zone) else {
+                throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
+            }
+            recurrence = Recurrence(rule: rule, start: start, timeZone: zone,
+                                    exceptionDates: try times("--exdate", parsed, zone),
+                                    extraDates: try times("--rdate", parsed, zone))
+        }
+        guard count > 0 else { return }
+        let sequence = after.map { recurrence.occurrences(after: $0) } ?? recurrence.occurrences()
+        for occurrence in sequence.prefix(count) {
+            context.standardOutput(occurrence.rfc3339)
+        }
+    }
+
+    /// A wall-clock time in `zone`: written without an offset, or converted
+    /// from one written with an offset.
+    static func wallTime(_ text: String, in zone: TimeZoneRules) -> LocalDateTime? {
+        if let local = LocalDateTime(parsing: text) { return local }
+        guard let instant = RFC3339.instant(text) else { return nil }
+        return zone.localTime(at: Int64(instant.rounded(.down)))
+    }
+
+    private static func values(_ option: String, _ parsed: ArgumentParser.Parsed) -> [String] {
+        parsed.all(option).flatMap { $0.split(separator: ",").map(String.init) }
+    }
+
+    private static func dates(_ option: String, _ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> [CivilDate] {
+        var result: [CivilDate] = []
+        for text in values(option, parsed) {
+            guard let date = CivilDate(parsing: text) else {
+                throw .data("chime rrule: \(option): '\(text)' is not a date such as 2026-12-01 (the start is a date)")
+            }
+            result.append(date)
+        }
+        return result
+    }
+
+    private static func times(_ option: String, _ parsed: ArgumentParser.Parsed, _ zone: TimeZoneRules) throws(CommandFailure) -> [LocalDateTime] {
+        var result: [LocalDateTime] = []
+        for text in values(option, parsed) {
+            guard let time = wallTime(text, in: zone) else {
+                throw .data("chime rrule: \(option): '\(text)' is not a date and time such as 2026-12-01T08:50:00")
+            }
+            result.append(time)
+        }
+        return result
+    }
+}
