@@ -65,6 +65,13 @@ struct ExpansionPlan: Sendable {
     /// empty: one whole repetition of the Gregorian calendar (400 years,
     /// 146,097 days, a whole number of weeks) at this interval, capped.
     let emptyUnitBound: Int
+    /// The last period expanded: the one holding 9999-12-31T23:59:59, the end
+    /// of RFC 5545's four-digit years. Beyond it, wall-clock seconds would
+    /// soon overflow for rules with huge intervals.
+    let lastUnit: Int
+
+    /// Wall-clock seconds of 10000-01-01T00:00:00.
+    static let endOfTime = Int64(CivilDate.dayNumber(year: 10_000, month: 1, day: 1)) * 86_400
 
     var hasWeekdays: Bool { weekdayMask != 0 || !numberedWeekdays.isEmpty }
 
@@ -141,6 +148,7 @@ struct ExpansionPlan: Sendable {
         }
         let (lcm, overflow) = (cycle / Self.gcd(cycle, rule.interval)).multipliedReportingOverflow(by: rule.interval)
         emptyUnitBound = overflow ? Int.max : lcm
+        lastUnit = Self.unit(containing: Self.endOfTime - 1, frequency: rule.frequency, weekOrigin: weekOrigin)
 
         isEmpty = timesOfDay.isEmpty
             || !Self.someMonthHasADay(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth)
@@ -193,6 +201,10 @@ struct ExpansionPlan: Sendable {
 
     /// The unit of the period a wall-clock time falls in.
     func unit(containing local: Int64) -> Int {
+        Self.unit(containing: local, frequency: frequency, weekOrigin: weekOrigin)
+    }
+
+    static func unit(containing local: Int64, frequency: RecurrenceRule.Frequency, weekOrigin: Int) -> Int {
         let day = Int(Self.floorDivide64(local, 86_400))
         let secondOfDay = Int(local - Int64(day) * 86_400)
         switch frequency {

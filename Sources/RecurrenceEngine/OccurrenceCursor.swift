@@ -55,7 +55,11 @@ final class OccurrenceCursor {
         exhausted = recurrence.rule == nil || plan.isEmpty
         unit = plan.base
         startPending = true
-        if let after, after >= recurrence.startInstant, !exhausted {
+        if let after, after >= ExpansionPlan.endOfTime + 86_400 * 2 {
+            // Nothing is scheduled past year 9999.
+            exhausted = true
+            startPending = false
+        } else if let after, after >= recurrence.startInstant, !exhausted {
             // Seek. A wall time earlier than `after + lowest nearby offset`
             // reads as an instant at or before `after`, so periods wholly
             // before it can be skipped.
@@ -141,7 +145,7 @@ final class OccurrenceCursor {
 
     private func expandNextPeriod() {
         let plan = expander.plan
-        if unit == Int.max || unit - lastProductiveUnit > plan.emptyUnitBound {
+        if unit > plan.lastUnit || unit - lastProductiveUnit > plan.emptyUnitBound {
             exhausted = true
             return
         }
@@ -156,7 +160,7 @@ final class OccurrenceCursor {
         }
         if !expander.candidates.isEmpty { lastProductiveUnit = following }
         unit = following
-        if unit == Int.max {
+        if unit > plan.lastUnit {
             frontier = Int64.max
         } else {
             frontier = earliestInstant(fromWall: plan.periodStart(unit))
