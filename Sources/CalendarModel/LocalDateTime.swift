@@ -55,9 +55,10 @@ extension LocalDateTime {
         let time = Array(parts[1].utf8)
         let values: [Int]?
         switch time.count {
-        case 8 where time[2] == UInt8(ascii: ":") && time[5] == UInt8(ascii: ":"):
+        // One form throughout, as ISO 8601 requires: 2026-12-01T08:50:00 or 20261201T085000.
+        case 8 where parts[0].count == 10 && time[2] == UInt8(ascii: ":") && time[5] == UInt8(ascii: ":"):
             values = CivilDate.decimal(Array(time[0..<2] + time[3..<5] + time[6..<8]), widths: [2, 2, 2])
-        case 5 where time[2] == UInt8(ascii: ":"):
+        case 5 where parts[0].count == 10 && time[2] == UInt8(ascii: ":"):
             values = CivilDate.decimal(Array(time[0..<2] + time[3..<5]), widths: [2, 2]).map { $0 + [0] }
         case 6 where parts[0].count == 8:
             values = CivilDate.decimal(time, widths: [2, 2, 2])

@@ -56,7 +56,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
             let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = pair[0].uppercased()
             guard pair.count == 2, !name.isEmpty else {
-                throw RecurrenceRuleError(part: "'\(piece)'", reason: "is not NAME=VALUE")
+                throw RecurrenceRuleError(part: piece.isEmpty ? "rule" : name.isEmpty ? String(piece) : name, reason: piece.isEmpty ? "has an empty part between ';'" : "is not NAME=VALUE")
             }
             let value = pair[1]
             guard seen.insert(name).inserted else { throw RecurrenceRuleError(part: name, reason: "appears twice") }
@@ -136,8 +136,8 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
                       setPositions: bySetPos, firstDayOfTheWeek: weekStart)
     }
 
-    /// `[+-]digits`, at most 9 digits; zero is refused where `signed`, since
-    /// RFC 5545 has no zeroth day, week or position.
+    /// `[+-]digits` that fit in an Int; zero is refused where `signed`,
+    /// since RFC 5545 has no zeroth day, week or position.
     static func integer(_ text: some StringProtocol, signed: Bool) -> Int? {
         var digits = Substring(text)
         var negative = false
@@ -145,7 +145,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
             negative = sign == "-"
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else {
+        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else {
             return nil
         }
         if signed && n == 0 { return nil }

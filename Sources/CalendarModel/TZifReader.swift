@@ -8,15 +8,12 @@ struct TZifReader {
     func rules(identifier: String) throws(Failure) -> TimeZoneRules {
         var cursor = 0
         let first = try header(at: &cursor)
-        let version = bytes[4]
-        guard version == 0 || version >= UInt8(ascii: "2") else {
+        // Version 1 (a NUL byte) has only the 32-bit block; later versions
+        // repeat the data with 64-bit times after it, and that copy rules.
+        guard bytes[4] >= UInt8(ascii: "2") else {
             return try block(first, timeSize: 4, at: &cursor, identifier: identifier, footer: nil)
         }
-        // Skip the 32-bit block; the 64-bit one after it is authoritative.
         cursor += first.blockSize(timeSize: 4)
-        if version == 0 {
-            return try block(first, timeSize: 4, at: &cursor, identifier: identifier, footer: nil)
-        }
         let second = try header(at: &cursor)
         var footerCursor = cursor + second.blockSize(timeSize: 8)
         let footer = try footerRule(at: &footerCursor)
@@ -36,7 +33,8 @@ struct TZifReader {
             throw Failure(reason: "missing TZif header at byte \(cursor)")
         }
         var counts: [Int] = []
-        for index in 0..<6 { counts.append(Int(integer(at: cursor + 20 + index * 4, size: 4))) }
+        // RFC 8536 counts are unsigned.
+        for index in 0..<6 { counts.append(Int(UInt32(truncatingIfNeeded: integer(at: cursor + 20 + index * 4, size: 4)))) }
         cursor += 44
         let result = Header(isUTCCount: counts[0], isStandardCount: counts[1], leapCount: counts[2],
                             timeCount: counts[3], typeCount: counts[4], charCount: counts[5])

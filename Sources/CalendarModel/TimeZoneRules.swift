@@ -54,6 +54,14 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { identifier }
 
+    /// Where the footer rule takes over: after the table's last transition,
+    /// or from the beginning when the table is empty (RFC 8536 §3.3).
+    private var footerStart: Transition? {
+        guard footer != nil else { return nil }
+        // Far in the past, yet far enough from Int64.min that offsets can be added.
+        return table.last ?? Transition(instant: Int64.min / 2, before: initialOffset, after: initialOffset)
+    }
+
     public static func == (lhs: TimeZoneRules, rhs: TimeZoneRules) -> Bool { lhs.identifier == rhs.identifier }
     public func hash(into hasher: inout Hasher) { hasher.combine(identifier) }
 
@@ -64,7 +72,7 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     /// Seconds east of UTC in force at a Unix time.
     public func offset(at instant: Int64) -> Int32 {
-        if let last = table.last, instant >= last.instant, let footer {
+        if let footer, let last = footerStart, instant >= last.instant {
             return footer.offset(at: instant, after: last)
         }
         // The last transition at or before `instant`.
@@ -79,7 +87,7 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
     /// Reads a wall-clock time (seconds since 1970-01-01T00:00 on the wall) as
     /// an instant, by RFC 5545's rules for gaps and folds.
     public func resolve(local: Int64) -> Resolution {
-        if let last = table.last, local >= last.localEnd, let footer {
+        if let footer, let last = footerStart, local >= last.localEnd {
             let nearby = footer.transitions(aroundLocal: local, after: last)
             return Self.resolve(local: local, in: nearby, initial: last.after, floor: last.localEnd)
         }
@@ -173,7 +181,7 @@ extension TimeZoneRules {
     static func load(_ identifier: String, directory: String) throws(TimeZoneRulesError) -> TimeZoneRules {
         let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")
         guard !identifier.isEmpty, identifier.count <= 255, identifier.allSatisfy(allowed.contains),
-              !identifier.hasPrefix("/"), !identifier.split(separator: "/").contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
+              !identifier.hasPrefix("/"), !identifier.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0 == ".." || $0 == "." || $0.isEmpty }),
               let data = FileManager.default.contents(atPath: directory + "/" + identifier),
               data.starts(with: Array("TZif".utf8))
         else {
