@@ -32,7 +32,7 @@ import CalendarModel
 /// are numbered by *units* since a fixed origin (years since year 0, months,
 /// WKST-aligned weeks, days, hours, minutes, seconds since 1970-01-01 on the
 /// wall clock), so any period can be reached in O(1) without walking.
-struct ExpansionPlan: Sendable {
+final class ExpansionPlan: Sendable {
     let frequency: RecurrenceRule.Frequency
     let interval: Int
     /// The unit of the period that holds DTSTART; periods are `base + k * interval`.

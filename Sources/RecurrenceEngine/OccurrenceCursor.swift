@@ -8,7 +8,7 @@ import CalendarModel
 /// lowest instant any period not yet expanded can produce) has passed them.
 /// Equal instants are kept once: RFC 5545's recurrence set is a set.
 final class OccurrenceCursor {
-    private let recurrence: Recurrence
+    private let recurrence: CompiledRecurrence
     private var expander: PeriodExpander
     private var unit: Int
     private var pending: [Item] = []
@@ -43,7 +43,7 @@ final class OccurrenceCursor {
     /// A cursor from DTSTART (`after == nil`), or one that seeks straight to
     /// the period holding `after`. Seeking a COUNT rule needs `countEnd`, the
     /// instant of its last occurrence, in place of the count.
-    init(_ recurrence: Recurrence, after: Int64?, countEnd: Int64?) {
+    init(_ recurrence: CompiledRecurrence, after: Int64?, countEnd: Int64?) {
         self.recurrence = recurrence
         let plan = recurrence.plan
         expander = PeriodExpander(plan: plan)

@@ -1,6 +1,5 @@
 import CalendarModel
 import Foundation
-import Synchronization
 
 /// A recurring item's schedule: a rule (or none), the start it repeats from,
 /// the time zone its wall clock runs in, and the exception (EXDATE) and extra
@@ -20,27 +19,22 @@ import Synchronization
 /// - Exception dates match occurrences by instant; an all-day recurrence's
 ///   occurrences are the local midnights of its days.
 public struct Recurrence: Sendable {
-    public let rule: RecurrenceRule?
-    public let start: LocalDateTime
-    public let isAllDay: Bool
-    public let timeZone: TimeZoneRules
-    public let exceptionDates: [LocalDateTime]
-    public let extraDates: [LocalDateTime]
+    /// Everything worked out once at construction, shared by every cursor;
+    /// a class so that copying a recurrence costs one retain.
+    let compiled: CompiledRecurrence
 
-    let plan: ExpansionPlan
-    let startLocal: Int64
-    let startResolution: TimeZoneRules.Resolution
-    var startInstant: Int64 { startResolution.instant }
-    let untilInstant: Int64
-    let extraItems: [OccurrenceCursor.Item]
-    let exclusions: [Int64]
-    private let countEnd = CountEnd()
+    public var rule: RecurrenceRule? { compiled.rule }
+    public var start: LocalDateTime { compiled.start }
+    public var isAllDay: Bool { compiled.isAllDay }
+    public var timeZone: TimeZoneRules { compiled.timeZone }
+    public var exceptionDates: [LocalDateTime] { compiled.exceptionDates }
+    public var extraDates: [LocalDateTime] { compiled.extraDates }
 
     /// A timed recurrence: `start` is a wall-clock time in `timeZone`.
     public init(rule: RecurrenceRule?, start: LocalDateTime, timeZone: TimeZoneRules,
                 exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = []) {
-        self.init(rule: rule, start: start, isAllDay: false, timeZone: timeZone,
-                  exceptionDates: exceptionDates, extraDates: extraDates)
+        compiled = CompiledRecurrence(rule: rule, start: start, isAllDay: false, timeZone: timeZone,
+                                      exceptionDates: exceptionDates, extraDates: extraDates)
     }
 
     /// An all-day recurrence: occurrences are dates. The zone places their
@@ -57,62 +51,18 @@ public struct Recurrence: Sendable {
             }
         }
         func midnight(_ date: CivilDate) -> LocalDateTime { LocalDateTime(date: date)! }
-        self.init(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
-                  exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight))
-    }
-
-    private init(rule: RecurrenceRule?, start: LocalDateTime, isAllDay: Bool, timeZone: TimeZoneRules,
-                 exceptionDates: [LocalDateTime], extraDates: [LocalDateTime]) {
-        self.rule = rule
-        self.start = start
-        self.isAllDay = isAllDay
-        self.timeZone = timeZone
-        self.exceptionDates = exceptionDates
-        self.extraDates = extraDates
-        plan = ExpansionPlan(rule: rule ?? Self.placeholderRule, start: start)
-        startLocal = start.localSeconds
-        startResolution = timeZone.resolve(local: startLocal)
-        untilInstant = Self.instant(of: rule?.until, in: timeZone, allDay: isAllDay)
-        exclusions = exceptionDates.map { timeZone.resolve($0).instant }.sorted()
-        var extras = extraDates.map { local -> OccurrenceCursor.Item in
-            let resolution = timeZone.resolve(local)
-            return OccurrenceCursor.Item(instant: resolution.instant, offset: resolution.offset, scheduled: local.localSeconds)
-        }
-        extras.sort { $0.instant < $1.instant }
-        extraItems = extras
-    }
-
-    private static let placeholderRule = try! RecurrenceRule(frequency: .daily)
-
-    static func instant(of until: RecurrenceRule.Until?, in zone: TimeZoneRules, allDay: Bool) -> Int64 {
-        switch until {
-        case nil: return Int64.max
-        case .utc(let time): return time.localSeconds
-        case .local(let time): return zone.resolve(time).instant
-        case .date(let date):
-            if allDay { return zone.resolve(LocalDateTime(date: date)!).instant }
-            return zone.resolve(LocalDateTime(date: date.adding(days: 1))!).instant - 1
-        }
-    }
-
-    func isExcluded(_ instant: Int64) -> Bool {
-        guard !exclusions.isEmpty else { return false }
-        var low = 0, high = exclusions.count
-        while low < high {
-            let mid = (low + high) / 2
-            if exclusions[mid] < instant { low = mid + 1 } else { high = mid }
-        }
-        return low < exclusions.count && exclusions[low] == instant
+        compiled = CompiledRecurrence(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
+                                      exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight))
     }
 
     // MARK: Queries
 
     /// Every occurrence from the start, lazily and in order.
-    public func occurrences() -> Occurrences { Occurrences(recurrence: self, after: nil) }
+    public func occurrences() -> Occurrences { Occurrences(recurrence: compiled, after: nil) }
 
     /// The occurrences strictly after a Unix time, found without walking from
     /// the start: expansion begins at the period that holds the instant.
-    public func occurrences(after instant: Int64) -> Occurrences { Occurrences(recurrence: self, after: instant) }
+    public func occurrences(after instant: Int64) -> Occurrences { Occurrences(recurrence: compiled, after: instant) }
 
     public func occurrences(after date: Date) -> Occurrences { occurrences(after: Self.seconds(flooring: date)) }
 
@@ -138,33 +88,11 @@ public struct Recurrence: Sendable {
         let value = date.timeIntervalSince1970.rounded(.down)
         return value >= 9.2e18 ? Int64.max : value <= -9.2e18 ? Int64.min : Int64(value)
     }
-
-    /// The instant of the COUNTth rule occurrence, found once by walking and
-    /// then kept, so that every later seek honours COUNT exactly.
-    func countEndInstant() -> Int64? {
-        guard let count = rule?.count else { return nil }
-        return countEnd.value.withLock { cached in
-            if let cached { return cached }
-            let cursor = OccurrenceCursor(self, after: nil, countEnd: nil)
-            var last = Int64.min
-            var seen = 0
-            while seen < count, let instant = cursor.nextRuleInstant() {
-                last = instant
-                seen += 1
-            }
-            cached = last
-            return last
-        }
-    }
-
-    private final class CountEnd: Sendable {
-        let value = Mutex<Int64?>(nil)
-    }
 }
 
 /// A lazy sequence of occurrences in instant order.
 public struct Occurrences: Sequence, Sendable {
-    let recurrence: Recurrence
+    let recurrence: CompiledRecurrence
     let after: Int64?
 
     public struct Iterator: IteratorProtocol {
