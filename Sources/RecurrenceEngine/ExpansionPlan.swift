@@ -151,15 +151,31 @@ final class ExpansionPlan: Sendable {
         lastUnit = Self.unit(containing: Self.endOfTime - 1, frequency: rule.frequency, weekOrigin: weekOrigin)
 
         isEmpty = timesOfDay.isEmpty
-            || !Self.someMonthHasADay(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth)
+            || !Self.someDayMatches(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth, yearDays: rule.daysOfTheYear)
             || !Self.wallClockStepReaches(rule: rule, start: start)
     }
 
-    /// BYMONTH=2;BYMONTHDAY=30 and the like can never produce.
-    static func someMonthHasADay(months: [Int], monthDays: [Int]) -> Bool {
-        guard !months.isEmpty, !monthDays.isEmpty else { return true }
-        let longest = [0, 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return months.contains { month in monthDays.contains { abs($0) <= longest[month] } }
+    /// BYMONTH=2;BYMONTHDAY=30, BYMONTH=1;BYYEARDAY=366 and the like can
+    /// never produce. Each of these parts alone always can, and weekdays
+    /// always meet a possible date somewhere in a 400-year cycle, so only
+    /// their combinations are checked, over one common and one leap year.
+    static func someDayMatches(months: [Int], monthDays: [Int], yearDays: [Int]) -> Bool {
+        guard [months.isEmpty, monthDays.isEmpty, yearDays.isEmpty].filter({ !$0 }).count >= 2 else { return true }
+        for year in [2001, 2004] {
+            let length = CivilDate.daysInYear(year)
+            var ordinal = 0
+            for month in 1...12 {
+                let monthLength = CivilDate.daysInMonth(year: year, month: month)
+                for day in 1...monthLength {
+                    ordinal += 1
+                    if !months.isEmpty && !months.contains(month) { continue }
+                    if !monthDays.isEmpty && !monthDays.contains(where: { $0 > 0 ? $0 == day : monthLength + $0 + 1 == day }) { continue }
+                    if !yearDays.isEmpty && !yearDays.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) { continue }
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// Sub-daily rules step through wall-clock time by INTERVAL units from the
