@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import RecurrenceEngine
+import SeededRandom
 
 /// Issue #2's workloads, each measured for Chime's engine and for
 /// Foundation's `Calendar.RecurrenceRule` in the same run, in Asia/Shanghai.
@@ -195,18 +196,5 @@ public struct RecurrenceBenchmark {
         let elapsed = clock.measure { checksum = body() }
         if checksum == 42 { print("", terminator: "") }
         return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
-    }
-}
-
-/// A small deterministic generator so that runs are comparable.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SeededRandom
 import Testing
 
 @Suite("Civil dates and wall-clock times")

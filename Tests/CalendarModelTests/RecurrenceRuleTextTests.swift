@@ -1,4 +1,5 @@
 import CalendarModel
+import SeededRandom
 import Testing
 
 @Suite("RFC 5545 RRULE text")

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SeededRandom
 import Testing
 
 /// Hand-built TZif files (RFC 8536) reach the reader's paths that the

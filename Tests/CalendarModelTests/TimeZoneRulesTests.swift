@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SeededRandom
 import Testing
 
 /// Foundation's `TimeZone` (ICU) is an independent implementation of the same
