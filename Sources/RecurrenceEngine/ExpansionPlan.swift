@@ -153,6 +153,7 @@ final class ExpansionPlan: Sendable {
         isEmpty = timesOfDay.isEmpty
             || !Self.someDayMatches(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth, yearDays: rule.daysOfTheYear)
             || !Self.wallClockStepReaches(rule: rule, start: start)
+            || !Self.setPositionsReachable(rule: rule, timesOfDay: timesOfDay.count, minutes: minutes.count, seconds: seconds.count)
     }
 
     /// BYMONTH=2;BYMONTHDAY=30, BYMONTH=1;BYYEARDAY=366 and the like can
@@ -180,25 +181,48 @@ final class ExpansionPlan: Sendable {
 
     /// Sub-daily rules step through wall-clock time by INTERVAL units from the
     /// start, so only some times of day are ever visited
-    /// (`FREQ=HOURLY;INTERVAL=2;BYHOUR=3` from midnight never is).
+    /// (`FREQ=HOURLY;INTERVAL=2;BYHOUR=3` from midnight never is). A time of
+    /// day is visited when its distance from the start's, in units, is a
+    /// multiple of gcd(units per day, INTERVAL).
     static func wallClockStepReaches(rule: RecurrenceRule, start: LocalDateTime) -> Bool {
-        let unitsPerDay: Int
-        let startUnit: Int
+        let unitSeconds: Int
         switch rule.frequency {
-        case .hourly: (unitsPerDay, startUnit) = (24, start.hour)
-        case .minutely: (unitsPerDay, startUnit) = (1440, start.hour * 60 + start.minute)
+        case .hourly: unitSeconds = 3600
+        case .minutely: unitSeconds = 60
+        case .secondly: unitSeconds = 1
         default: return true
         }
-        let step = gcd(unitsPerDay, rule.interval)
-        for unit in stride(from: startUnit % step, to: unitsPerDay, by: step) {
-            let hour = rule.frequency == .hourly ? unit : unit / 60
-            let minute = unit % 60
-            if (rule.hours.isEmpty || rule.hours.contains(hour))
-                && (rule.frequency == .hourly || rule.minutes.isEmpty || rule.minutes.contains(minute)) {
-                return true
+        let step = gcd(86_400 / unitSeconds, rule.interval)
+        let startUnit = (start.hour * 3600 + start.minute * 60 + start.second) / unitSeconds
+        // Only the fields a period's own unit limits matter; finer ones expand.
+        let hours = rule.hours.isEmpty ? Array(0..<24) : rule.hours
+        let minutes = unitSeconds == 3600 ? [0] : rule.minutes.isEmpty ? Array(0..<60) : rule.minutes
+        let seconds = unitSeconds > 1 ? [0] : rule.seconds.isEmpty ? Array(0..<60) : rule.seconds.filter { $0 < 60 }
+        for hour in hours {
+            for minute in minutes {
+                for second in seconds where ((hour * 3600 + minute * 60 + second) / unitSeconds - startUnit) % step == 0 {
+                    return true
+                }
             }
         }
         return false
+    }
+
+    /// BYSETPOS positions beyond the most candidates any period can hold
+    /// (`FREQ=HOURLY;BYMINUTE=5;BYSETPOS=2`) never select anything.
+    static func setPositionsReachable(rule: RecurrenceRule, timesOfDay: Int, minutes: Int, seconds: Int) -> Bool {
+        guard !rule.setPositions.isEmpty else { return true }
+        let most: Int
+        switch rule.frequency {
+        case .secondly: most = 1
+        case .minutely: most = seconds
+        case .hourly: most = minutes * seconds
+        case .daily: most = timesOfDay
+        case .weekly: most = 7 * timesOfDay
+        case .monthly: most = 31 * timesOfDay
+        case .yearly: most = 53 * 7 * timesOfDay
+        }
+        return rule.setPositions.contains { abs($0) <= most }
     }
 
     static func sortedUnique(_ values: [Int]) -> [Int] {

@@ -110,16 +110,15 @@ final class OccurrenceCursor {
     /// and COUNT. Excluded dates still count: EXDATE never extends COUNT.
     private func nextRuleItem() -> Item? {
         if let countLimit, ruleCount >= countLimit { return nil }
-        let item: Item
         if startPending {
+            // The start is the item itself: it occurs even when UNTIL lies before it.
             startPending = false
             let start = recurrence.startResolution
-            item = Item(instant: start.instant, offset: start.offset, scheduled: recurrence.startLocal)
             lastRuleInstant = start.instant
-        } else {
-            guard let generated = nextGeneratedItem() else { return nil }
-            item = generated
+            ruleCount += 1
+            return Item(instant: start.instant, offset: start.offset, scheduled: recurrence.startLocal)
         }
+        guard let item = nextGeneratedItem() else { return nil }
         guard item.instant <= lastAllowed else {
             exhausted = true
             pending.removeAll()

@@ -12,7 +12,7 @@ import Foundation
 ///   included (an EXDATE never pulls in a later occurrence); RDATEs are not
 ///   counted, and neither COUNT nor UNTIL limits them.
 /// - UNTIL is inclusive. A DATE-only UNTIL on a timed start runs through
-///   the end of that day.
+///   the end of that day. An UNTIL before the start leaves the start alone.
 /// - A wall time inside a gap moves forward by the gap's length; one inside
 ///   a fold takes the first of its two instants. HOURLY, MINUTELY and
 ///   SECONDLY step in wall-clock time.

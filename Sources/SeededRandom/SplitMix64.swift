@@ -13,3 +13,34 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return z ^ (z >> 31)
     }
 }
+
+extension SplitMix64 {
+    /// A value in `range`, with the same sequence on every platform (the
+    /// standard library's `random(in:using:)` makes no such promise).
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+
+    public mutating func int64(_ range: ClosedRange<Int64>) -> Int64 {
+        range.lowerBound + Int64(next() % UInt64(range.upperBound - range.lowerBound + 1))
+    }
+
+    /// True with the given probability.
+    public mutating func chance(_ probability: Double) -> Bool {
+        Double(next() >> 11) / Double(UInt64(1) << 53) < probability
+    }
+
+    public mutating func element<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
+
+    /// `count` distinct values drawn from `pool`, in random order.
+    public mutating func distinct(_ count: Int, from pool: [Int]) -> [Int] {
+        var remaining = pool
+        var result: [Int] = []
+        while result.count < count && !remaining.isEmpty {
+            result.append(remaining.remove(at: int(0...(remaining.count - 1))))
+        }
+        return result
+    }
+
+    public mutating func distinct(_ count: Int, from range: ClosedRange<Int>) -> [Int] { distinct(count, from: Array(range)) }
+}

@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import RecurrenceEngine
+import SeededRandom
 import Testing
 
 /// Our engine against Foundation's `Calendar.RecurrenceRule` on thousands of
@@ -24,7 +25,7 @@ struct FoundationDifferentialTests {
     func randomRulesAgreeWithFoundation() throws {
         let seed = ProcessInfo.processInfo.environment["CHIME_DIFFERENTIAL_SEED"].flatMap { UInt64($0, radix: 16) }
             ?? Self.defaultSeed
-        var random = DifferentialRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var zones: [String: (TimeZone, TimeZoneRules)] = [:]
         for name in DifferentialCase.daylightSavingZones + DifferentialCase.fixedOffsetZones {
             zones[name] = (try #require(TimeZone(identifier: name)), try TimeZoneRules.named(name))
@@ -226,42 +227,6 @@ struct FoundationExcludedShape: Sendable, CustomTestStringConvertible {
 
 // MARK: - Random rules
 
-/// SplitMix64: small, fast and the same on every platform and Swift version
-/// (the standard library's `random(in:using:)` makes no such promise).
-private struct DifferentialRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func chance(_ probability: Double) -> Bool {
-        Double(next() >> 11) / Double(UInt64(1) << 53) < probability
-    }
-
-    mutating func element<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
-
-    /// `count` distinct values drawn from `pool`, in random order.
-    mutating func distinct(_ count: Int, from pool: [Int]) -> [Int] {
-        var remaining = pool
-        var result: [Int] = []
-        while result.count < count && !remaining.isEmpty {
-            result.append(remaining.remove(at: int(0...(remaining.count - 1))))
-        }
-        return result
-    }
-
-    mutating func distinct(_ count: Int, from range: ClosedRange<Int>) -> [Int] { distinct(count, from: Array(range)) }
-}
 
 private struct DifferentialStatistics: CustomStringConvertible {
     var compared = 0
@@ -425,7 +390,7 @@ private struct DifferentialCase {
 
     // MARK: Generating
 
-    static func make(_ random: inout DifferentialRandom, zones: [String: (TimeZone, TimeZoneRules)]) -> DifferentialCase? {
+    static func make(_ random: inout SplitMix64, zones: [String: (TimeZone, TimeZoneRules)]) -> DifferentialCase? {
         // HOURLY and MINUTELY step in wall-clock time in RFC 5545 (and in our
         // engine); Foundation steps in elapsed time, so across a transition
         // they part (23:00 + 5 h is 04:00 EDT on the wall, 05:00 EDT elapsed).
@@ -573,7 +538,7 @@ private struct DifferentialCase {
             + (local && steady ? "" : "Z")
     }
 
-    static func times(_ random: inout DifferentialRandom, into rule: inout Rule) {
+    static func times(_ random: inout SplitMix64, into rule: inout Rule) {
         if random.chance(0.25) { rule.hours = random.distinct(random.int(1...3), from: 0...23) }
         if random.chance(0.2) { rule.minutes = random.distinct(random.int(1...3), from: 0...59) }
         if random.chance(0.15) { rule.seconds = random.distinct(random.int(1...2), from: 0...59) }
@@ -585,7 +550,7 @@ private struct DifferentialCase {
     // towards COUNT. RFC 5545's recurrence set holds each instant once, in
     // order. So each signed list is drawn all positive or all negative.
 
-    static func monthDays(_ random: inout DifferentialRandom, count: Int) -> [Int] {
+    static func monthDays(_ random: inout SplitMix64, count: Int) -> [Int] {
         let sign = random.chance(0.3) ? -1 : 1
         var values = random.distinct(count, from: 1...31)
         // One day every month has, so that the rule is never empty.
@@ -593,7 +558,7 @@ private struct DifferentialCase {
         return values.map { $0 * sign }
     }
 
-    static func yearDays(_ random: inout DifferentialRandom, count: Int, within bound: Int) -> [Int] {
+    static func yearDays(_ random: inout SplitMix64, count: Int, within bound: Int) -> [Int] {
         let sign = random.chance(0.3) ? -1 : 1
         return random.distinct(count, from: 1...bound).map { $0 * sign }
     }
@@ -601,7 +566,7 @@ private struct DifferentialCase {
     /// Numbered weekdays, all counted from the same end. Foundation goes
     /// wrong on the 5th: it traps (CalendarEnumerationError.notAdvancing) on
     /// -5, and YEARLY;BYMONTH=11;BYDAY=5TU yields 2009-03-31. So 1…4 only.
-    static func numberedWeekdays(_ random: inout DifferentialRandom, count: Int, largest: Int = 4) -> [Weekday] {
+    static func numberedWeekdays(_ random: inout SplitMix64, count: Int, largest: Int = 4) -> [Weekday] {
         let sign = random.chance(0.4) ? -1 : 1
         var result: [Weekday] = []
         while result.count < count {
@@ -611,11 +576,11 @@ private struct DifferentialCase {
         return result
     }
 
-    static func plainWeekdays(_ random: inout DifferentialRandom, count: Int) -> [Weekday] {
+    static func plainWeekdays(_ random: inout SplitMix64, count: Int) -> [Weekday] {
         random.distinct(count, from: 0...6).map { Weekday(ordinal: 0, day: $0) }
     }
 
-    static func makeDailyOrLonger(_ random: inout DifferentialRandom) -> Rule {
+    static func makeDailyOrLonger(_ random: inout SplitMix64) -> Rule {
         var rule: Rule
         switch random.int(0...99) {
         case 0..<27:
@@ -711,7 +676,7 @@ private struct DifferentialCase {
     /// HOURLY or MINUTELY, with every limit containing the wall time's own
     /// value so that the rule produces on the start's own grid (Foundation
     /// searches 40 × 366 × 24 hours before it gives up on an empty rule).
-    static func makeSubDaily(_ random: inout DifferentialRandom, matching wall: DateComponents, calendar: Calendar) -> Rule {
+    static func makeSubDaily(_ random: inout SplitMix64, matching wall: DateComponents, calendar: Calendar) -> Rule {
         var rule = Rule(frequency: random.chance(0.55) ? .hourly : .minutely)
         let date = calendar.date(from: wall)!
         let weekday = calendar.component(.weekday, from: date) - 1

@@ -643,6 +643,14 @@ struct RecurrenceEdgeCaseTests {
 
     // MARK: The start
 
+    @Test("An UNTIL before the start leaves the start as the only occurrence, from the start and from a seek")
+    func untilBeforeStart() throws {
+        let r = try Self.recurrence("FREQ=DAILY;UNTIL=20251231T000000Z", from: "2026-01-05T09:00:00")
+        try Self.expectTimes(r.occurrences(), ["2026-01-05T09:00:00+00:00"])
+        try Self.expectTimes(r.occurrences(after: try Self.after("2026-01-05T08:59:59Z")), ["2026-01-05T09:00:00+00:00"])
+        try Self.expectTimes(r.occurrences(after: try Self.after("2026-01-05T09:00:00Z")), [])
+    }
+
     @Test("A start that does not match the rule is still the first occurrence, and counts")
     func startNotMatching() throws {
         // 2026-01-05 is a Monday; the last Fridays are Jan 30 and Feb 27.

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import RecurrenceEngine
+import SeededRandom
 import Synchronization
 import Testing
 
@@ -27,7 +28,7 @@ struct SeekPropertyTests {
     @Test("occurrences after an instant, nextOccurrence and occurrences(in:) match the expansion from the start")
     func seekingMatchesTheExpansion() throws {
         let seed = ProcessInfo.processInfo.environment["CHIME_SEEK_SEED"].flatMap { UInt64($0, radix: 16) } ?? Self.defaultSeed
-        var random = SeekRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var zones: [TimeZoneRules] = []
         for name in SeekCase.zoneNames { zones.append(try TimeZoneRules.named(name)) }
 
@@ -166,42 +167,8 @@ private final class SeekResultBox<T: Sendable>: Sendable {
 
 // MARK: - Random recurrences
 
-/// SplitMix64: small and the same on every platform and Swift version.
-private struct SeekRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func int64(_ range: ClosedRange<Int64>) -> Int64 {
-        range.lowerBound + Int64(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
-    mutating func chance(_ probability: Double) -> Bool {
-        Double(next() >> 11) / Double(UInt64(1) << 53) < probability
-    }
-
-    mutating func element<T>(_ values: [T]) -> T { values[int(0...(values.count - 1))] }
-
-    mutating func distinct(_ count: Int, from pool: [Int]) -> [Int] {
-        var remaining = pool
-        var result: [Int] = []
-        while result.count < count && !remaining.isEmpty {
-            result.append(remaining.remove(at: int(0...(remaining.count - 1))))
-        }
-        return result
-    }
-
+/// Signed values for BY parts, on top of the shared generator.
+private extension SplitMix64 {
     /// Values from 1…bound, each negated at random.
     mutating func signed(_ count: Int, upTo bound: Int) -> [Int] {
         distinct(count, from: Array(1...bound)).map { chance(0.3) ? -$0 : $0 }
@@ -246,7 +213,7 @@ private struct SeekCase: CustomStringConvertible {
     /// a second either side, somewhere between, before DTSTART, past the
     /// last, or in the middle of a transition, sometimes with a fraction of a
     /// second.
-    func pickInstant(_ random: inout SeekRandom, first: Int64, last: Int64, expansion: [Occurrence]) -> Instant {
+    func pickInstant(_ random: inout SplitMix64, first: Int64, last: Int64, expansion: [Occurrence]) -> Instant {
         let instants = expansion.isEmpty ? [first] : expansion.map(\.instant)
         var seconds: Int64
         var isAtATransition = false
@@ -286,13 +253,13 @@ private struct SeekCase: CustomStringConvertible {
         return Instant(seconds: seconds, date: date, isAtATransition: isAtATransition)
     }
 
-    static func make(_ random: inout SeekRandom, zones: [TimeZoneRules]) -> SeekCase {
+    static func make(_ random: inout SplitMix64, zones: [TimeZoneRules]) -> SeekCase {
         while true {
             if let example = try? attempt(&random, zones: zones) { return example }
         }
     }
 
-    private static func attempt(_ random: inout SeekRandom, zones: [TimeZoneRules]) throws -> SeekCase? {
+    private static func attempt(_ random: inout SplitMix64, zones: [TimeZoneRules]) throws -> SeekCase? {
         let zone = random.element(zones)
         let frequency: RecurrenceRule.Frequency = random.element([
             .yearly, .yearly, .yearly, .monthly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .daily,
