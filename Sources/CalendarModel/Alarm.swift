@@ -1,0 +1,31 @@
+import Foundation
+
+/// An alarm on an event or reminder, as in EventKit's `EKAlarm`: at an
+/// absolute instant, at an offset from the item's start (events) or due time
+/// (reminders), or when a position enters or leaves a circle.
+public struct Alarm: Hashable, Sendable {
+    public enum Proximity: String, Hashable, Sendable, CaseIterable {
+        case enter, leave
+    }
+
+    public enum Trigger: Hashable, Sendable {
+        case absolute(Date)
+        /// Seconds from the item's start or due time; negative is before.
+        case relative(seconds: Int)
+        case proximity(StructuredLocation, Proximity)
+    }
+
+    public var identifier: ItemIdentifier
+    public var trigger: Trigger
+
+    public init(identifier: ItemIdentifier = .random(), trigger: Trigger) {
+        self.identifier = identifier
+        self.trigger = trigger
+    }
+
+    public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
+    public static func relative(seconds: Int) -> Alarm { Alarm(trigger: .relative(seconds: seconds)) }
+    public static func proximity(_ location: StructuredLocation, _ proximity: Proximity) -> Alarm {
+        Alarm(trigger: .proximity(location, proximity))
+    }
+}
