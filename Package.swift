@@ -14,12 +14,15 @@ let package = Package(
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
         .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine"]),
         .target(name: "SeededRandom"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "SeededRandom"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface"]),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,60 @@
+import Glibc
+
+extension Database {
+    /// Creates the folders of `path` that are missing (like `mkdir -p`), each
+    /// with `permissions` exactly (the umask is undone). Existing folders keep
+    /// their modes. Throws a `DatabaseError` with code `.cannotOpen` when a
+    /// folder cannot be made or a path component is not a folder.
+    public static func createDirectory(atPath path: String, permissions: mode_t = 0o700) throws {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            if mkdir(prefix, permissions) == 0 {
+                guard chmod(prefix, permissions) == 0 else {
+                    throw fileError("cannot set the mode of the folder", prefix)
+                }
+                continue
+            }
+            let mkdirErrno = errno
+            var status = stat()
+            guard mkdirErrno == EEXIST, stat(prefix, &status) == 0 else {
+                errno = mkdirErrno
+                throw fileError("cannot create the folder", prefix)
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                throw DatabaseError(extendedResultCode: .cannotOpen, message: "not a folder: \(prefix)")
+            }
+        }
+    }
+
+    /// Creates the folder that will hold the database file at `path`; see
+    /// `createDirectory(atPath:permissions:)`.
+    public static func createParentDirectory(of path: String, permissions: mode_t = 0o700) throws {
+        guard let slash = path.lastIndex(of: "/") else { return }
+        let parent = String(path[..<slash])
+        guard !parent.isEmpty else { return }
+        try createDirectory(atPath: parent, permissions: permissions)
+    }
+
+    /// Creates an empty file with exactly `permissions` unless something
+    /// already exists at `path` (O_CREAT | O_EXCL, so no race with another
+    /// creator). An empty file is a valid empty database; SQLite then opens it
+    /// and gives the `-wal`, `-shm` and `-journal` files the same mode.
+    static func createPrivateFile(atPath path: String, permissions: mode_t) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        if descriptor < 0 {
+            if errno == EEXIST { return }
+            throw fileError("cannot create the database file", path)
+        }
+        defer { close(descriptor) }
+        // open(2) applied the umask; set the mode asked for.
+        guard fchmod(descriptor, permissions) == 0 else {
+            throw fileError("cannot set the mode of the database file", path)
+        }
+    }
+
+    private static func fileError(_ what: String, _ path: String) -> DatabaseError {
+        let reason = String(cString: strerror(errno))
+        return DatabaseError(extendedResultCode: .cannotOpen, message: "\(what) \(path): \(reason)")
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Glibc
+import SQLiteDatabase
+
+/// Runs `body` with the path of a new empty folder under the system's temporary
+/// folder, and removes the folder and everything in it afterwards.
+func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("chime-sqlite-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// Runs `body` with a new database file in a temporary folder.
+func withTemporaryDatabase<T>(options: DatabaseOptions = DatabaseOptions(),
+                              _ body: (Database, String) throws -> T) throws -> T {
+    try withTemporaryDirectory { folder throws in
+        let path = folder + "/test.sqlite"
+        let db = try Database(path: path, options: options)
+        return try body(db, path)
+    }
+}
+
+/// The permission bits of the file at `path`, or nil when there is none.
+func permissions(of path: String) -> mode_t? {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    return status.st_mode & 0o7777
+}
+
+func fileExists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+}
+
+struct ExpectedFailure: Error, Equatable {}
