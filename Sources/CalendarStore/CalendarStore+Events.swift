@@ -1,0 +1,345 @@
+import CalendarModel
+import Foundation
+import RecurrenceEngine
+import SQLiteDatabase
+
+extension CalendarStore {
+    // MARK: Reading
+
+    public func event(identifier: ItemIdentifier) throws(StoreError) -> Event {
+        let rows = try StoreError.wrap {
+            try database.query("SELECT * FROM items WHERE id = ? AND type = 'event'", [identifier.rawValue])
+        }
+        guard let row = rows.first else { throw .notFound(kind: "event", identifier: identifier.rawValue) }
+        return try StoreError.wrap { try event(row) }
+    }
+
+    /// The event a script saved with this key in this calendar, if any.
+    public func event(externalKey: String, calendar: ItemIdentifier) throws(StoreError) -> Event? {
+        let rows = try StoreError.wrap {
+            try database.query("SELECT * FROM items WHERE calendar_id = ? AND external_key = ? AND type = 'event'",
+                               [calendar.rawValue, externalKey])
+        }
+        guard let row = rows.first else { return nil }
+        return try StoreError.wrap { try self.event(row) as Event }
+    }
+
+    /// The occurrence of a recurring event that the rule scheduled at
+    /// `originalStart` (a wall-clock reading in the event's zone), with any
+    /// change made to it alone.
+    public func occurrence(of series: ItemIdentifier, originalStart: LocalDateTime) throws(StoreError) -> Event {
+        let event = try event(identifier: series)
+        guard event.recurrenceRule != nil else { throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description) }
+        let detached = try StoreError.wrap {
+            try database.query("SELECT * FROM items WHERE series_id = ? AND original_start = ?", [series.rawValue, originalStart.localSeconds])
+        }
+        if let row = detached.first { return try StoreError.wrap { try self.event(row) } }
+        let recurrence: Recurrence = try StoreError.wrap { try self.recurrence(of: event) }
+        let zone = recurrence.timeZone
+        let target = zone.resolve(originalStart).instant
+        guard let found = recurrence.occurrences(after: target - 1).first(where: { _ in true }), found.scheduledTime == originalStart else {
+            throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description)
+        }
+        return occurrenceEvent(event, found, zone: zone)
+    }
+
+    /// Events that overlap `range`, in the given calendars (none: all),
+    /// recurring ones expanded into occurrences, with exceptions and detached
+    /// occurrences applied, sorted by start.
+    public func events(overlapping range: Range<Date>, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Event] {
+        var result: [(Int64, Event)] = []
+        try enumerateEvents(overlapping: range, calendars: calendars) { event, _ in
+            result.append(((try? event.start.instant(machine: machineTimeZone)) ?? 0, event))
+        }
+        return result.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1.title < $1.1.title) }.map(\.1)
+    }
+
+    /// Walks the events overlapping `range` without gathering them; set the
+    /// flag to stop early. Order: series by series, not by start.
+    public func enumerateEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier] = [],
+                                _ body: (Event, inout Bool) -> Void) throws(StoreError) {
+        let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
+        let high = Int64(range.upperBound.timeIntervalSince1970.rounded(.up))
+        var sql = """
+            SELECT items.* FROM event_ranges JOIN items ON items.rowid = event_ranges.item_rowid
+            WHERE event_ranges.low < ? AND event_ranges.high > ?
+            """
+        var arguments: [(any DatabaseValueConvertible)?] = [Double(high), Double(low)]
+        if !calendars.isEmpty {
+            sql += " AND items.calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")"
+            arguments += calendars.map(\.rawValue)
+        }
+        var stop = false
+        try StoreError.wrap {
+            try database.forEachRow(sql, arguments) { row in
+                let event = try self.event(row)
+                if event.recurrenceRule == nil && event.extraDates.isEmpty {
+                    if try overlaps(event, low, high) { body(event, &stop) }
+                } else {
+                    try expand(event, low, high) { occurrence in
+                        body(occurrence, &stop)
+                        return !stop
+                    }
+                }
+                return !stop
+            }
+        }
+    }
+
+    private func overlaps(_ event: Event, _ low: Int64, _ high: Int64) throws -> Bool {
+        let (start, end) = try occupied(event)
+        return start < high && (end > low || (end == start && start >= low))
+    }
+
+    /// The instants an event occupies; an all-day event runs to the midnight
+    /// after its last day.
+    func occupied(_ event: Event) throws -> (Int64, Int64) {
+        let start = try event.start.instant(machine: machineTimeZone)
+        if case .date(let last) = event.end {
+            let zone = try event.end.timeZone(machine: machineTimeZone)
+            return (start, zone.resolve(LocalDateTime(date: last.adding(days: 1))!).instant)
+        }
+        return (start, try event.end.instant(machine: machineTimeZone))
+    }
+
+    private func expand(_ series: Event, _ low: Int64, _ high: Int64, _ body: (Event) -> Bool) throws {
+        let recurrence = try recurrence(of: series)
+        let (start, end) = try occupied(series)
+        let duration = end - start
+        let detached = Set(try database.query("SELECT original_start FROM items WHERE series_id = ?", [series.identifier.rawValue])
+            .map { try $0.value(0) as Int64 })
+        for occurrence in recurrence.occurrences(after: low - duration - 1) {
+            guard occurrence.instant < high else { break }
+            if detached.contains(occurrence.scheduledTime.localSeconds) { continue }
+            let item = occurrenceEvent(series, occurrence, zone: recurrence.timeZone)
+            guard try overlaps(item, low, high) else { continue }
+            if !body(item) { return }
+        }
+    }
+
+    /// The engine's view of a recurring event.
+    func recurrence(of event: Event) throws -> Recurrence {
+        let zone = try event.start.timeZone(machine: machineTimeZone)
+        if case .date(let day) = event.start {
+            return try Recurrence(rule: event.recurrenceRule, startDate: day, timeZone: zone,
+                                  exceptionDates: event.exceptionDates.map(\.date), extraDates: event.extraDates.map(\.date))
+        }
+        return Recurrence(rule: event.recurrenceRule, start: event.start.wallClock, timeZone: zone,
+                          exceptionDates: event.exceptionDates, extraDates: event.extraDates)
+    }
+
+    /// One occurrence as an event: the series' fields at the occurrence's time.
+    func occurrenceEvent(_ series: Event, _ occurrence: Occurrence, zone: TimeZoneRules) -> Event {
+        var item = series
+        item.seriesIdentifier = series.identifier
+        item.originalStart = occurrence.scheduledTime
+        switch (series.start, series.end) {
+        case (.date(let first), .date(let last)):
+            let days = last.dayNumber - first.dayNumber
+            item.start = .date(occurrence.day)
+            item.end = .date(occurrence.day.adding(days: days))
+        default:
+            let duration = ((try? occupied(series)).map { $0.1 - $0.0 }) ?? 0
+            let endLocal = zone.localTime(at: occurrence.instant + duration)
+            if case .zoned(_, let name) = series.start {
+                item.start = .zoned(occurrence.localTime, zone: name)
+                item.end = .zoned(endLocal, zone: series.end.zoneName ?? name)
+                if let endZone = series.end.zoneName, let rules = try? TimeZoneRules.named(endZone) {
+                    item.end = .zoned(rules.localTime(at: occurrence.instant + duration), zone: endZone)
+                }
+            } else {
+                item.start = .floating(occurrence.localTime)
+                item.end = .floating(endLocal)
+            }
+        }
+        return item
+    }
+
+    func event(_ row: Row) throws -> Event {
+        let identifier = try Self.identifier(row, "id")!
+        let rule: String? = try row.value("rrule")
+        return Event(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
+                     title: try row.value("title"), location: try row.value("location"), notes: try row.value("notes"),
+                     url: try row.value("url"), start: try Self.time(row, "start")!, end: try Self.time(row, "end")!,
+                     recurrenceRule: try rule.map { try RecurrenceRule(rfc5545: $0) },
+                     exceptionDates: Self.dates(try row.value("exdates")), extraDates: Self.dates(try row.value("rdates")),
+                     alarms: try alarms(of: identifier), externalKey: try row.value("external_key"),
+                     seriesIdentifier: try Self.identifier(row, "series_id"),
+                     originalStart: (try row.value("original_start") as Int64?).map(LocalDateTime.init(localSeconds:)))
+    }
+
+    // MARK: Writing
+
+    /// Saves an event. For an occurrence of a recurring event, `span` says
+    /// whether the change detaches this occurrence alone or splits the
+    /// series here so that this and the later ones change.
+    public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) {
+        do { try event.validate() } catch { throw .invalid(error) }
+        try requireWritable(event.calendarIdentifier)
+        guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
+            let identifier = try resolveExternalKey(event.externalKey, calendar: event.calendarIdentifier, identifier: event.identifier)
+            var stored = event
+            stored.identifier = identifier
+            let range = try StoreError.wrap { try eventRange(stored) }
+            try perform(commit: commit) { db in try self.write(stored, range: range, in: db) }
+            return
+        }
+        let series = try self.event(identifier: seriesIdentifier)
+        switch span {
+        case .thisEvent:
+            let existing: String? = try StoreError.wrap {
+                try database.scalar("SELECT id FROM items WHERE series_id = ? AND original_start = ?",
+                                    [seriesIdentifier.rawValue, originalStart.localSeconds])
+            }
+            var detached = event
+            detached.identifier = existing.flatMap(ItemIdentifier.init) ?? (event.identifier == seriesIdentifier ? .random() : event.identifier)
+            detached.recurrenceRule = nil
+            detached.exceptionDates = []
+            detached.extraDates = []
+            let range = try StoreError.wrap { try eventRange(detached) }
+            try perform(commit: commit) { db in try self.write(detached, range: range, in: db) }
+        case .futureEvents:
+            var following = event
+            following.seriesIdentifier = nil
+            following.originalStart = nil
+            if originalStart == series.start.wallClock {
+                following.identifier = series.identifier
+                let range = try StoreError.wrap { try eventRange(following) }
+                try perform(commit: commit) { db in try self.write(following, range: range, in: db) }
+                return
+            }
+            following.identifier = .random()
+            following.externalKey = nil
+            let (earlier, later) = try split(series, at: originalStart, following: following)
+            let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later)) }
+            try perform(commit: commit) { db in
+                try self.write(earlier, range: ranges.0, in: db)
+                try self.write(later, range: ranges.1, in: db)
+                try db.execute("UPDATE items SET series_id = ? WHERE series_id = ? AND original_start >= ?",
+                               [later.identifier.rawValue, series.identifier.rawValue, originalStart.localSeconds])
+            }
+        }
+    }
+
+    /// Removes an event. For an occurrence, `span` says whether only this
+    /// occurrence goes (an exception is added) or this and all later ones
+    /// (the series ends before it).
+    public func remove(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) {
+        try requireWritable(event.calendarIdentifier)
+        guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
+            _ = try self.event(identifier: event.identifier)
+            try perform(commit: commit) { db in try self.delete(event.identifier, in: db) }
+            return
+        }
+        var series = try self.event(identifier: seriesIdentifier)
+        if span == .futureEvents && originalStart == series.start.wallClock {
+            try perform(commit: commit) { db in try self.delete(series.identifier, in: db) }
+            return
+        }
+        if span == .thisEvent {
+            series.exceptionDates.append(originalStart)
+        } else {
+            series = try split(series, at: originalStart, following: nil).0
+        }
+        let range = try StoreError.wrap { try eventRange(series) }
+        let changed = series
+        try perform(commit: commit) { db in
+            try self.write(changed, range: range, in: db)
+            let cut = span == .thisEvent ? "original_start = ?" : "original_start >= ?"
+            for row in try db.query("SELECT id FROM items WHERE series_id = ? AND \(cut)", [seriesIdentifier.rawValue, originalStart.localSeconds]) {
+                try self.delete(ItemIdentifier(try row.value(0))!, in: db)
+            }
+        }
+    }
+
+    /// The series cut before `originalStart`, and the one that carries on
+    /// from it (the old rule, with COUNT reduced by what the first part used).
+    private func split(_ series: Event, at originalStart: LocalDateTime, following: Event?) throws(StoreError) -> (Event, Event) {
+        guard let rule = series.recurrenceRule else { throw .notAnOccurrence(identifier: series.identifier.rawValue, start: originalStart.description) }
+        let expansion: Recurrence = try StoreError.wrap { try self.recurrence(of: series) }
+        let cutInstant = expansion.timeZone.resolve(originalStart).instant
+        var earlierRule: RecurrenceRule
+        var used = 0
+        do {
+            for occurrence in expansion.occurrences() {
+                if occurrence.instant >= cutInstant { break }
+                used += 1
+            }
+            if series.isAllDay {
+                earlierRule = try rule.ending(.until(.date(originalStart.date.adding(days: -1))))
+            } else {
+                earlierRule = try rule.ending(.until(.utc(LocalDateTime(localSeconds: cutInstant - 1))))
+            }
+        } catch {
+            throw .invalid(ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "cannot be split: \(error)"))
+        }
+        var earlier = series
+        earlier.recurrenceRule = earlierRule
+        earlier.exceptionDates = series.exceptionDates.filter { $0 < originalStart }
+        earlier.extraDates = series.extraDates.filter { $0 < originalStart }
+        var later = following ?? series
+        if following == nil { later.identifier = .random() }
+        if later.recurrenceRule == rule || following == nil, let count = rule.count {
+            later.recurrenceRule = try? rule.ending(.count(max(1, count - used)))
+        }
+        later.exceptionDates = series.exceptionDates.filter { $0 >= originalStart }
+        later.extraDates = series.extraDates.filter { $0 >= originalStart }
+        return (earlier, later)
+    }
+
+    /// The span of instants an event may occupy, widened for floating and
+    /// all-day times (whose instants follow the machine's zone) and unbounded
+    /// for series without an end.
+    func eventRange(_ event: Event) throws -> (Double, Double) {
+        let pad: Int64 = event.start.zoneName == nil ? 50_400 : 0
+        let (start, end) = try occupied(event)
+        guard event.recurrenceRule != nil || !event.extraDates.isEmpty else {
+            return (Double(start - pad), Double(end + pad))
+        }
+        let duration = end - start
+        var last = start
+        if event.recurrenceRule?.end == nil && event.recurrenceRule != nil { return (Double(start - pad), 1e12) }
+        var walked = 0
+        for occurrence in try recurrence(of: event).occurrences() {
+            last = occurrence.instant
+            walked += 1
+            if walked > 200_000 { return (Double(start - pad), 1e12) }
+        }
+        return (Double(min(start, last) - pad), Double(last + duration + pad))
+    }
+
+    private func write(_ event: Event, range: (Double, Double), in db: Database) throws {
+        var values: Arguments = [
+            "id": event.identifier.rawValue, "calendar": event.calendarIdentifier.rawValue, "title": event.title,
+            "location": event.location, "notes": event.notes, "url": event.url, "rrule": event.recurrenceRule?.rfc5545,
+            "exdates": Self.dateList(event.exceptionDates), "rdates": Self.dateList(event.extraDates),
+            "key": event.externalKey, "series": event.seriesIdentifier?.rawValue,
+            "original": event.originalStart?.localSeconds, "now": Date().timeIntervalSince1970,
+        ]
+        values.merge(Self.columns(event.start, "start")) { $1 }
+        values.merge(Self.columns(event.end, "end")) { $1 }
+        try db.execute("""
+            INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
+                end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start, created_at, modified_at)
+            VALUES (:id, :calendar, 'event', :title, :location, :notes, :url, :start_kind, :start_local, :start_zone,
+                :end_kind, :end_local, :end_zone, :rrule, :exdates, :rdates, :key, :series, :original, :now, :now)
+            ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title,
+                location = excluded.location, notes = excluded.notes, url = excluded.url,
+                start_kind = excluded.start_kind, start_local = excluded.start_local, start_zone = excluded.start_zone,
+                end_kind = excluded.end_kind, end_local = excluded.end_local, end_zone = excluded.end_zone,
+                rrule = excluded.rrule, exdates = excluded.exdates, rdates = excluded.rdates,
+                external_key = excluded.external_key, series_id = excluded.series_id,
+                original_start = excluded.original_start, modified_at = excluded.modified_at
+            """, named: values)
+        let rowid: Int64 = try db.scalar("SELECT rowid FROM items WHERE id = ?", [event.identifier.rawValue]) ?? 0
+        try db.execute("INSERT OR REPLACE INTO event_ranges (item_rowid, low, high) VALUES (?, ?, ?)", [rowid, range.0, range.1])
+        try writeAlarms(event.alarms, of: event.identifier, in: db)
+    }
+
+    func delete(_ identifier: ItemIdentifier, in db: Database) throws {
+        try db.execute("""
+            DELETE FROM event_ranges WHERE item_rowid IN (SELECT rowid FROM items WHERE id = ?1 OR series_id = ?1)
+            """, [identifier.rawValue])
+        try db.execute("DELETE FROM items WHERE id = ?", [identifier.rawValue])
+    }
+}

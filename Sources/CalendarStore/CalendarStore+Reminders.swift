@@ -1,0 +1,188 @@
+import CalendarModel
+import Foundation
+import RecurrenceEngine
+import SQLiteDatabase
+
+extension CalendarStore {
+    /// Which reminders a query wants, as EventKit's reminder predicates.
+    public enum ReminderFilter: Sendable {
+        /// Not completed, due in [from, to) where a missing bound is open;
+        /// with both bounds missing, reminders without a due date count too.
+        case incomplete(dueFrom: Date?, dueTo: Date?)
+        /// Completed in [from, to), either bound optional.
+        case completed(from: Date?, to: Date?)
+        case all
+    }
+
+    public func reminder(identifier: ItemIdentifier) throws(StoreError) -> Reminder {
+        let rows = try StoreError.wrap {
+            try database.query("SELECT * FROM items WHERE id = ? AND type = 'reminder'", [identifier.rawValue])
+        }
+        guard let row = rows.first else { throw .notFound(kind: "reminder", identifier: identifier.rawValue) }
+        return try StoreError.wrap { try reminder(row) }
+    }
+
+    public func reminders(_ filter: ReminderFilter, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Reminder] {
+        var result: [Reminder] = []
+        try enumerateReminders(filter, calendars: calendars) { reminder, _ in result.append(reminder) }
+        return result
+    }
+
+    /// Walks the matching reminders, by due date (incomplete) or completion
+    /// date (completed); set the flag to stop early.
+    public func enumerateReminders(_ filter: ReminderFilter, calendars: [ItemIdentifier] = [],
+                                   _ body: (Reminder, inout Bool) -> Void) throws(StoreError) {
+        var conditions = ["type = 'reminder'"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        var bounds: (Int64?, Int64?) = (nil, nil)
+        let order: String
+        switch filter {
+        case .incomplete(let from, let to):
+            conditions.append("completed = 0")
+            bounds = (from.map { Int64($0.timeIntervalSince1970.rounded(.up)) }, to.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
+            // due_instant is read on the machine's zone at save time: widen
+            // by a day, then compare exactly below.
+            if let low = bounds.0 { conditions.append("due_instant >= ?"); arguments.append(low - 86_400) }
+            if let high = bounds.1 { conditions.append("due_instant < ?"); arguments.append(high + 86_400) }
+            order = "due_instant IS NULL, due_instant, title"
+        case .completed(let from, let to):
+            conditions.append("completed = 1")
+            if let from { conditions.append("completion_date >= ?"); arguments.append(from.timeIntervalSince1970) }
+            if let to { conditions.append("completion_date < ?"); arguments.append(to.timeIntervalSince1970) }
+            order = "completion_date, title"
+        case .all:
+            order = "completed, due_instant IS NULL, due_instant, title"
+        }
+        if !calendars.isEmpty {
+            conditions.append("calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")")
+            arguments += calendars.map(\.rawValue)
+        }
+        var stop = false
+        try StoreError.wrap {
+            try database.forEachRow("SELECT * FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)", arguments) { row in
+                let reminder = try self.reminder(row)
+                if bounds.0 != nil || bounds.1 != nil {
+                    guard let due = reminder.due, let instant = try? due.instant(machine: machineTimeZone) else { return true }
+                    if let low = bounds.0, instant < low { return true }
+                    if let high = bounds.1, instant >= high { return true }
+                }
+                body(reminder, &stop)
+                return !stop
+            }
+        }
+    }
+
+    public func save(_ reminder: Reminder, commit: Bool = true) throws(StoreError) {
+        do { try reminder.validate() } catch { throw .invalid(error) }
+        try requireWritable(reminder.calendarIdentifier)
+        var stored = reminder
+        stored.identifier = try resolveExternalKey(reminder.externalKey, calendar: reminder.calendarIdentifier, identifier: reminder.identifier)
+        if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
+        if !stored.isCompleted { stored.completionDate = nil }
+        let due = try? stored.due?.instant(machine: machineTimeZone)
+        let item = stored
+        try perform(commit: commit) { db in try self.write(item, dueInstant: due, in: db) }
+    }
+
+    /// Completes a reminder now. A recurring one completes its current
+    /// occurrence: a completed copy keeps that due time, and the series
+    /// moves on to its next occurrence (or is completed when there is none).
+    public func complete(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) {
+        var reminder = try reminder(identifier: identifier)
+        try requireWritable(reminder.calendarIdentifier)
+        let completedAt = now()
+        guard let rule = reminder.recurrenceRule, let due = reminder.due, !reminder.isCompleted else {
+            reminder.isCompleted = true
+            reminder.completionDate = completedAt
+            try save(reminder, commit: commit)
+            return
+        }
+        var done = reminder
+        done.identifier = .random()
+        done.recurrenceRule = nil
+        done.externalKey = nil
+        done.isCompleted = true
+        done.completionDate = completedAt
+        done.alarms = reminder.alarms.map { Alarm(trigger: $0.trigger) }
+        let next = try StoreError.wrap { try nextDue(after: due, rule: rule) }
+        if let next {
+            if let start = reminder.start, let dueInstant = try? due.instant(machine: machineTimeZone),
+               let nextInstant = try? next.instant(machine: machineTimeZone), let startInstant = try? start.instant(machine: machineTimeZone) {
+                // Keep the distance from start to due.
+                let zone = (try? start.timeZone(machine: machineTimeZone)) ?? machineTimeZone
+                let moved = zone.localTime(at: nextInstant - (dueInstant - startInstant))
+                reminder.start = switch start {
+                case .date: .date(moved.date)
+                case .floating: .floating(moved)
+                case .zoned(_, let name): .zoned(moved, zone: name)
+                }
+            }
+            reminder.due = next
+        } else {
+            reminder.isCompleted = true
+            reminder.completionDate = completedAt
+        }
+        try save(done, commit: false)
+        try save(reminder, commit: commit)
+    }
+
+    /// The due time of the occurrence after `due`.
+    private func nextDue(after due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
+        let zone = try due.timeZone(machine: machineTimeZone)
+        let recurrence: Recurrence
+        if case .date(let day) = due {
+            recurrence = try Recurrence(rule: rule, startDate: day, timeZone: zone)
+        } else {
+            recurrence = Recurrence(rule: rule, start: due.wallClock, timeZone: zone)
+        }
+        let instant = zone.resolve(due.wallClock).instant
+        guard let next = recurrence.occurrences(after: instant).first(where: { _ in true }) else { return nil }
+        switch due {
+        case .date: return .date(next.day)
+        case .floating: return .floating(next.localTime)
+        case .zoned(_, let name): return .zoned(next.localTime, zone: name)
+        }
+    }
+
+    public func removeReminder(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) {
+        let reminder = try reminder(identifier: identifier)
+        try requireWritable(reminder.calendarIdentifier)
+        try perform(commit: commit) { db in try self.delete(identifier, in: db) }
+    }
+
+    func reminder(_ row: Row) throws -> Reminder {
+        let identifier = try Self.identifier(row, "id")!
+        let rule: String? = try row.value("rrule")
+        let completion: Double? = try row.value("completion_date")
+        return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
+                        title: try row.value("title"), notes: try row.value("notes"), priority: try row.value("priority"),
+                        start: try Self.time(row, "start"), due: try Self.time(row, "due"),
+                        isCompleted: try row.value("completed"), completionDate: completion.map(Date.init(timeIntervalSince1970:)),
+                        recurrenceRule: try rule.map { try RecurrenceRule(rfc5545: $0) }, alarms: try alarms(of: identifier),
+                        externalKey: try row.value("external_key"))
+    }
+
+    private func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
+        var values: Arguments = [
+            "id": reminder.identifier.rawValue, "calendar": reminder.calendarIdentifier.rawValue, "title": reminder.title,
+            "notes": reminder.notes, "priority": reminder.priority, "rrule": reminder.recurrenceRule?.rfc5545,
+            "completed": reminder.isCompleted, "completion": reminder.completionDate?.timeIntervalSince1970,
+            "key": reminder.externalKey, "due_instant": dueInstant, "now": Date().timeIntervalSince1970,
+        ]
+        values.merge(Self.columns(reminder.start, "start")) { $1 }
+        values.merge(Self.columns(reminder.due, "due")) { $1 }
+        try db.execute("""
+            INSERT INTO items (id, calendar_id, type, title, notes, priority, start_kind, start_local, start_zone,
+                due_kind, due_local, due_zone, rrule, completed, completion_date, external_key, due_instant, created_at, modified_at)
+            VALUES (:id, :calendar, 'reminder', :title, :notes, :priority, :start_kind, :start_local, :start_zone,
+                :due_kind, :due_local, :due_zone, :rrule, :completed, :completion, :key, :due_instant, :now, :now)
+            ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title, notes = excluded.notes,
+                priority = excluded.priority, start_kind = excluded.start_kind, start_local = excluded.start_local,
+                start_zone = excluded.start_zone, due_kind = excluded.due_kind, due_local = excluded.due_local,
+                due_zone = excluded.due_zone, rrule = excluded.rrule, completed = excluded.completed,
+                completion_date = excluded.completion_date, external_key = excluded.external_key,
+                due_instant = excluded.due_instant, modified_at = excluded.modified_at
+            """, named: values)
+        try writeAlarms(reminder.alarms, of: reminder.identifier, in: db)
+    }
+}

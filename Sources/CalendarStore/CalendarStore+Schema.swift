@@ -1,0 +1,75 @@
+import SQLiteDatabase
+
+extension CalendarStore {
+    /// The schema's history. Append a migration for every change; never edit
+    /// or reorder one that has shipped: stores in the field have run it.
+    static var migrator: Migrator {
+        var migrator = Migrator()
+        migrator.registerMigration("v1: calendars, items, alarms, ranges, state") { db in
+            try db.executeScript("""
+                CREATE TABLE calendars (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    title TEXT NOT NULL COLLATE NOCASE UNIQUE,
+                    color TEXT NOT NULL,
+                    subscription_url TEXT,
+                    allows_modifications INTEGER NOT NULL DEFAULT 1,
+                    created_at REAL NOT NULL
+                );
+                CREATE TABLE items (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    calendar_id TEXT NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
+                    type TEXT NOT NULL CHECK (type IN ('event', 'reminder')),
+                    title TEXT NOT NULL,
+                    location TEXT NOT NULL DEFAULT '',
+                    notes TEXT NOT NULL DEFAULT '',
+                    url TEXT,
+                    start_kind TEXT, start_local INTEGER, start_zone TEXT,
+                    end_kind TEXT, end_local INTEGER, end_zone TEXT,
+                    due_kind TEXT, due_local INTEGER, due_zone TEXT,
+                    rrule TEXT,
+                    exdates TEXT NOT NULL DEFAULT '',
+                    rdates TEXT NOT NULL DEFAULT '',
+                    priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN 0 AND 9),
+                    completed INTEGER NOT NULL DEFAULT 0,
+                    completion_date REAL,
+                    external_key TEXT,
+                    series_id TEXT REFERENCES items(id) ON DELETE CASCADE,
+                    original_start INTEGER,
+                    due_instant INTEGER,
+                    created_at REAL NOT NULL,
+                    modified_at REAL NOT NULL
+                );
+                CREATE UNIQUE INDEX items_external_key ON items(calendar_id, external_key) WHERE external_key IS NOT NULL;
+                CREATE UNIQUE INDEX items_detached ON items(series_id, original_start) WHERE series_id IS NOT NULL;
+                CREATE INDEX items_reminders_due ON items(type, completed, due_instant);
+                CREATE INDEX items_reminders_completed ON items(type, completed, completion_date);
+                CREATE TABLE alarms (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('absolute', 'relative', 'proximity')),
+                    absolute_at REAL,
+                    offset_seconds INTEGER,
+                    location_title TEXT,
+                    latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                    radius REAL CHECK (radius > 0),
+                    proximity TEXT CHECK (proximity IN ('enter', 'leave'))
+                );
+                CREATE INDEX alarms_item ON alarms(item_id);
+                -- The span of time each event can occupy, for overlap queries.
+                -- R*Tree bounds are 32-bit floats rounded outwards, so exact
+                -- filtering follows in Swift.
+                CREATE VIRTUAL TABLE event_ranges USING rtree(item_rowid, low, high);
+                CREATE TABLE store_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    change_counter INTEGER NOT NULL,
+                    default_event_calendar TEXT REFERENCES calendars(id) ON DELETE SET NULL,
+                    default_reminder_calendar TEXT REFERENCES calendars(id) ON DELETE SET NULL
+                );
+                INSERT INTO store_state (id, change_counter) VALUES (1, 0);
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,189 @@
+import CalendarModel
+import Foundation
+import SQLiteDatabase
+
+/// Chime's calendars, events and reminders in one SQLite file: EventKit's
+/// `EKEventStore`, with batching (`commit: false`, then `commit()` or
+/// `reset()`), spans for recurring events, and a change counter another
+/// process can watch.
+///
+/// One store object belongs to one thread or serial queue at a time.
+/// Several processes may open the same file: SQLite's WAL and a busy
+/// timeout let them take turns, and every change commits in one transaction.
+public final class CalendarStore {
+    public let path: String
+    let database: Database
+    /// Floating times and all-day dates are read on this zone's wall clock.
+    public let machineTimeZone: TimeZoneRules
+    /// Changes saved with `commit: false`, applied in order by `commit()`.
+    private var pending: [(Database) throws -> Void] = []
+    /// The clock the store reads for completion dates; tests pass their own.
+    let now: @Sendable () -> Date
+
+    public static let defaultCalendarTitle = "Personal"
+
+    /// Opens the store at `path`, creating it (folder 0700, file 0600) and
+    /// migrating its schema as needed. `readOnly` opens an existing store
+    /// without ever writing to it.
+    public init(path: String, readOnly: Bool = false, machineTimeZone: TimeZoneRules = .current(),
+                now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+        self.path = path
+        self.machineTimeZone = machineTimeZone
+        self.now = now
+        do {
+            if readOnly {
+                database = try Database(path: path, options: .readOnly)
+            } else {
+                try Database.createParentDirectory(of: path, permissions: 0o700)
+                database = try Database(path: path, options: DatabaseOptions(filePermissions: 0o600))
+                _ = try Self.migrator.migrate(database)
+                try ensureDefaultCalendar()
+            }
+        } catch let error as DatabaseError {
+            throw .database(error)
+        } catch {
+            throw .unusable(path: path, reason: "\(error)")
+        }
+    }
+
+    // MARK: Batching
+
+    /// Applies everything saved or removed with `commit: false`, in one transaction.
+    public func commit() throws(StoreError) {
+        let work = pending
+        pending = []
+        try StoreError.wrap {
+            try database.transaction {
+                for change in work { try change(database) }
+                try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
+            }
+        }
+    }
+
+    /// Forgets everything saved or removed with `commit: false`.
+    public func reset() { pending = [] }
+
+    public var hasUncommittedChanges: Bool { !pending.isEmpty }
+
+    /// Queues a change, and commits the queue when asked to.
+    func perform(commit: Bool, _ change: @escaping (Database) throws -> Void) throws(StoreError) {
+        pending.append(change)
+        if commit { try self.commit() }
+    }
+
+    /// Grows by one with every committed change, whichever process made it.
+    public func changeCounter() throws(StoreError) -> Int64 {
+        try StoreError.wrap { try database.scalar("SELECT change_counter FROM store_state WHERE id = 1") ?? 0 }
+    }
+
+    // MARK: Calendars
+
+    public func calendars() throws(StoreError) -> [ItemCalendar] {
+        try StoreError.wrap { try database.query("SELECT * FROM calendars ORDER BY title").map(Self.calendar) }
+    }
+
+    public func calendar(identifier: ItemIdentifier) throws(StoreError) -> ItemCalendar {
+        let rows = try StoreError.wrap { try database.query("SELECT * FROM calendars WHERE id = ?", [identifier.rawValue]) }
+        guard let row = rows.first else { throw .notFound(kind: "calendar", identifier: identifier.rawValue) }
+        return try StoreError.wrap { try Self.calendar(row) }
+    }
+
+    /// A calendar by its title, ignoring case.
+    public func calendar(named title: String) throws(StoreError) -> ItemCalendar {
+        let rows = try StoreError.wrap { try database.query("SELECT * FROM calendars WHERE title = ?", [title]) }
+        guard let row = rows.first else { throw .notFound(kind: "calendar", identifier: title) }
+        return try StoreError.wrap { try Self.calendar(row) }
+    }
+
+    /// Adds a calendar or updates one with the same identifier (rename, recolour).
+    public func save(_ calendar: ItemCalendar) throws(StoreError) {
+        do { try calendar.validate() } catch { throw .invalid(error) }
+        let clash = try StoreError.wrap {
+            try database.scalar("SELECT id FROM calendars WHERE title = ? AND id != ?", [calendar.title, calendar.identifier.rawValue]) as String?
+        }
+        if clash != nil { throw .duplicateCalendar(title: calendar.title) }
+        let url: String? = if case .subscribed(let url) = calendar.kind { url } else { nil }
+        try perform(commit: true) { db in
+            try db.execute("""
+                INSERT INTO calendars (id, title, color, subscription_url, allows_modifications, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT(id) DO UPDATE SET title = excluded.title, color = excluded.color,
+                    subscription_url = excluded.subscription_url, allows_modifications = excluded.allows_modifications
+                """, [calendar.identifier.rawValue, calendar.title, calendar.color, url,
+                      calendar.allowsContentModifications, Date().timeIntervalSince1970])
+        }
+    }
+
+    /// Removes a calendar. One that holds items is removed, with them, only
+    /// when `removingItems` says so. The last calendar stays.
+    public func removeCalendar(_ identifier: ItemIdentifier, removingItems: Bool = false) throws(StoreError) {
+        let calendar = try calendar(identifier: identifier)
+        let (items, calendars): (Int, Int) = try StoreError.wrap {
+            (try database.scalar("SELECT count(*) FROM items WHERE calendar_id = ?", [identifier.rawValue]) ?? 0,
+             try database.scalar("SELECT count(*) FROM calendars") ?? 0)
+        }
+        if items > 0 && !removingItems { throw .calendarNotEmpty(title: calendar.title, items: items) }
+        if calendars <= 1 { throw .lastCalendar(title: calendar.title) }
+        try perform(commit: true) { db in
+            try db.execute("""
+                DELETE FROM event_ranges WHERE item_rowid IN (SELECT rowid FROM items WHERE calendar_id = ?)
+                """, [identifier.rawValue])
+            try db.execute("DELETE FROM calendars WHERE id = ?", [identifier.rawValue])
+        }
+    }
+
+    /// The calendar new events go to unless told otherwise.
+    public func defaultCalendarForNewEvents() throws(StoreError) -> ItemCalendar {
+        try defaultCalendar(column: "default_event_calendar")
+    }
+
+    /// The calendar new reminders go to unless told otherwise.
+    public func defaultCalendarForNewReminders() throws(StoreError) -> ItemCalendar {
+        try defaultCalendar(column: "default_reminder_calendar")
+    }
+
+    public func setDefaultCalendar(_ identifier: ItemIdentifier, forEvents: Bool = true, forReminders: Bool = true) throws(StoreError) {
+        _ = try calendar(identifier: identifier)
+        try perform(commit: true) { db in
+            if forEvents { try db.execute("UPDATE store_state SET default_event_calendar = ? WHERE id = 1", [identifier.rawValue]) }
+            if forReminders { try db.execute("UPDATE store_state SET default_reminder_calendar = ? WHERE id = 1", [identifier.rawValue]) }
+        }
+    }
+
+    private func defaultCalendar(column: String) throws(StoreError) -> ItemCalendar {
+        let chosen: String? = try StoreError.wrap { try database.scalar("SELECT \(column) FROM store_state WHERE id = 1") }
+        if let chosen, let identifier = ItemIdentifier(chosen) { return try calendar(identifier: identifier) }
+        // The default was removed: the oldest calendar stands in.
+        let rows = try StoreError.wrap { try database.query("SELECT * FROM calendars ORDER BY created_at, title LIMIT 1") }
+        guard let row = rows.first else { throw .notFound(kind: "calendar", identifier: "(default)") }
+        return try StoreError.wrap { try Self.calendar(row) }
+    }
+
+    private func ensureDefaultCalendar() throws {
+        let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
+        guard count == 0 else { return }
+        let calendar = ItemCalendar(title: Self.defaultCalendarTitle)
+        try database.transaction {
+            try database.execute("""
+                INSERT INTO calendars (id, title, color, allows_modifications, created_at) VALUES (?, ?, ?, 1, ?)
+                """, [calendar.identifier.rawValue, calendar.title, calendar.color, Date().timeIntervalSince1970])
+            try database.execute("""
+                UPDATE store_state SET default_event_calendar = ?, default_reminder_calendar = ?,
+                    change_counter = change_counter + 1 WHERE id = 1
+                """, [calendar.identifier.rawValue, calendar.identifier.rawValue])
+        }
+    }
+
+    static func calendar(_ row: Row) throws -> ItemCalendar {
+        let url: String? = try row.value("subscription_url")
+        return ItemCalendar(identifier: ItemIdentifier(try row.value("id"))!, title: try row.value("title"),
+                            color: try row.value("color"), kind: url.map { .subscribed(url: $0) } ?? .local,
+                            allowsContentModifications: try row.value("allows_modifications"))
+    }
+
+    /// Refuses a write to an item of a read-only calendar.
+    func requireWritable(_ calendarIdentifier: ItemIdentifier) throws(StoreError) {
+        let calendar = try calendar(identifier: calendarIdentifier)
+        if !calendar.allowsContentModifications { throw .readOnlyCalendar(title: calendar.title) }
+    }
+}
