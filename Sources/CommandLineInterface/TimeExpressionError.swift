@@ -1,0 +1,60 @@
+/// A time or duration the user typed that Chime cannot read. The message
+/// names the text, says why when it can, and lists the forms that work:
+///
+///     '2026-02-30' is not a date or time: February 2026 has only 28 days (try 2026-12-01, …)
+///
+/// Commands report it as a data error (exit status 65) with
+/// `failure(in:)`.
+public struct TimeExpressionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What the text was read as.
+    public enum Expected: Hashable, Sendable {
+        /// A date, a wall-clock time or an instant (`TimeExpression`).
+        case time
+        /// A length of time that may not be negative (`DurationExpression`).
+        case duration
+        /// A length of time that may be negative, such as an alarm's offset
+        /// before the start.
+        case signedDuration
+    }
+
+    /// The text as the user gave it, untrimmed.
+    public let text: String
+    public let expected: Expected
+    /// Why the text was refused, when that is more than "not one of the forms".
+    public let reason: String?
+
+    public init(text: String, expected: Expected, reason: String? = nil) {
+        self.text = text
+        self.expected = expected
+        self.reason = reason
+    }
+
+    public var description: String {
+        let what: String, forms: String
+        switch expected {
+        case .time:
+            what = "is not a date or time"
+            forms = "try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset"
+        case .duration:
+            what = "is not a duration"
+            forms = "try 30s, 10m, 2h, 1d, 1w or 1h30m"
+        case .signedDuration:
+            what = "is not a duration"
+            forms = "try 10m, -10m, 1h30m or -1d; the units are s, m, h, d and w"
+        }
+        return "'\(text)' \(what)\(reason.map { ": " + $0 } ?? "") (\(forms))"
+    }
+
+    /// The failure a command ends with: `context` names the command and the
+    /// option, e.g. `chime add: --start`; the status is 65.
+    public func failure(in context: String) -> CommandFailure {
+        .data("\(context): \(description)")
+    }
+}
+
+/// Why a parser refused some text; the public parsers turn it into a
+/// `TimeExpressionError` naming the whole text.
+struct TimeExpressionRefusal: Error {
+    var reason: String?
+    init(_ reason: String? = nil) { self.reason = reason }
+}

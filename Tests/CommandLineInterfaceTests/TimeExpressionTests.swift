@@ -1,0 +1,324 @@
+import CalendarModel
+import CommandLineInterface
+import Testing
+
+/// Reads `text` at `now` (RFC 3339) on `zone`'s wall clock.
+private func read(_ text: String, now: String, in zone: String) throws(TimeExpressionError) -> TimeExpression.Meaning {
+    try TimeExpression(text, now: instant(now), zone: rules(zone)).meaning
+}
+
+private func rules(_ zone: String) -> TimeZoneRules { try! TimeZoneRules.named(zone) }
+private func instant(_ rfc3339: String) -> Int64 { Int64(RFC3339.instant(rfc3339)!) }
+private func wall(_ text: String) -> LocalDateTime { LocalDateTime(parsing: text)! }
+private func date(_ text: String) -> CivilDate { CivilDate(parsing: text)! }
+
+/// An instant as RFC 3339 with the offset `zone` has then, to compare with
+/// the literals below.
+private func rfc3339(_ instant: Int64, in zone: String) -> String {
+    let rules = rules(zone)
+    let offset = Int(rules.offset(at: instant))
+    let magnitude = abs(offset)
+    let hours = magnitude / 3600, minutes = magnitude / 60 % 60
+    return "\(rules.localTime(at: instant))\(offset < 0 ? "-" : "+")\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
+}
+
+/// The error reading `text` throws, or nil when it reads.
+private func refusal(_ text: String, now: String, in zone: String) -> TimeExpressionError? {
+    do {
+        _ = try read(text, now: now, in: zone)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite struct TimeExpressionTests {
+    /// now = 2026-11-30T10:00:00+08:00 in Asia/Shanghai, a Monday.
+    static let now = "2026-11-30T10:00:00+08:00"
+    static let shanghai = "Asia/Shanghai"
+    static let newYork = "America/New_York"
+
+    func meaning(_ text: String) throws -> TimeExpression.Meaning {
+        try read(text, now: Self.now, in: Self.shanghai)
+    }
+
+    // MARK: Dates
+
+    @Test("a date alone: ISO 8601 dates, today, tomorrow, yesterday (now = 2026-11-30T10:00:00+08:00 in Asia/Shanghai)",
+          arguments: [
+              ("2026-12-01", "2026-12-01"), ("2024-02-29", "2024-02-29"), ("0001-01-01", "0001-01-01"),
+              ("today", "2026-11-30"), ("tomorrow", "2026-12-01"), ("yesterday", "2026-11-29"),
+          ])
+    func dates(text: String, expected: String) throws {
+        #expect(try meaning(text) == .date(date(expected)))
+    }
+
+    @Test("a weekday name is the next such day, a week ahead when it is today's (now = Monday 2026-11-30 in Asia/Shanghai)",
+          arguments: [
+              ("monday", "2026-12-07"), ("tuesday", "2026-12-01"), ("wednesday", "2026-12-02"), ("thursday", "2026-12-03"),
+              ("friday", "2026-12-04"), ("saturday", "2026-12-05"), ("sunday", "2026-12-06"),
+          ])
+    func weekdays(text: String, expected: String) throws {
+        #expect(try meaning(text) == .date(date(expected)))
+    }
+
+    @Test("'today' is the date on the zone's wall clock (now = 2026-11-30T20:00:00Z: 12-01 in Shanghai, 11-30 in New York)")
+    func todayDependsOnTheZone() throws {
+        #expect(try read("today", now: "2026-11-30T20:00:00Z", in: Self.shanghai) == .date(date("2026-12-01")))
+        #expect(try read("today", now: "2026-11-30T20:00:00Z", in: Self.newYork) == .date(date("2026-11-30")))
+        #expect(try read("16:00", now: "2026-11-30T20:00:00Z", in: Self.shanghai) == .wallClock(wall("2026-12-01T16:00:00")))
+        #expect(try read("16:00", now: "2026-11-30T20:00:00Z", in: Self.newYork) == .wallClock(wall("2026-11-30T16:00:00")))
+    }
+
+    // MARK: Wall-clock times
+
+    @Test("a wall-clock time: ISO with T or one space, seconds optional, or a named day and a time (now = 2026-11-30T10:00:00+08:00)",
+          arguments: [
+              ("2026-12-01T08:50", "2026-12-01T08:50:00"),
+              ("2026-12-01T08:50:30", "2026-12-01T08:50:30"),
+              ("2026-12-01 08:50", "2026-12-01T08:50:00"),
+              ("2026-12-01 08:50:30", "2026-12-01T08:50:30"),
+              ("2026-12-01 8:50", "2026-12-01T08:50:00"),
+              ("today 08:50", "2026-11-30T08:50:00"), // already past, but asked for by name
+              ("today 17:00", "2026-11-30T17:00:00"),
+              ("tomorrow 17:00", "2026-12-01T17:00:00"),
+              ("yesterday 9:00", "2026-11-29T09:00:00"),
+              ("friday 9:00", "2026-12-04T09:00:00"),
+              ("monday 23:59:59", "2026-12-07T23:59:59"),
+          ])
+    func wallClockTimes(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+    }
+
+    @Test("a time of day alone is the next time the wall clock reads it: today if still ahead, else tomorrow (now = 2026-11-30T10:00:00+08:00)",
+          arguments: [
+              ("08:50", "2026-12-01T08:50:00"), // before now: tomorrow
+              ("8:50", "2026-12-01T08:50:00"),
+              ("09:59:59", "2026-12-01T09:59:59"),
+              ("10:00", "2026-12-01T10:00:00"), // exactly now is not ahead
+              ("10:00:01", "2026-11-30T10:00:01"), // after now: today
+              ("10:30", "2026-11-30T10:30:00"),
+              ("23:59", "2026-11-30T23:59:00"),
+              ("00:00", "2026-12-01T00:00:00"),
+          ])
+    func nextTimeOfDay(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+    }
+
+    @Test("just before midnight, a morning time is tomorrow's and a later second is still today's (now = 2026-11-30T23:59:30+08:00)")
+    func nextTimeOfDayNearMidnight() throws {
+        let now = "2026-11-30T23:59:30+08:00"
+        #expect(try read("00:10", now: now, in: Self.shanghai) == .wallClock(wall("2026-12-01T00:10:00")))
+        #expect(try read("23:59:45", now: now, in: Self.shanghai) == .wallClock(wall("2026-11-30T23:59:45")))
+        #expect(try read("23:59", now: now, in: Self.shanghai) == .wallClock(wall("2026-12-01T23:59:00")))
+    }
+
+    // MARK: Instants
+
+    @Test("RFC 3339 with an offset or Z is an instant, read the same in any zone: 2026-12-01T00:50:00Z",
+          arguments: [
+              "2026-12-01T08:50:00+08:00", "2026-12-01T00:50:00Z", "2026-11-30T19:50:00-05:00",
+              "2026-12-01t00:50:00z", "2026-12-01T08:50:00.75+08:00", "2026-12-01 08:50:00+08:00",
+              "2026-12-01T08:50+08:00", "2026-12-01T00:50Z",
+          ])
+    func rfc3339Instants(text: String) throws {
+        #expect(try meaning(text) == .instant(instant("2026-12-01T00:50:00Z")))
+        #expect(try read(text, now: Self.now, in: Self.newYork) == .instant(instant("2026-12-01T00:50:00Z")))
+    }
+
+    @Test("now and relative times count from now (now = 2026-11-30T10:00:00+08:00 in Asia/Shanghai)",
+          arguments: [
+              ("now", "2026-11-30T10:00:00+08:00"),
+              ("+10m", "2026-11-30T10:10:00+08:00"),
+              ("+2h", "2026-11-30T12:00:00+08:00"),
+              ("+1d", "2026-12-01T10:00:00+08:00"),
+              ("+1h30m", "2026-11-30T11:30:00+08:00"),
+              ("-15m", "2026-11-30T09:45:00+08:00"),
+              ("+90s", "2026-11-30T10:01:30+08:00"),
+              ("+1w", "2026-12-07T10:00:00+08:00"),
+              ("+1d2h", "2026-12-01T12:00:00+08:00"),
+              ("-1d", "2026-11-29T10:00:00+08:00"),
+              ("+0m", "2026-11-30T10:00:00+08:00"),
+              ("+366d", "2027-12-01T10:00:00+08:00"),
+              ("-366d", "2025-11-29T10:00:00+08:00"),
+          ])
+    func relativeTimes(text: String, expected: String) throws {
+        #expect(try meaning(text) == .instant(instant(expected)))
+    }
+
+    // MARK: Daylight saving (America/New_York: 2026-03-08 02:00 → 03:00, 2026-11-01 02:00 → 01:00)
+
+    @Test("'tomorrow' across spring forward is the next calendar date, its midnight still at -05:00 (now = 2026-03-07T12:00:00-05:00)")
+    func tomorrowAcrossSpringForward() throws {
+        let now = "2026-03-07T12:00:00-05:00"
+        let tomorrow = try read("tomorrow", now: now, in: Self.newYork)
+        #expect(tomorrow == .date(date("2026-03-08")))
+        #expect(rfc3339(tomorrow.instant(in: rules(Self.newYork)), in: Self.newYork) == "2026-03-08T00:00:00-05:00")
+        let noon = try read("tomorrow 12:00", now: now, in: Self.newYork)
+        #expect(noon == .wallClock(wall("2026-03-08T12:00:00")))
+        #expect(rfc3339(noon.instant(in: rules(Self.newYork)), in: Self.newYork) == "2026-03-08T12:00:00-04:00")
+        #expect(noon.instant(in: rules(Self.newYork)) - instant(now) == 23 * 3600)
+        // Late in the evening the answer is the same date.
+        #expect(try read("tomorrow", now: "2026-03-07T23:30:00-05:00", in: Self.newYork) == .date(date("2026-03-08")))
+    }
+
+    @Test("+1d is the same wall-clock time on the next calendar day, +24h is 86,400 s later",
+          arguments: [
+              // Spring forward: the day has 23 hours.
+              ("2026-03-07T12:00:00-05:00", "+1d", "2026-03-08T12:00:00-04:00", 82_800),
+              ("2026-03-07T12:00:00-05:00", "+24h", "2026-03-08T13:00:00-04:00", 86_400),
+              ("2026-03-08T12:00:00-04:00", "-1d", "2026-03-07T12:00:00-05:00", -82_800),
+              // Fall back: the day has 25 hours.
+              ("2026-10-31T12:00:00-04:00", "+1d", "2026-11-01T12:00:00-05:00", 90_000),
+              ("2026-10-31T12:00:00-04:00", "+24h", "2026-11-01T11:00:00-05:00", 86_400),
+              ("2026-10-31T12:00:00-04:00", "+1440m", "2026-11-01T11:00:00-05:00", 86_400),
+          ])
+    func calendarDaysAgainstHours(now: String, text: String, expected: String, seconds: Int64) throws {
+        let meaning = try read(text, now: now, in: Self.newYork)
+        guard case .instant(let result) = meaning else {
+            Issue.record("\(text) should be an instant, got \(meaning)")
+            return
+        }
+        #expect(rfc3339(result, in: Self.newYork) == expected)
+        #expect(result - instant(now) == seconds)
+    }
+
+    @Test("+1d landing in the spring-forward gap moves forward by the gap (now = 2026-03-07T02:30:00-05:00 → 2026-03-08T03:30:00-04:00)")
+    func dayStepIntoGap() throws {
+        let meaning = try read("+1d", now: "2026-03-07T02:30:00-05:00", in: Self.newYork)
+        #expect(meaning == .instant(instant("2026-03-08T03:30:00-04:00")))
+    }
+
+    @Test("'today 02:30' on New York's spring-forward day is 02:30 on the wall, which resolves forward to 03:30-04:00 (now = 2026-03-08T00:30:00-05:00)",
+          arguments: ["today 02:30", "02:30", "2026-03-08 02:30", "2026-03-08T02:30"])
+    func wallClockInGap(text: String) throws {
+        let zone = rules(Self.newYork)
+        let meaning = try read(text, now: "2026-03-08T00:30:00-05:00", in: Self.newYork)
+        #expect(meaning == .wallClock(wall("2026-03-08T02:30:00")))
+        #expect(rfc3339(meaning.instant(in: zone), in: Self.newYork) == "2026-03-08T03:30:00-04:00")
+        // The item keeps the wall time as written, so a rule repeating it keeps 02:30.
+        #expect(meaning.itemTime(in: zone) == .zoned(wall("2026-03-08T02:30:00"), zone: Self.newYork))
+    }
+
+    @Test("a wall-clock time in the fall-back fold takes the first of its two instants (01:30 on 2026-11-01 → 01:30-04:00)")
+    func wallClockInFold() throws {
+        let meaning = try read("2026-11-01 01:30", now: Self.now, in: Self.newYork)
+        #expect(rfc3339(meaning.instant(in: rules(Self.newYork)), in: Self.newYork) == "2026-11-01T01:30:00-04:00")
+    }
+
+    // MARK: Case and whitespace
+
+    @Test("words and the T and Z letters may be in any case (now = 2026-11-30T10:00:00+08:00)",
+          arguments: [
+              ("Tomorrow", "tomorrow"), ("TOMORROW", "tomorrow"), ("Yesterday", "yesterday"), ("Monday", "monday"),
+              ("TODAY 08:50", "today 08:50"), ("NOW", "now"), ("2026-12-01t08:50", "2026-12-01T08:50"),
+              ("2026-12-01T00:50:00z", "2026-12-01T00:50:00Z"), ("+10M", "+10m"), ("+1H30M", "+1h30m"),
+          ])
+    func caseInsensitive(text: String, canonical: String) throws {
+        #expect(try meaning(text) == meaning(canonical))
+    }
+
+    @Test("whitespace around the text is ignored, and a date and a time may be apart by any run of spaces",
+          arguments: [
+              ("  tomorrow", "tomorrow"), ("tomorrow\n", "tomorrow"), ("\ttoday   08:50 ", "today 08:50"),
+              (" +10m ", "+10m"), ("2026-12-01  08:50", "2026-12-01 08:50"), ("\u{00A0}08:50", "08:50"),
+          ])
+    func whitespaceTrimmed(text: String, canonical: String) throws {
+        #expect(try meaning(text) == meaning(canonical))
+    }
+
+    @Test("the expression keeps the text as given")
+    func keepsText() throws {
+        let expression = try TimeExpression("  Tomorrow 08:50 ", now: instant(Self.now), zone: rules(Self.shanghai))
+        #expect(expression.text == "  Tomorrow 08:50 ")
+        #expect(expression.meaning == .wallClock(wall("2026-12-01T08:50:00")))
+    }
+
+    // MARK: Refusals
+
+    @Test("text that names no time is refused, naming the text, why, and the forms that work",
+          arguments: [
+              ("garbage", nil), ("", "it is empty"), ("   ", "it is empty"),
+              ("25:00", "hour 25 is past 23"), ("24:00", "hour 24 is past 23 (write 00:00 of the next day)"),
+              ("08:60", "minute 60 is past 59"), ("08:50:60", "second 60 is past 59"), ("today 25:00", "hour 25 is past 23"),
+              ("2026-02-30", "February 2026 has only 28 days"), ("2026-04-31", "April 2026 has only 30 days"),
+              ("2026-13-01", "there is no month 13"), ("2026-12-00", "there is no day 0"),
+              ("2026-02-29T08:50", "February 2026 has only 28 days"),
+              ("2026-12-01T08:50+24:00", "the offset +24:00 is out of range"),
+              ("+", "a sign needs an amount after it, as in +10m"), ("-", "a sign needs an amount after it, as in -15m"),
+              ("+10x", "unknown unit 'x' (the units are s, m, h, d and w)"),
+              ("+10min", "unknown unit 'min' (the units are s, m, h, d and w)"),
+              ("10", "a bare number is ambiguous; write 10:00 for a time of day, or +10m or +10h for a time from now"),
+              ("+10", "a bare number is ambiguous; give a unit, as in 10m or 10h"),
+              ("+1h30", "'30' has no unit (s, m, h, d or w)"),
+              ("+99999999d", "the most Chime accepts is 366 days"), ("+367d", "the most Chime accepts is 366 days"),
+              ("-8785h", "the most Chime accepts is 366 days"),
+              ("+99999999999999999999999999w", "the most Chime accepts is 366 days"),
+              ("+1.5h", "use whole numbers, as in 90m or 1h30m"),
+              ("+30m1h", "give each unit once, largest first, as in 1h30m"),
+              ("10m", "write +10m for 10m from now"),
+              ("today 08:50 extra", "expected a day and a time at most, as in 'tomorrow 08:50'"),
+              ("8:5", nil), ("123:45", nil), ("tomorrow tomorrow", nil), ("tomorrow 08:50Z", nil), ("now 08:50", nil),
+              ("2026-12-01T", nil), ("2026-1-5", nil), ("8am", nil), ("next monday", nil), ("mon", nil), ("+-10m", nil),
+              ("2026-12-01T08:50:00+0800", nil), ("1h30m", "write +1h30m for 1h30m from now"),
+          ] as [(String, String?)])
+    func refused(text: String, reason: String?) {
+        let error = refusal(text, now: Self.now, in: Self.shanghai)
+        #expect(error == TimeExpressionError(text: text, expected: .time, reason: reason))
+        #expect(error?.description == "'\(text)' is not a date or time\(reason.map { ": " + $0 } ?? "") "
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+    }
+
+    @Test("the message for a day that does not exist, word for word, and the command failure it makes (status 65)")
+    func messageWordForWord() throws {
+        let error = try #require(refusal("2026-02-30", now: Self.now, in: Self.shanghai))
+        #expect(error.description == "'2026-02-30' is not a date or time: February 2026 has only 28 days "
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+        let failure = error.failure(in: "chime add: --start")
+        #expect(failure.status == 65)
+        #expect(failure.message == "chime add: --start: " + error.description)
+        let garbage = try #require(refusal("garbage", now: Self.now, in: Self.shanghai))
+        #expect(garbage.description == "'garbage' is not a date or time "
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+    }
+
+    // MARK: From a meaning to an instant or an item time
+
+    @Test("a date is its local midnight; one whose midnight is in a gap moves forward (America/Santiago, 2026-09-06 00:00 → 01:00-03:00)",
+          arguments: [
+              ("2026-12-01", "Asia/Shanghai", "2026-12-01T00:00:00+08:00"),
+              ("2026-12-01", "America/New_York", "2026-12-01T00:00:00-05:00"),
+              ("2026-09-06", "America/Santiago", "2026-09-06T01:00:00-03:00"),
+          ])
+    func dateInstants(text: String, zone: String, expected: String) {
+        #expect(rfc3339(TimeExpression.Meaning.date(date(text)).instant(in: rules(zone)), in: zone) == expected)
+    }
+
+    @Test("'tomorrow' on the eve of Santiago's midnight gap is 2026-09-06, which starts at 01:00-03:00 (now = 2026-09-05T12:00:00-04:00)")
+    func tomorrowIntoMidnightGap() throws {
+        let expression = try TimeExpression("tomorrow", now: instant("2026-09-05T12:00:00-04:00"), zone: rules("America/Santiago"))
+        #expect(expression.meaning == .date(date("2026-09-06")))
+        #expect(rfc3339(expression.instant(in: rules("America/Santiago")), in: "America/Santiago") == "2026-09-06T01:00:00-03:00")
+    }
+
+    @Test("an item time: a date stays a date, a wall-clock time is zoned or floating, an instant becomes its wall-clock reading in the zone",
+          arguments: [
+              (TimeExpression.Meaning.date(date("2026-12-01")), false, ItemTime.date(date("2026-12-01"))),
+              (.date(date("2026-12-01")), true, .date(date("2026-12-01"))),
+              (.wallClock(wall("2026-12-01T08:50:00")), false, .zoned(wall("2026-12-01T08:50:00"), zone: "America/New_York")),
+              (.wallClock(wall("2026-12-01T08:50:00")), true, .floating(wall("2026-12-01T08:50:00"))),
+              (.instant(instant("2026-12-01T00:50:00Z")), false, .zoned(wall("2026-11-30T19:50:00"), zone: "America/New_York")),
+              (.instant(instant("2026-12-01T00:50:00Z")), true, .floating(wall("2026-11-30T19:50:00"))),
+          ])
+    func itemTimes(meaning: TimeExpression.Meaning, floating: Bool, expected: ItemTime) {
+        #expect(meaning.itemTime(in: rules("America/New_York"), floating: floating) == expected)
+    }
+
+    @Test("the expression forwards instant(in:) and itemTime(in:) to its meaning")
+    func expressionForwards() throws {
+        let zone = rules(Self.shanghai)
+        let expression = try TimeExpression("tomorrow 08:50", now: instant(Self.now), zone: zone)
+        #expect(rfc3339(expression.instant(in: zone), in: Self.shanghai) == "2026-12-01T08:50:00+08:00")
+        #expect(expression.itemTime(in: zone) == .zoned(wall("2026-12-01T08:50:00"), zone: Self.shanghai))
+    }
+}
