@@ -162,14 +162,17 @@ extension TimeZoneRules {
     /// Where Debian's tzdata installs the compiled zones.
     public static let systemDirectory = "/usr/share/zoneinfo"
 
-    private static let cache = Mutex<[String: TimeZoneRules]>([:])
+    /// Zones loaded so far, per zoneinfo folder. Keyed by name alone for
+    /// the system folder: this lookup runs for every stored item read.
+    private static let cache = Mutex<(system: [String: TimeZoneRules], other: [String: TimeZoneRules])>(([:], [:]))
 
     /// The rules of an IANA zone, loaded once per process.
     public static func named(_ identifier: String, directory: String = systemDirectory) throws(TimeZoneRulesError) -> TimeZoneRules {
-        let key = directory + "\u{0}" + identifier
-        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let isSystem = directory == systemDirectory
+        let key = isSystem ? identifier : directory + "\u{0}" + identifier
+        if let cached = cache.withLock({ isSystem ? $0.system[key] : $0.other[key] }) { return cached }
         let rules = try load(identifier, directory: directory)
-        cache.withLock { $0[key] = rules }
+        cache.withLock { if isSystem { $0.system[key] = rules } else { $0.other[key] = rules } }
         return rules
     }
 

@@ -47,48 +47,56 @@ extension CalendarStore {
     /// recurring ones expanded into occurrences, with exceptions and detached
     /// occurrences applied, sorted by start.
     public func events(overlapping range: Range<Date>, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Event] {
-        var result: [(Int64, Event)] = []
-        try enumerateEvents(overlapping: range, calendars: calendars) { event, _ in
-            result.append(((try? event.start.instant(machine: machineTimeZone)) ?? 0, event))
-        }
-        return result.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1.title < $1.1.title) }.map(\.1)
+        var result: [(start: Int64, event: Event)] = []
+        try visitEvents(overlapping: range, calendars: calendars) { event, start, _ in result.append((start, event)) }
+        result.sort { $0.start < $1.start || ($0.start == $1.start && $0.event.title < $1.event.title) }
+        return result.map(\.event)
     }
 
     /// Walks the events overlapping `range` without gathering them; set the
     /// flag to stop early. Order: series by series, not by start.
     public func enumerateEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier] = [],
                                 _ body: (Event, inout Bool) -> Void) throws(StoreError) {
+        try visitEvents(overlapping: range, calendars: calendars) { event, _, stop in body(event, &stop) }
+    }
+
+    /// The one walk behind both queries: candidate rows from the R*Tree,
+    /// their alarms and the detached occurrences fetched in one query each,
+    /// then exact overlap in Swift. `body` also gets each event's start instant.
+    private func visitEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier],
+                             _ body: (Event, Int64, inout Bool) -> Void) throws(StoreError) {
         let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
         let high = Int64(range.upperBound.timeIntervalSince1970.rounded(.up))
-        var sql = """
-            SELECT items.* FROM event_ranges JOIN items ON items.rowid = event_ranges.item_rowid
-            WHERE event_ranges.low < ? AND event_ranges.high > ?
-            """
+        var filter = "event_ranges.low < ? AND event_ranges.high > ?"
         var arguments: [(any DatabaseValueConvertible)?] = [Double(high), Double(low)]
         if !calendars.isEmpty {
-            sql += " AND items.calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")"
+            filter += " AND items.calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")"
             arguments += calendars.map(\.rawValue)
         }
+        let from = "FROM event_ranges JOIN items ON items.rowid = event_ranges.item_rowid"
         var stop = false
         try StoreError.wrap {
-            try database.forEachRow(sql, arguments) { row in
-                let event = try self.event(row)
+            let alarms = try alarmsByItem("SELECT alarms.* \(from) JOIN alarms ON alarms.item_id = items.id WHERE \(filter) ORDER BY alarms.position", arguments)
+            var detached: [String: Set<Int64>] = [:]
+            try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
+                detached[try row.value(0), default: []].insert(try row.value(1))
+                return true
+            }
+            try database.forEachRow("SELECT items.* \(from) WHERE \(filter)", arguments) { row in
+                let id: String = try row.value("id")
+                let event = try self.event(row, alarms: alarms[id] ?? [])
+                let (start, end) = try occupied(event)
                 if event.recurrenceRule == nil && event.extraDates.isEmpty {
-                    if try overlaps(event, low, high) { body(event, &stop) }
+                    if start < high && (end > low || (end == start && start >= low)) { body(event, start, &stop) }
                 } else {
-                    try expand(event, low, high) { occurrence in
-                        body(occurrence, &stop)
+                    try expand(event, occupying: end - start, low, high, skipping: detached[id] ?? []) { occurrence, start in
+                        body(occurrence, start, &stop)
                         return !stop
                     }
                 }
                 return !stop
             }
         }
-    }
-
-    private func overlaps(_ event: Event, _ low: Int64, _ high: Int64) throws -> Bool {
-        let (start, end) = try occupied(event)
-        return start < high && (end > low || (end == start && start >= low))
     }
 
     /// The instants an event occupies; an all-day event runs to the midnight
@@ -102,18 +110,16 @@ extension CalendarStore {
         return (start, try event.end.instant(machine: machineTimeZone))
     }
 
-    private func expand(_ series: Event, _ low: Int64, _ high: Int64, _ body: (Event) -> Bool) throws {
+    private func expand(_ series: Event, occupying duration: Int64, _ low: Int64, _ high: Int64, skipping detached: Set<Int64>,
+                        _ body: (Event, Int64) -> Bool) throws {
         let recurrence = try recurrence(of: series)
-        let (start, end) = try occupied(series)
-        let duration = end - start
-        let detached = Set(try database.query("SELECT original_start FROM items WHERE series_id = ?", [series.identifier.rawValue])
-            .map { try $0.value(0) as Int64 })
+        let shape = OccurrenceShape(series, duration: duration, zone: recurrence.timeZone)
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
             guard occurrence.instant < high else { break }
-            if detached.contains(occurrence.scheduledTime.localSeconds) { continue }
-            let item = occurrenceEvent(series, occurrence, zone: recurrence.timeZone)
-            guard try overlaps(item, low, high) else { continue }
-            if !body(item) { return }
+            if !detached.isEmpty && detached.contains(occurrence.scheduledTime.localSeconds) { continue }
+            let end = shape.endInstant(occurrence)
+            guard end > low || (end == occurrence.instant && occurrence.instant >= low) else { continue }
+            if !body(shape.event(occurrence), occurrence.instant) { return }
         }
     }
 
@@ -130,40 +136,18 @@ extension CalendarStore {
 
     /// One occurrence as an event: the series' fields at the occurrence's time.
     func occurrenceEvent(_ series: Event, _ occurrence: Occurrence, zone: TimeZoneRules) -> Event {
-        var item = series
-        item.seriesIdentifier = series.identifier
-        item.originalStart = occurrence.scheduledTime
-        switch (series.start, series.end) {
-        case (.date(let first), .date(let last)):
-            let days = last.dayNumber - first.dayNumber
-            item.start = .date(occurrence.day)
-            item.end = .date(occurrence.day.adding(days: days))
-        default:
-            let duration = ((try? occupied(series)).map { $0.1 - $0.0 }) ?? 0
-            let endLocal = zone.localTime(at: occurrence.instant + duration)
-            if case .zoned(_, let name) = series.start {
-                item.start = .zoned(occurrence.localTime, zone: name)
-                item.end = .zoned(endLocal, zone: series.end.zoneName ?? name)
-                if let endZone = series.end.zoneName, let rules = try? TimeZoneRules.named(endZone) {
-                    item.end = .zoned(rules.localTime(at: occurrence.instant + duration), zone: endZone)
-                }
-            } else {
-                item.start = .floating(occurrence.localTime)
-                item.end = .floating(endLocal)
-            }
-        }
-        return item
+        let duration = ((try? occupied(series)).map { $0.1 - $0.0 }) ?? 0
+        return OccurrenceShape(series, duration: duration, zone: zone).event(occurrence)
     }
 
-    func event(_ row: Row) throws -> Event {
+    func event(_ row: Row, alarms preloaded: [Alarm]? = nil) throws -> Event {
         let identifier = try Self.identifier(row, "id")!
-        let rule: String? = try row.value("rrule")
         return Event(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
                      title: try row.value("title"), location: try row.value("location"), notes: try row.value("notes"),
                      url: try row.value("url"), start: try Self.time(row, "start")!, end: try Self.time(row, "end")!,
-                     recurrenceRule: try rule.map { try RecurrenceRule(rfc5545: $0) },
+                     recurrenceRule: try rule(row),
                      exceptionDates: Self.dates(try row.value("exdates")), extraDates: Self.dates(try row.value("rdates")),
-                     alarms: try alarms(of: identifier), externalKey: try row.value("external_key"),
+                     alarms: try preloaded ?? alarms(of: identifier), externalKey: try row.value("external_key"),
                      seriesIdentifier: try Self.identifier(row, "series_id"),
                      originalStart: (try row.value("original_start") as Int64?).map(LocalDateTime.init(localSeconds:)))
     }
@@ -318,7 +302,7 @@ extension CalendarStore {
         ]
         values.merge(Self.columns(event.start, "start")) { $1 }
         values.merge(Self.columns(event.end, "end")) { $1 }
-        try db.execute("""
+        let rowid: Int64 = try db.scalar("""
             INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
                 end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start, created_at, modified_at)
             VALUES (:id, :calendar, 'event', :title, :location, :notes, :url, :start_kind, :start_local, :start_zone,
@@ -330,8 +314,8 @@ extension CalendarStore {
                 rrule = excluded.rrule, exdates = excluded.exdates, rdates = excluded.rdates,
                 external_key = excluded.external_key, series_id = excluded.series_id,
                 original_start = excluded.original_start, modified_at = excluded.modified_at
-            """, named: values)
-        let rowid: Int64 = try db.scalar("SELECT rowid FROM items WHERE id = ?", [event.identifier.rawValue]) ?? 0
+            RETURNING rowid
+            """, named: values) ?? 0
         try db.execute("INSERT OR REPLACE INTO event_ranges (item_rowid, low, high) VALUES (?, ?, ?)", [rowid, range.0, range.1])
         try writeAlarms(event.alarms, of: event.identifier, in: db)
     }

@@ -152,13 +152,12 @@ extension CalendarStore {
 
     func reminder(_ row: Row) throws -> Reminder {
         let identifier = try Self.identifier(row, "id")!
-        let rule: String? = try row.value("rrule")
         let completion: Double? = try row.value("completion_date")
         return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
                         title: try row.value("title"), notes: try row.value("notes"), priority: try row.value("priority"),
                         start: try Self.time(row, "start"), due: try Self.time(row, "due"),
                         isCompleted: try row.value("completed"), completionDate: completion.map(Date.init(timeIntervalSince1970:)),
-                        recurrenceRule: try rule.map { try RecurrenceRule(rfc5545: $0) }, alarms: try alarms(of: identifier),
+                        recurrenceRule: try rule(row), alarms: try alarms(of: identifier),
                         externalKey: try row.value("external_key"))
     }
 
