@@ -178,6 +178,8 @@ extension CalendarStore {
             var detached = event
             detached.identifier = existing.flatMap(ItemIdentifier.init) ?? (event.identifier == seriesIdentifier ? .random() : event.identifier)
             detached.recurrenceRule = nil
+            // The key names the series; the detached occurrence is found through it.
+            detached.externalKey = nil
             detached.exceptionDates = []
             detached.extraDates = []
             let range = try StoreError.wrap { try eventRange(detached) }

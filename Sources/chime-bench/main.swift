@@ -10,7 +10,10 @@ case "recurrence":
     try RecurrenceBenchmark(repetitions: quick ? 1 : 5, scale: quick ? 0.01 : 1, only: only).run { print($0) }
 case "store":
     try StoreBenchmark(scale: quick ? 0.01 : 1).run { print($0) }
+case "write-load" where arguments.count >= 4:
+    // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
+    try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence|store [--quick] [--only abcdef]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence|store [--quick] [--only abcdef] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }

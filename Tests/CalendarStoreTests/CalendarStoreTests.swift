@@ -130,7 +130,7 @@ struct CalendarStoreTests {
         let standup = Event(calendarIdentifier: calendar.identifier, title: "Stand-up",
                             start: try StoreFixture.zoned("2026-11-02T09:00:00"), end: try StoreFixture.zoned("2026-11-02T09:15:00"),
                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
-                            exceptionDates: [try StoreFixture.time("2026-12-02T09:00:00")])
+                            exceptionDates: [try StoreFixture.time("2026-12-02T09:00:00")], externalKey: "standup")
         try store.save(standup)
         let lunch = Event(calendarIdentifier: calendar.identifier, title: "Lunch",
                           start: try StoreFixture.zoned("2026-12-01T12:00:00"), end: try StoreFixture.zoned("2026-12-01T13:00:00"))
