@@ -67,22 +67,33 @@ extension CalendarStore {
                              _ body: (Event, Int64, inout Bool) -> Void) throws(StoreError) {
         let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
         let high = Int64(range.upperBound.timeIntervalSince1970.rounded(.up))
-        var filter = "event_ranges.low < ? AND event_ranges.high > ?"
-        var arguments: [(any DatabaseValueConvertible)?] = [Double(high), Double(low)]
+        // Short events start at most a week before the range; long and
+        // recurring ones are all read and expanded.
+        var short = "type = 'event' AND is_long = 0 AND range_low >= ? AND range_low < ? AND range_high > ?"
+        var long = "type = 'event' AND is_long = 1 AND range_low < ? AND (range_high IS NULL OR range_high > ?)"
+        var arguments: [(any DatabaseValueConvertible)?] = [low - Self.shortEventLimit, high, low]
+        var longArguments: [(any DatabaseValueConvertible)?] = [high, low]
         if !calendars.isEmpty {
-            filter += " AND items.calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")"
+            let list = " AND calendar_id IN (" + calendars.map { _ in "?" }.joined(separator: ",") + ")"
+            short += list
+            long += list
             arguments += calendars.map(\.rawValue)
+            longArguments += calendars.map(\.rawValue)
         }
-        let from = "FROM event_ranges JOIN items ON items.rowid = event_ranges.item_rowid"
+        arguments += longArguments
+        let hits = "SELECT * FROM items WHERE \(short) UNION ALL SELECT * FROM items WHERE \(long)"
         var stop = false
         try StoreError.wrap {
-            let alarms = try alarmsByItem("SELECT alarms.* \(from) JOIN alarms ON alarms.item_id = items.id WHERE \(filter) ORDER BY alarms.position", arguments)
+            let alarms = try alarmsByItem("""
+                WITH hits AS (SELECT id FROM items WHERE \(short) UNION ALL SELECT id FROM items WHERE \(long))
+                SELECT alarms.* FROM hits JOIN alarms ON alarms.item_id = hits.id ORDER BY alarms.position
+                """, arguments)
             var detached: [String: Set<Int64>] = [:]
             try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
                 detached[try row.value(0), default: []].insert(try row.value(1))
                 return true
             }
-            try database.forEachRow("SELECT items.* \(from) WHERE \(filter)", arguments) { row in
+            try database.forEachRow(hits, arguments) { row in
                 let id: String = try row.value("id")
                 let event = try self.event(row, alarms: alarms[id] ?? [])
                 let (start, end) = try occupied(event)
@@ -273,59 +284,68 @@ extension CalendarStore {
         return (earlier, later)
     }
 
-    /// The span of instants an event may occupy, widened for floating and
-    /// all-day times (whose instants follow the machine's zone) and unbounded
-    /// for series without an end.
-    func eventRange(_ event: Event) throws -> (Double, Double) {
+    /// The longest a short event may be; longer ones are read by every query.
+    static let shortEventLimit: Int64 = 7 * 86_400
+
+    /// Where an event may lie in time: the span of instants it may occupy,
+    /// widened for floating and all-day times (whose instants follow the
+    /// machine's zone), with no end for series that have none.
+    struct EventRange {
+        var low: Int64
+        var high: Int64?
+        var isLong: Bool
+    }
+
+    func eventRange(_ event: Event) throws -> EventRange {
         let pad: Int64 = event.start.zoneName == nil ? 50_400 : 0
         let (start, end) = try occupied(event)
         guard event.recurrenceRule != nil || !event.extraDates.isEmpty else {
-            return (Double(start - pad), Double(end + pad))
+            return EventRange(low: start - pad, high: end + pad, isLong: end + pad - (start - pad) > Self.shortEventLimit)
         }
+        if let rule = event.recurrenceRule, rule.end == nil { return EventRange(low: start - pad, high: nil, isLong: true) }
         let duration = end - start
-        var last = start
-        if event.recurrenceRule?.end == nil && event.recurrenceRule != nil { return (Double(start - pad), 1e12) }
+        var first = start, last = start
         var walked = 0
         for occurrence in try recurrence(of: event).occurrences() {
+            first = min(first, occurrence.instant)
             last = occurrence.instant
             walked += 1
-            if walked > 200_000 { return (Double(start - pad), 1e12) }
+            if walked > 200_000 { return EventRange(low: first - pad, high: nil, isLong: true) }
         }
-        return (Double(min(start, last) - pad), Double(last + duration + pad))
+        return EventRange(low: first - pad, high: last + duration + pad, isLong: true)
     }
 
-    private func write(_ event: Event, range: (Double, Double), in db: Database) throws {
+    private func write(_ event: Event, range: EventRange, in db: Database) throws {
         var values: Arguments = [
             "id": event.identifier.rawValue, "calendar": event.calendarIdentifier.rawValue, "title": event.title,
             "location": event.location, "notes": event.notes, "url": event.url, "rrule": event.recurrenceRule?.rfc5545,
             "exdates": Self.dateList(event.exceptionDates), "rdates": Self.dateList(event.extraDates),
             "key": event.externalKey, "series": event.seriesIdentifier?.rawValue,
             "original": event.originalStart?.localSeconds, "now": Date().timeIntervalSince1970,
+            "low": range.low, "high": range.high, "long": range.isLong,
         ]
         values.merge(Self.columns(event.start, "start")) { $1 }
         values.merge(Self.columns(event.end, "end")) { $1 }
-        let rowid: Int64 = try db.scalar("""
+        try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
-                end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start, created_at, modified_at)
+                end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start,
+                range_low, range_high, is_long, created_at, modified_at)
             VALUES (:id, :calendar, 'event', :title, :location, :notes, :url, :start_kind, :start_local, :start_zone,
-                :end_kind, :end_local, :end_zone, :rrule, :exdates, :rdates, :key, :series, :original, :now, :now)
+                :end_kind, :end_local, :end_zone, :rrule, :exdates, :rdates, :key, :series, :original,
+                :low, :high, :long, :now, :now)
             ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title,
                 location = excluded.location, notes = excluded.notes, url = excluded.url,
                 start_kind = excluded.start_kind, start_local = excluded.start_local, start_zone = excluded.start_zone,
                 end_kind = excluded.end_kind, end_local = excluded.end_local, end_zone = excluded.end_zone,
                 rrule = excluded.rrule, exdates = excluded.exdates, rdates = excluded.rdates,
                 external_key = excluded.external_key, series_id = excluded.series_id,
-                original_start = excluded.original_start, modified_at = excluded.modified_at
-            RETURNING rowid
-            """, named: values) ?? 0
-        try db.execute("INSERT OR REPLACE INTO event_ranges (item_rowid, low, high) VALUES (?, ?, ?)", [rowid, range.0, range.1])
+                original_start = excluded.original_start, range_low = excluded.range_low,
+                range_high = excluded.range_high, is_long = excluded.is_long, modified_at = excluded.modified_at
+            """, named: values)
         try writeAlarms(event.alarms, of: event.identifier, in: db)
     }
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {
-        try db.execute("""
-            DELETE FROM event_ranges WHERE item_rowid IN (SELECT rowid FROM items WHERE id = ?1 OR series_id = ?1)
-            """, [identifier.rawValue])
         try db.execute("DELETE FROM items WHERE id = ?", [identifier.rawValue])
     }
 }

@@ -5,7 +5,7 @@ extension CalendarStore {
     /// or reorder one that has shipped: stores in the field have run it.
     static var migrator: Migrator {
         var migrator = Migrator()
-        migrator.registerMigration("v1: calendars, items, alarms, ranges, state") { db in
+        migrator.registerMigration("v1: calendars, items, alarms, state") { db in
             try db.executeScript("""
                 CREATE TABLE calendars (
                     id TEXT PRIMARY KEY NOT NULL,
@@ -36,13 +36,20 @@ extension CalendarStore {
                     series_id TEXT REFERENCES items(id) ON DELETE CASCADE,
                     original_start INTEGER,
                     due_instant INTEGER,
+                    -- The instants an event may occupy (widened for floating
+                    -- and all-day times; NULL high: no end), and whether it is
+                    -- short (one event of at most a week) or long (longer, or
+                    -- recurring), which decides how overlap queries find it.
+                    range_low INTEGER,
+                    range_high INTEGER,
+                    is_long INTEGER,
                     created_at REAL NOT NULL,
                     modified_at REAL NOT NULL
                 );
                 CREATE UNIQUE INDEX items_external_key ON items(calendar_id, external_key) WHERE external_key IS NOT NULL;
                 CREATE UNIQUE INDEX items_detached ON items(series_id, original_start) WHERE series_id IS NOT NULL;
-                CREATE INDEX items_reminders_due ON items(type, completed, due_instant);
-                CREATE INDEX items_reminders_completed ON items(type, completed, completion_date);
+                CREATE INDEX items_reminders_due ON items(completed, due_instant) WHERE type = 'reminder';
+                CREATE INDEX items_reminders_completed ON items(completion_date) WHERE type = 'reminder' AND completed = 1;
                 CREATE TABLE alarms (
                     id TEXT PRIMARY KEY NOT NULL,
                     item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
@@ -57,10 +64,8 @@ extension CalendarStore {
                     proximity TEXT CHECK (proximity IN ('enter', 'leave'))
                 );
                 CREATE INDEX alarms_item ON alarms(item_id);
-                -- The span of time each event can occupy, for overlap queries.
-                -- R*Tree bounds are 32-bit floats rounded outwards, so exact
-                -- filtering follows in Swift.
-                CREATE VIRTUAL TABLE event_ranges USING rtree(item_rowid, low, high);
+                CREATE INDEX items_short_events ON items(range_low) WHERE type = 'event' AND is_long = 0;
+                CREATE INDEX items_long_events ON items(range_low) WHERE type = 'event' AND is_long = 1;
                 CREATE TABLE store_state (
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     change_counter INTEGER NOT NULL,

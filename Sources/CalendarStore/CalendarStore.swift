@@ -133,9 +133,6 @@ public final class CalendarStore {
         if items > 0 && !removingItems { throw .calendarNotEmpty(title: calendar.title, items: items) }
         if calendars <= 1 { throw .lastCalendar(title: calendar.title) }
         try perform(commit: true) { db in
-            try db.execute("""
-                DELETE FROM event_ranges WHERE item_rowid IN (SELECT rowid FROM items WHERE calendar_id = ?)
-                """, [identifier.rawValue])
             try db.execute("DELETE FROM calendars WHERE id = ?", [identifier.rawValue])
         }
     }
