@@ -65,13 +65,8 @@ public struct Event: Hashable, Sendable {
         guard start.isSameKind(as: end) else {
             throw ValidationError(field: "end", value: end.description, reason: "must be of the same kind as the start \(start) (both dates, or both times)")
         }
-        for time in [start, end] {
-            if let zone = time.zoneName {
-                do { _ = try TimeZoneRules.named(zone) } catch {
-                    throw ValidationError(field: "time zone", value: zone, reason: "is not a known IANA time zone")
-                }
-            }
-        }
+        try start.validateZone()
+        try end.validateZone()
         if case .zoned(let begin, let zone) = start, case .zoned(let finish, let endZone) = end {
             // Zones may differ (a flight); compare instants.
             let rules = (try? TimeZoneRules.named(zone)) ?? .utc
@@ -82,10 +77,8 @@ public struct Event: Hashable, Sendable {
         } else if end.wallClock < start.wallClock {
             throw ValidationError(field: "end", value: end.description, reason: "is before the start \(start)")
         }
-        if let rule = recurrenceRule, isAllDay {
-            if rule.frequency < .daily || !rule.hours.isEmpty || !rule.minutes.isEmpty || !rule.seconds.isEmpty {
-                throw ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "needs a time of day, but the event is all-day")
-            }
+        if let rule = recurrenceRule, isAllDay, let part = rule.timeOfDayPart {
+            throw ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "needs a time of day (\(part)), but the event is all-day")
         }
         if let externalKey, externalKey.isEmpty {
             throw ValidationError(field: "external key", value: externalKey, reason: "must not be empty")

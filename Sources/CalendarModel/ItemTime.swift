@@ -38,6 +38,14 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
         try timeZone(machine: machine).resolve(wallClock).instant
     }
 
+    /// Refuses a zone name that is not a known IANA zone.
+    public func validateZone() throws(ValidationError) {
+        guard let zoneName else { return }
+        do { _ = try TimeZoneRules.named(zoneName) } catch {
+            throw ValidationError(field: "time zone", value: zoneName, reason: "is not a known IANA time zone")
+        }
+    }
+
     /// Whether two times are of the same kind (both dates, both floating, or both zoned).
     public func isSameKind(as other: ItemTime) -> Bool {
         switch (self, other) {

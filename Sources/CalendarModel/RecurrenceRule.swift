@@ -112,6 +112,16 @@ public struct RecurrenceRule: Hashable, Sendable {
         return copy
     }
 
+    /// The part that makes this rule need a time of day (sub-daily FREQ,
+    /// BYHOUR, BYMINUTE or BYSECOND), or nil when a date alone will do.
+    public var timeOfDayPart: String? {
+        if frequency < .daily { return "FREQ=\(frequency.rawValue)" }
+        for (name, values) in [("BYHOUR", hours), ("BYMINUTE", minutes), ("BYSECOND", seconds)] where !values.isEmpty {
+            return name
+        }
+        return nil
+    }
+
     public var count: Int? {
         if case .count(let n) = end { return n }
         return nil

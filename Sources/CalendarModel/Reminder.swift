@@ -43,19 +43,14 @@ public struct Reminder: Hashable, Sendable {
         guard (0...9).contains(priority) else {
             throw ValidationError(field: "priority", value: String(priority), reason: "must be 0 (none) to 9")
         }
-        for time in [start, due].compactMap({ $0 }) {
-            if let zone = time.zoneName {
-                do { _ = try TimeZoneRules.named(zone) } catch {
-                    throw ValidationError(field: "time zone", value: zone, reason: "is not a known IANA time zone")
-                }
-            }
-        }
+        try start?.validateZone()
+        try due?.validateZone()
         if let rule = recurrenceRule {
             guard let due else {
                 throw ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "needs a due date to repeat from")
             }
-            if due.isDateOnly && (rule.frequency < .daily || !rule.hours.isEmpty || !rule.minutes.isEmpty || !rule.seconds.isEmpty) {
-                throw ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "needs a time of day, but the reminder is due on a date")
+            if due.isDateOnly, let part = rule.timeOfDayPart {
+                throw ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "needs a time of day (\(part)), but the reminder is due on a date")
             }
         }
         if let start, let due, start.isSameKind(as: due), due.wallClock < start.wallClock {

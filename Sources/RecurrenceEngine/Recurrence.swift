@@ -42,13 +42,8 @@ public struct Recurrence: Sendable {
     /// finer, BYHOUR, BYMINUTE, BYSECOND) are refused.
     public init(rule: RecurrenceRule?, startDate: CivilDate, timeZone: TimeZoneRules,
                 exceptionDates: [CivilDate] = [], extraDates: [CivilDate] = []) throws(RecurrenceError) {
-        if let rule {
-            if rule.frequency < .daily {
-                throw RecurrenceError("FREQ=\(rule.frequency.rawValue) needs a start with a time of day, not the all-day date \(startDate)")
-            }
-            for (name, values) in [("BYHOUR", rule.hours), ("BYMINUTE", rule.minutes), ("BYSECOND", rule.seconds)] where !values.isEmpty {
-                throw RecurrenceError("\(name) needs a start with a time of day, not the all-day date \(startDate)")
-            }
+        if let part = rule?.timeOfDayPart {
+            throw RecurrenceError("\(part) needs a start with a time of day, not the all-day date \(startDate)")
         }
         func midnight(_ date: CivilDate) -> LocalDateTime { LocalDateTime(date: date)! }
         compiled = CompiledRecurrence(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
