@@ -1,5 +1,3 @@
-import Foundation
-
 /// A stable identifier of a calendar, event, reminder or alarm: 32 lowercase
 /// hexadecimal digits (a random UUID without its dashes), so that people can
 /// abbreviate it to a unique prefix as they do commit hashes.
@@ -14,9 +12,23 @@ public struct ItemIdentifier: Hashable, Comparable, Sendable, CustomStringConver
         self.rawValue = rawValue
     }
 
+    /// 128 bits from the system's generator, in hexadecimal.
     public static func random() -> ItemIdentifier {
-        ItemIdentifier(UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: ""))!
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        for _ in 0..<2 {
+            var bits = generator.next()
+            for _ in 0..<16 {
+                text.append(digits[Int(bits & 0xF)])
+                bits >>= 4
+            }
+        }
+        return ItemIdentifier(unchecked: String(decoding: text, as: UTF8.self))
     }
+
+    private init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     public var description: String { rawValue }
 

@@ -324,8 +324,8 @@ extension CalendarStore {
             "original": event.originalStart?.localSeconds, "now": Date().timeIntervalSince1970,
             "low": range.low, "high": range.high, "long": range.isLong,
         ]
-        values.merge(Self.columns(event.start, "start")) { $1 }
-        values.merge(Self.columns(event.end, "end")) { $1 }
+        Self.setColumns(event.start, "start", in: &values)
+        Self.setColumns(event.end, "end", in: &values)
         try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
                 end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start,

@@ -168,8 +168,8 @@ extension CalendarStore {
             "completed": reminder.isCompleted, "completion": reminder.completionDate?.timeIntervalSince1970,
             "key": reminder.externalKey, "due_instant": dueInstant, "now": Date().timeIntervalSince1970,
         ]
-        values.merge(Self.columns(reminder.start, "start")) { $1 }
-        values.merge(Self.columns(reminder.due, "due")) { $1 }
+        Self.setColumns(reminder.start, "start", in: &values)
+        Self.setColumns(reminder.due, "due", in: &values)
         try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, notes, priority, start_kind, start_local, start_zone,
                 due_kind, due_local, due_zone, rrule, completed, completion_date, external_key, due_instant, created_at, modified_at)

@@ -6,13 +6,18 @@ import SQLiteDatabase
 extension CalendarStore {
     typealias Arguments = [String: (any DatabaseValueConvertible)?]
 
-    static func columns(_ time: ItemTime?, _ prefix: String) -> Arguments {
-        switch time {
-        case nil: [prefix + "_kind": nil, prefix + "_local": nil, prefix + "_zone": nil]
-        case .date(let date): [prefix + "_kind": "date", prefix + "_local": LocalDateTime(date: date)!.localSeconds, prefix + "_zone": nil]
-        case .floating(let time): [prefix + "_kind": "floating", prefix + "_local": time.localSeconds, prefix + "_zone": nil]
-        case .zoned(let time, let zone): [prefix + "_kind": "zoned", prefix + "_local": time.localSeconds, prefix + "_zone": zone]
+    /// Sets the three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
+    static func setColumns(_ time: ItemTime?, _ prefix: String, in values: inout Arguments) {
+        let (kind, local, zone): (String?, Int64?, String?) = switch time {
+        case nil: (nil, nil, nil)
+        case .date(let date): ("date", LocalDateTime(date: date)!.localSeconds, nil)
+        case .floating(let time): ("floating", time.localSeconds, nil)
+        case .zoned(let time, let zone): ("zoned", time.localSeconds, zone)
         }
+        // updateValue keeps a NULL; assigning nil through the subscript would drop the key.
+        values.updateValue(kind, forKey: prefix + "_kind")
+        values.updateValue(local, forKey: prefix + "_local")
+        values.updateValue(zone, forKey: prefix + "_zone")
     }
 
     static func time(_ row: Row, _ prefix: String) throws -> ItemTime? {

@@ -29,6 +29,20 @@ public final class Statement {
     var lastUse: UInt64 = 0
     /// How many arguments the last `bind` call set, for error messages.
     private var boundArgumentCount: Int?
+    /// Parameter names (with their prefix, and without it) to indexes, read
+    /// once: a cached statement is bound by name again and again.
+    private lazy var parameterIndexes: [String: Int32] = {
+        var indexes: [String: Int32] = [:]
+        let count = sqlite3_bind_parameter_count(handle)
+        guard count > 0 else { return indexes }
+        for index in 1...count {
+            guard let name = sqlite3_bind_parameter_name(handle, index).map({ String(cString: $0) }) else { continue }
+            if indexes[name] == nil { indexes[name] = index }
+            let bare = String(name.dropFirst())
+            if !bare.isEmpty, indexes[bare] == nil { indexes[bare] = index }
+        }
+        return indexes
+    }()
     /// The result's column names, read at the first row after a reset (a
     /// schema change can alter what `SELECT *` returns).
     private var columns: RowColumns?
@@ -106,14 +120,14 @@ public final class Statement {
         checkAccess()
         sqlite3_clear_bindings(handle)
         boundArgumentCount = arguments.count
-        var bound = Set<Int32>()
+        var bound = Set<Int32>(minimumCapacity: arguments.count)
         for (name, argument) in arguments {
             let index = try parameterIndex(of: name)
             try bindValue(argument?.databaseValue ?? .null, at: index)
             bound.insert(index)
         }
         let count = sqlite3_bind_parameter_count(handle)
-        if bound.count < count {
+        if bound.count < Int(count) {
             let missing = (1...count).filter { !bound.contains($0) }.map { index in
                 sqlite3_bind_parameter_name(handle, index).map { String(cString: $0) } ?? "?\(index)"
             }
@@ -148,6 +162,7 @@ public final class Statement {
     }
 
     private func parameterIndex(of name: String) throws -> Int32 {
+        if let index = parameterIndexes[name] { return index }
         let candidates = name.first.map { ":@$?".contains($0) } == true ? [name] : [":" + name, "@" + name, "$" + name]
         for candidate in candidates {
             let index = sqlite3_bind_parameter_index(handle, candidate)
