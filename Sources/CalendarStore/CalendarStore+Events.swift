@@ -316,23 +316,21 @@ extension CalendarStore {
     }
 
     private func write(_ event: Event, range: EventRange, in db: Database) throws {
-        var values: Arguments = [
-            "id": event.identifier.rawValue, "calendar": event.calendarIdentifier.rawValue, "title": event.title,
-            "location": event.location, "notes": event.notes, "url": event.url, "rrule": event.recurrenceRule?.rfc5545,
-            "exdates": Self.dateList(event.exceptionDates), "rdates": Self.dateList(event.extraDates),
-            "key": event.externalKey, "series": event.seriesIdentifier?.rawValue,
-            "original": event.originalStart?.localSeconds, "now": Date().timeIntervalSince1970,
-            "low": range.low, "high": range.high, "long": range.isLong,
+        // Bound by position: this is the statement a large batch runs once per event.
+        let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
+        let now = Date().timeIntervalSince1970
+        let values: [(any DatabaseValueConvertible)?] = [
+            event.identifier.rawValue, event.calendarIdentifier.rawValue, event.title, event.location, event.notes, event.url,
+            start.kind, start.local, start.zone, end.kind, end.local, end.zone,
+            event.recurrenceRule?.rfc5545, Self.dateList(event.exceptionDates), Self.dateList(event.extraDates),
+            event.externalKey, event.seriesIdentifier?.rawValue, event.originalStart?.localSeconds,
+            range.low, range.high, range.isLong, now, now,
         ]
-        Self.setColumns(event.start, "start", in: &values)
-        Self.setColumns(event.end, "end", in: &values)
         try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
                 end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start,
                 range_low, range_high, is_long, created_at, modified_at)
-            VALUES (:id, :calendar, 'event', :title, :location, :notes, :url, :start_kind, :start_local, :start_zone,
-                :end_kind, :end_local, :end_zone, :rrule, :exdates, :rdates, :key, :series, :original,
-                :low, :high, :long, :now, :now)
+            VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title,
                 location = excluded.location, notes = excluded.notes, url = excluded.url,
                 start_kind = excluded.start_kind, start_local = excluded.start_local, start_zone = excluded.start_zone,
@@ -341,7 +339,7 @@ extension CalendarStore {
                 external_key = excluded.external_key, series_id = excluded.series_id,
                 original_start = excluded.original_start, range_low = excluded.range_low,
                 range_high = excluded.range_high, is_long = excluded.is_long, modified_at = excluded.modified_at
-            """, named: values)
+            """, values)
         try writeAlarms(event.alarms, of: event.identifier, in: db)
     }
 

@@ -6,14 +6,18 @@ import SQLiteDatabase
 extension CalendarStore {
     typealias Arguments = [String: (any DatabaseValueConvertible)?]
 
-    /// Sets the three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
-    static func setColumns(_ time: ItemTime?, _ prefix: String, in values: inout Arguments) {
-        let (kind, local, zone): (String?, Int64?, String?) = switch time {
+    /// The three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
+    static func timeColumns(_ time: ItemTime?) -> (kind: String?, local: Int64?, zone: String?) {
+        switch time {
         case nil: (nil, nil, nil)
         case .date(let date): ("date", LocalDateTime(date: date)!.localSeconds, nil)
         case .floating(let time): ("floating", time.localSeconds, nil)
         case .zoned(let time, let zone): ("zoned", time.localSeconds, zone)
         }
+    }
+
+    static func setColumns(_ time: ItemTime?, _ prefix: String, in values: inout Arguments) {
+        let (kind, local, zone) = timeColumns(time)
         // updateValue keeps a NULL; assigning nil through the subscript would drop the key.
         values.updateValue(kind, forKey: prefix + "_kind")
         values.updateValue(local, forKey: prefix + "_local")
