@@ -163,6 +163,11 @@ extension CalendarStore {
                      originalStart: (try row.value("original_start") as Int64?).map(LocalDateTime.init(localSeconds:)))
     }
 
+    /// How many events (series and single ones, not occurrences) the store holds.
+    public func eventCount() throws(StoreError) -> Int {
+        try StoreError.wrap { try database.scalar("SELECT count(*) FROM items WHERE type = 'event' AND series_id IS NULL") ?? 0 }
+    }
+
     // MARK: Writing
 
     /// Saves an event. For an occurrence of a recurring event, `span` says

@@ -3,7 +3,10 @@
 public enum Chime {
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [RRuleCommand.self]
+    static let commands: [any Command.Type] = [
+        AddCommand.self, AgendaCommand.self, CalendarsCommand.self, CalendarCommand.self, CompleteCommand.self,
+        RRuleCommand.self, StatusCommand.self,
+    ]
 
     /// Runs `chime` with its arguments (without the program name) and
     /// returns the exit status.
@@ -56,7 +59,9 @@ public enum Chime {
         'chime COMMAND --help' describes one command.
 
         Exit status: 0 on success, 64 when the command line is wrong,
-        65 when a value (rule, date, time zone) is wrong.
+        65 when a value (rule, date, time zone) is wrong, 66 when what was
+        named (an item, a calendar) does not exist, 74 when the store cannot
+        be opened.
         """
     }
 }
