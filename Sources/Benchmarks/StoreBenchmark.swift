@@ -17,6 +17,35 @@ public struct StoreBenchmark {
         queries = max(3, Int(50 * scale))
     }
 
+    /// Runs the `chime` built beside this benchmark on the store, as a person would.
+    func coldAgenda(path: String) throws -> (milliseconds: Double, lines: Int)? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("chime").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else { return nil }
+        var samples: [Double] = []
+        var lines = 0
+        let clock = ContinuousClock()
+        for _ in 0..<5 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["agenda", "--db", path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["TZ"] = "Asia/Shanghai"
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            let elapsed = try clock.measure {
+                try process.run()
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                lines = data.split(separator: UInt8(ascii: "\n")).count
+            }
+            samples.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        samples.sort()
+        return (samples[2], lines)
+    }
+
     public func run(report: (String) -> Void) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-bench-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -56,6 +85,7 @@ public struct StoreBenchmark {
             samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
         }
         samples.sort()
+        let agenda = try coldAgenda(path: folder + "/chime.db")
         let seconds = Double(insert.components.seconds) + Double(insert.components.attoseconds) / 1e18
         report("store benchmark — \(singles) single and \(recurring) recurring events, Asia/Shanghai")
         func secondsOf(_ duration: Duration) -> Double {
@@ -65,5 +95,11 @@ public struct StoreBenchmark {
                       seconds, secondsOf(queueing), secondsOf(committing)))
         report(String(format: "one-week query (median of %d)  %8.2f ms    target ≤ 20 ms   (%d events in the last week)",
                       queries, samples[samples.count / 2], found))
+        if let agenda {
+            report(String(format: "cold `chime agenda` process    %8.2f ms    target ≤ 100 ms  (median of 5, wall clock, %d lines)",
+                          agenda.milliseconds, agenda.lines))
+        } else {
+            report("cold `chime agenda` process    not measured: build chime beside chime-bench (swift build -c release)")
+        }
     }
 }
