@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine"]),
+        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SQLiteDatabase"]),
         .target(name: "SeededRandom"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
@@ -23,7 +23,7 @@ let package = Package(
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel"]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface"]),
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,69 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime agenda`: today and tomorrow at a glance.
+enum AgendaCommand: Command {
+    static let name = "agenda"
+    static let abstract = "Show today's and tomorrow's events and the reminders due by then"
+    static let help = """
+    usage: chime agenda [--calendar NAME ...] [--db PATH] [--json]
+
+    The everyday view: the events of today and tomorrow (repeating ones as
+    their occurrences), then the reminders not yet completed that are due by
+    the end of tomorrow, overdue ones included. On the machine's wall clock:
+
+      Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
+      Wed 12-02 all day      Team offsite  [77b0e2aa]
+
+      Reminders
+      Mon 11-30 17:00        Pay rent (overdue)  [c41d9e07]
+      Tue 12-01              Buy milk  [0b9a6f3e]
+
+      --calendar NAME    only this calendar; repeatable (default: all)
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime agenda", options: StoreOptions.common + [
+        .init(name: "--calendar", takesValue: true, repeatable: true),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime agenda"
+        let parsed = try parser.parse(arguments)
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let today = zone.localTime(at: now).date
+        let low = zone.resolve(LocalDateTime(date: today)!).instant
+        let high = zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant
+        let range = Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(high))
+
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
+            let chosen = try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier }
+            return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),
+                    try store.reminders(.incomplete(dueFrom: nil, dueTo: range.upperBound), calendars: chosen))
+        }
+        if parsed.has("--json") {
+            let json = ItemJSON(machine: zone, calendars: calendars)
+            StoreOptions.printJSON([
+                "from": ItemJSON.rfc3339(low, in: zone), "to": ItemJSON.rfc3339(high, in: zone),
+                "events": events.map(json.event), "reminders": reminders.map { json.reminder($0, now: now) },
+            ] as [String: Any], context: context)
+            return
+        }
+        let text = ItemText(zone: zone, now: now)
+        if events.isEmpty && reminders.isEmpty {
+            context.standardOutput("Nothing today or tomorrow.")
+            return
+        }
+        for event in events { context.standardOutput(text.line(event)) }
+        guard !reminders.isEmpty else { return }
+        if !events.isEmpty { context.standardOutput("") }
+        context.standardOutput("Reminders")
+        for reminder in reminders { context.standardOutput(text.line(reminder)) }
+    }
+}

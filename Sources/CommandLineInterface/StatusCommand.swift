@@ -1,0 +1,85 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import SQLiteDatabase
+
+/// `chime status`: where the store is, whether this user may use it, and
+/// how much it holds.
+enum StatusCommand: Command {
+    static let name = "status"
+    static let abstract = "Show the store's path, access, calendars, item counts and change counter"
+    static let help = """
+    usage: chime status [--db PATH] [--json]
+
+    Shows the store's path; its access status: "not determined" (no store yet;
+    the first change creates it), "authorized", "denied" (permissions forbid
+    it) or "restricted" (a read-only file or medium); and, when it can be
+    read, the number of calendars, events and reminders (a recurring item
+    counts once) and the change counter, which grows with every change.
+    Never creates or changes the store.
+
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime status", options: StoreOptions.common)
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime status"
+        let parsed = try parser.parse(arguments)
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let path = StoreOptions.path(parsed, context: context)
+        let access = AccessStatus.of(path: path)
+        var counts: Counts?
+        if access == .authorized || access == .restricted {
+            do {
+                counts = try Counts(path: path)
+            } catch {
+                throw CommandFailure(message: "\(command): cannot read the store at \(path): \(error)", status: ExitStatus.storeFailure)
+            }
+        }
+        if parsed.has("--json") {
+            StoreOptions.printJSON([
+                "path": path,
+                "access": access.rawValue,
+                "calendars": ItemJSON.null(counts?.calendars),
+                "events": ItemJSON.null(counts?.events),
+                "reminders": ItemJSON.null(counts?.reminders),
+                "incompleteReminders": ItemJSON.null(counts?.incompleteReminders),
+                "changeCounter": ItemJSON.null(counts?.changeCounter),
+            ] as [String: Any], context: context)
+            return
+        }
+        var rows = [("Store", path), ("Access", access.rawValue)]
+        if let counts {
+            rows += [
+                ("Calendars", "\(counts.calendars)"),
+                ("Events", "\(counts.events)"),
+                ("Reminders", "\(counts.reminders) (\(counts.incompleteReminders) not completed)"),
+                ("Changes", "\(counts.changeCounter)"),
+            ]
+        }
+        for line in ItemText.table(rows) { context.standardOutput(line) }
+    }
+
+    /// What the store holds. The store has no call for counts, so this
+    /// reads them with a read-only connection of its own (detached
+    /// occurrences count with their series, as the store shows them).
+    struct Counts {
+        var calendars: Int
+        var events: Int
+        var reminders: Int
+        var incompleteReminders: Int
+        var changeCounter: Int64
+
+        init(path: String) throws {
+            let database = try Database(path: path, options: .readOnly)
+            calendars = try database.scalar("SELECT count(*) FROM calendars") ?? 0
+            events = try database.scalar("SELECT count(*) FROM items WHERE type = 'event' AND series_id IS NULL") ?? 0
+            reminders = try database.scalar("SELECT count(*) FROM items WHERE type = 'reminder'") ?? 0
+            incompleteReminders = try database.scalar("SELECT count(*) FROM items WHERE type = 'reminder' AND completed = 0") ?? 0
+            changeCounter = try database.scalar("SELECT change_counter FROM store_state WHERE id = 1") ?? 0
+        }
+    }
+}
