@@ -175,9 +175,14 @@ enum EditCommand: Command {
 
         let chosen = span ?? .thisEvent
         let seriesIdentifier = event.seriesIdentifier
-        if originalStart != nil, chosen == .thisEvent, event.identifier == seriesIdentifier {
+        if originalStart != nil, event.identifier == seriesIdentifier {
+            // A new item (a detached occurrence, or the later part of a
+            // split series): the store would save the series' alarms under
+            // their old identifiers, which the series still holds, and fail
+            // on the alarms' primary key; fresh ones avoid that.
+            event.alarms = event.alarms.map { Alarm(trigger: $0.trigger) }
             // A new detached occurrence: name it here, so it can be printed.
-            event.identifier = .random()
+            if chosen == .thisEvent { event.identifier = .random() }
         }
         let toSave = event
         try StoreOptions.run(command) { () throws(StoreError) in try store.save(toSave, span: chosen) }

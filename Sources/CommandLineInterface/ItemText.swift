@@ -36,7 +36,7 @@ struct ItemText {
 
     /// A listing line: day, an 11-wide time column, title, short identifier.
     static func line(day: String, time: String, title: String, identifier: ItemIdentifier, note: String? = nil) -> String {
-        let column = time.padding(toLength: 11, withPad: " ", startingAt: 0)
+        let column = time.count < 11 ? time + String(repeating: " ", count: 11 - time.count) : time
         return "\(day) \(column)  \(title)\(note.map { " (\($0))" } ?? "")  [\(identifier.short)]"
     }
 
