@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface"]),
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
     ],
     swiftLanguageModes: [.v6]

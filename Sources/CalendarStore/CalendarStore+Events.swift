@@ -163,9 +163,23 @@ extension CalendarStore {
                      originalStart: (try row.value("original_start") as Int64?).map(LocalDateTime.init(localSeconds:)))
     }
 
-    /// How many events (series and single ones, not occurrences) the store holds.
-    public func eventCount() throws(StoreError) -> Int {
-        try StoreError.wrap { try database.scalar("SELECT count(*) FROM items WHERE type = 'event' AND series_id IS NULL") ?? 0 }
+    /// What the store holds, for `chime status`: detached occurrences count with their series.
+    public struct Summary: Sendable {
+        public var calendars: Int
+        public var events: Int
+        public var reminders: Int
+        public var incompleteReminders: Int
+        public var changeCounter: Int64
+    }
+
+    public func summary() throws(StoreError) -> Summary {
+        try StoreError.wrap {
+            Summary(calendars: try database.scalar("SELECT count(*) FROM calendars") ?? 0,
+                    events: try database.scalar("SELECT count(*) FROM items WHERE type = 'event' AND series_id IS NULL") ?? 0,
+                    reminders: try database.scalar("SELECT count(*) FROM items WHERE type = 'reminder'") ?? 0,
+                    incompleteReminders: try database.scalar("SELECT count(*) FROM items WHERE type = 'reminder' AND completed = 0") ?? 0,
+                    changeCounter: try database.scalar("SELECT change_counter FROM store_state WHERE id = 1") ?? 0)
+        }
     }
 
     // MARK: Writing

@@ -7,36 +7,63 @@ enum AgendaCommand: Command {
     static let name = "agenda"
     static let abstract = "Show today's and tomorrow's events and the reminders due by then"
     static let help = """
-    usage: chime agenda [--db PATH] [--json]
+    usage: chime agenda [--calendar NAME ...] [--db PATH] [--json]
 
-    Lists the events of today and tomorrow on the machine's wall clock, then
-    the incomplete reminders due by the end of tomorrow (overdue ones too).
+    The everyday view: the events of today and tomorrow (repeating ones as
+    their occurrences), then the reminders not yet completed that are due by
+    the end of tomorrow, overdue ones included. On the machine's wall clock:
 
-    Exit status: 0, or 74 when the store cannot be opened.
+      Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
+      Wed 12-02 all day      Team offsite  [77b0e2aa]
+
+      Reminders
+      Mon 11-30 17:00        Pay rent (overdue)  [c41d9e07]
+      Tue 12-01              Buy milk  [0b9a6f3e]
+
+      --calendar NAME    only this calendar; repeatable (default: all)
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime agenda", options: StoreAccess.options)
+    static let parser = ArgumentParser(command: "chime agenda", options: StoreOptions.common + [
+        .init(name: "--calendar", takesValue: true, repeatable: true),
+    ])
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime agenda"
         let parsed = try parser.parse(arguments)
-        guard parsed.positionals.isEmpty else { throw .usage("chime agenda: takes no arguments") }
-        let access = try StoreAccess("chime agenda", parsed, context: context)
-        let today = access.zone.localTime(at: access.now).date
-        let from = Date(timeIntervalSince1970: TimeInterval(access.zone.resolve(LocalDateTime(date: today)!).instant))
-        let to = Date(timeIntervalSince1970: TimeInterval(access.zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant))
-        let (events, reminders) = try access.attempt { () throws(StoreError) -> ([Event], [Reminder]) in
-            (try access.store.events(overlapping: from..<to), try access.store.reminders(.incomplete(dueFrom: nil, dueTo: to)))
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let today = zone.localTime(at: now).date
+        let low = zone.resolve(LocalDateTime(date: today)!).instant
+        let high = zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant
+        let range = Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(high))
+
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
+            let chosen = try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier }
+            return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),
+                    try store.reminders(.incomplete(dueFrom: nil, dueTo: range.upperBound), calendars: chosen))
         }
         if parsed.has("--json") {
-            access.printJSON(["events": events.map { ItemPresentation.json($0, zone: access.zone) },
-                              "reminders": reminders.map { ItemPresentation.json($0, zone: access.zone) }])
+            let json = ItemJSON(machine: zone, calendars: calendars)
+            StoreOptions.printJSON([
+                "from": ItemJSON.rfc3339(low, in: zone), "to": ItemJSON.rfc3339(high, in: zone),
+                "events": events.map(json.event), "reminders": reminders.map { json.reminder($0, now: now) },
+            ] as [String: Any], context: context)
             return
         }
+        let text = ItemText(zone: zone, now: now)
         if events.isEmpty && reminders.isEmpty {
             context.standardOutput("Nothing today or tomorrow.")
             return
         }
-        for event in events { context.standardOutput(ItemPresentation.line(event, zone: access.zone)) }
-        for reminder in reminders { context.standardOutput(ItemPresentation.line(reminder, zone: access.zone)) }
+        for event in events { context.standardOutput(text.line(event)) }
+        guard !reminders.isEmpty else { return }
+        if !events.isEmpty { context.standardOutput("") }
+        context.standardOutput("Reminders")
+        for reminder in reminders { context.standardOutput(text.line(reminder)) }
     }
 }

@@ -1,45 +1,82 @@
 import CalendarModel
 import CalendarStore
 
-/// `chime calendar add|remove|rename`.
+/// `chime calendar add|remove|rename`: changes the calendars.
 enum CalendarCommand: Command {
     static let name = "calendar"
-    static let abstract = "Add, rename or remove a calendar"
+    static let abstract = "Add, remove or rename a calendar"
     static let help = """
-    usage: chime calendar add NAME [--color #RRGGBB] [--db PATH]
-           chime calendar rename OLD NEW [--db PATH]
-           chime calendar remove NAME [--yes] [--db PATH]
+    usage: chime calendar add NAME [--color #RRGGBB] [--db PATH] [--json]
+           chime calendar remove NAME [--yes] [--db PATH] [--json]
+           chime calendar rename OLD NEW [--db PATH] [--json]
 
-    Calendar names are unique, ignoring case. Removing a calendar that holds
-    items needs --yes, and removes them with it; the last calendar stays.
+    add       adds a calendar (colour default \(ItemCalendar.defaultColor))
+    remove    removes a calendar; one that holds events or reminders is
+              refused unless --yes says to remove them with it. The last
+              calendar stays.
+    rename    gives a calendar a new title
 
-    Exit status: 0; 64 for a wrong command line; 65 for a taken name, a bad
-    colour, or a calendar that is not empty without --yes; 66 for an unknown name.
+    Titles are unique, ignoring case.
+
+      --color #RRGGBB    the calendar's colour (add)
+      --yes              remove the calendar's items with it (remove)
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime calendar", options: StoreAccess.options + [
-        .init(name: "--color", takesValue: true), .init(name: "--yes", takesValue: false),
+    static let parser = ArgumentParser(command: "chime calendar", options: StoreOptions.common + [
+        .init(name: "--color", takesValue: true),
+        .init(name: "--yes", short: "-y", takesValue: false),
     ])
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try parser.parse(arguments)
-        let words = parsed.positionals
-        guard let verb = words.first, (verb == "rename" ? 3 : 2) == words.count, ["add", "remove", "rename"].contains(verb) else {
-            throw .usage("chime calendar: expected 'add NAME', 'rename OLD NEW' or 'remove NAME'")
+        guard let action = parsed.positionals.first else {
+            throw .usage("chime calendar: missing add, remove or rename (see 'chime calendar --help')")
         }
-        let access = try StoreAccess("chime calendar \(verb)", parsed, context: context)
-        try access.attempt { () throws(StoreError) in
-            switch verb {
-            case "add":
-                try access.store.save(ItemCalendar(title: words[1], color: parsed.value("--color") ?? ItemCalendar.defaultColor))
-            case "rename":
-                var calendar = try access.store.calendar(named: words[1])
-                calendar.title = words[2]
-                try access.store.save(calendar)
-            default:
-                let calendar = try access.store.calendar(named: words[1])
-                try access.store.removeCalendar(calendar.identifier, removingItems: parsed.has("--yes"))
+        let command = "chime calendar \(action)"
+        var rest = parsed
+        rest.positionals.removeFirst()
+        if parsed.value("--color") != nil && action != "add" { throw .usage("\(command): --color is for 'chime calendar add'") }
+        if parsed.has("--yes") && action != "remove" { throw .usage("\(command): --yes is for 'chime calendar remove'") }
+        let store: CalendarStore
+        let calendar: ItemCalendar
+        switch action {
+        case "add":
+            let names = try StoreOptions.positionals(rest, ["NAME"], command: command)
+            let color = parsed.value("--color") ?? ItemCalendar.defaultColor
+            let candidate = ItemCalendar(title: names[0], color: color.uppercased())
+            do { try candidate.validate() } catch { throw .data("\(command): \(error)") }
+            store = try StoreOptions.open(parsed, context: context, command: command)
+            try StoreOptions.run(command) { () throws(StoreError) in try store.save(candidate) }
+            calendar = candidate
+            if !parsed.has("--json") { context.standardOutput("added calendar '\(calendar.title)'") }
+        case "remove":
+            let names = try StoreOptions.positionals(rest, ["NAME"], command: command)
+            store = try StoreOptions.open(parsed, context: context, command: command)
+            calendar = try StoreOptions.run(command) { () throws(StoreError) in
+                let calendar = try store.calendar(named: names[0])
+                try store.removeCalendar(calendar.identifier, removingItems: parsed.has("--yes"))
+                return calendar
             }
+            if !parsed.has("--json") { context.standardOutput("removed calendar '\(calendar.title)'") }
+        case "rename":
+            let names = try StoreOptions.positionals(rest, ["OLD", "NEW"], command: command)
+            store = try StoreOptions.open(parsed, context: context, command: command)
+            calendar = try StoreOptions.run(command) { () throws(StoreError) in
+                var calendar = try store.calendar(named: names[0])
+                calendar.title = names[1]
+                try store.save(calendar)
+                return calendar
+            }
+            if !parsed.has("--json") { context.standardOutput("renamed calendar '\(names[0])' to '\(calendar.title)'") }
+        default:
+            throw .usage("chime calendar: unknown action '\(action)'; expected add, remove or rename (see 'chime calendar --help')")
+        }
+        if parsed.has("--json") {
+            let json = ItemJSON(machine: context.machineTimeZone(), calendars: [])
+            StoreOptions.printJSON(["action": action, "calendar": json.calendar(calendar)], context: context)
         }
     }
 }

@@ -1,37 +1,53 @@
 import CalendarModel
 import CalendarStore
 
-/// `chime calendars`: the calendars, defaults marked.
+/// `chime calendars`: lists the calendars.
 enum CalendarsCommand: Command {
     static let name = "calendars"
     static let abstract = "List the calendars"
     static let help = """
     usage: chime calendars [--db PATH] [--json]
 
-    Lists every calendar with its colour; * marks the default for new items,
-    (read-only) the ones that refuse changes.
+    Lists the calendars by title, with their colour, and marks the ones new
+    events and reminders go to, read-only ones and subscribed ones:
+
+      Personal  #3478F6  default for events and reminders
+      Work      #FF9500
+
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime calendars", options: StoreAccess.options)
+    static let parser = ArgumentParser(command: "chime calendars", options: StoreOptions.common)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime calendars"
         let parsed = try parser.parse(arguments)
-        guard parsed.positionals.isEmpty else { throw .usage("chime calendars: takes no arguments") }
-        let access = try StoreAccess("chime calendars", parsed, context: context)
-        let (calendars, defaultEvents) = try access.attempt { () throws(StoreError) -> ([ItemCalendar], ItemCalendar) in
-            (try access.store.calendars(), try access.store.defaultCalendarForNewEvents())
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
+            (try store.calendars(), try store.defaultCalendarForNewEvents().identifier, try store.defaultCalendarForNewReminders().identifier)
         }
         if parsed.has("--json") {
-            access.printJSON(calendars.map { calendar -> [String: Any] in
-                var value = ItemPresentation.json(calendar)
-                value["default"] = calendar.identifier == defaultEvents.identifier
-                return value
-            })
+            let json = ItemJSON(machine: context.machineTimeZone(), calendars: calendars)
+            StoreOptions.printJSON(["calendars": calendars.map { json.calendar($0, defaultEvents: events, defaultReminders: reminders) }],
+                                   context: context)
             return
         }
+        let width = calendars.map(\.title.count).max() ?? 0
         for calendar in calendars {
-            let mark = calendar.identifier == defaultEvents.identifier ? "*" : " "
-            context.standardOutput("\(mark) \(calendar.title)  \(calendar.color)\(calendar.allowsContentModifications ? "" : "  (read-only)")")
+            var notes: [String] = []
+            switch (calendar.identifier == events, calendar.identifier == reminders) {
+            case (true, true): notes.append("default for events and reminders")
+            case (true, false): notes.append("default for events")
+            case (false, true): notes.append("default for reminders")
+            case (false, false): break
+            }
+            if case .subscribed(let url) = calendar.kind { notes.append("subscribed to \(url)") }
+            if !calendar.allowsContentModifications { notes.append("read-only") }
+            let line = calendar.title.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + calendar.color
+            context.standardOutput(notes.isEmpty ? line : line + "  " + notes.joined(separator: ", "))
         }
     }
 }

@@ -3,10 +3,11 @@
 public enum Chime {
     public static let version = "0.1.0"
 
-    static let commands: [any Command.Type] = [
-        AddCommand.self, AgendaCommand.self, CalendarsCommand.self, CalendarCommand.self, CompleteCommand.self,
-        RRuleCommand.self, StatusCommand.self,
-    ]
+    static var commands: [any Command.Type] {
+        [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
+         AgendaCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
+         RRuleCommand.self]
+    }
 
     /// Runs `chime` with its arguments (without the program name) and
     /// returns the exit status.
@@ -34,7 +35,7 @@ public enum Chime {
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            context.standardOutput(command.help)
+            context.standardOutput(command.help(for: rest))
             return ExitStatus.success
         }
         do {
@@ -58,10 +59,19 @@ public enum Chime {
 
         'chime COMMAND --help' describes one command.
 
-        Exit status: 0 on success, 64 when the command line is wrong,
-        65 when a value (rule, date, time zone) is wrong, 66 when what was
-        named (an item, a calendar) does not exist, 74 when the store cannot
-        be opened.
+        Items are named by their identifier or any unique prefix of it (the
+        eight digits listings show are usually enough). Every item command
+        takes --db PATH (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db)
+        and --json (one JSON document on standard output, for scripts).
+
+        Exit status:
+          0   success
+          64  the command line is wrong (unknown command or option, missing argument)
+          65  a value is wrong: a time, zone, rule or coordinates; a duplicate key;
+              a read-only calendar; a calendar with items removed without --yes;
+              an ambiguous identifier prefix
+          66  not found: no item with that identifier, no such calendar or occurrence
+          74  the store cannot be opened, read or written
         """
     }
 }

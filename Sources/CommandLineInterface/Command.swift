@@ -6,4 +6,11 @@ protocol Command {
     /// The whole text of `chime NAME --help`.
     static var help: String { get }
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure)
+    /// The help for these arguments: a command with actions (`add event`)
+    /// picks the action's help.
+    static func help(for arguments: [String]) -> String
+}
+
+extension Command {
+    static func help(for arguments: [String]) -> String { help }
 }

@@ -2,14 +2,15 @@ import CalendarModel
 import Foundation
 
 /// What a command may touch besides its arguments: its two output streams,
-/// its environment and the machine's time zone. Tests pass their own.
+/// its environment, the machine's time zone and the clock. Tests pass their own.
 public struct CommandContext: Sendable {
     public var standardOutput: @Sendable (String) -> Void
     public var standardError: @Sendable (String) -> Void
     public var environment: [String: String]
     /// The zone used when a command is not given `--tz`.
     public var machineTimeZone: @Sendable () -> TimeZoneRules
-    /// The clock that `today`, `+10m` and completion dates read.
+    /// The current time: what `now`, `today`, `+10m` and the agenda are read
+    /// against, and the completion date `chime complete` records.
     public var now: @Sendable () -> Date
 
     public init(standardOutput: @escaping @Sendable (String) -> Void,
@@ -37,12 +38,16 @@ public enum ExitStatus {
     public static let success: Int32 = 0
     /// The command line itself is wrong: unknown command or option, missing argument.
     public static let usage: Int32 = 64
-    /// A value is wrong: a malformed rule, date, time or time zone.
+    /// A value is wrong: a malformed rule, date, time or time zone, coordinates
+    /// out of range, a duplicate key, a read-only calendar, a calendar that
+    /// still holds items (without `--yes`), an ambiguous identifier prefix.
     public static let dataError: Int32 = 65
-    /// What was named does not exist: an item identifier, a calendar.
+    /// What the command names does not exist: an unknown item identifier,
+    /// calendar or occurrence (EX_NOINPUT).
     public static let notFound: Int32 = 66
-    /// The store cannot be read or written (permissions, a damaged file).
-    public static let ioError: Int32 = 74
+    /// The store could not be opened, read or written (EX_IOERR): permissions,
+    /// a read-only medium, a damaged file, a lock held too long.
+    public static let storeFailure: Int32 = 74
 }
 
 /// A failure that ends a command with a message on standard error.

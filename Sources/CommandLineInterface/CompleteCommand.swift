@@ -1,28 +1,62 @@
+import CalendarModel
 import CalendarStore
+import Foundation
 
 /// `chime complete ID`: marks a reminder done.
 enum CompleteCommand: Command {
     static let name = "complete"
-    static let abstract = "Mark a reminder completed (a repeating one moves to its next due time)"
+    static let abstract = "Complete a reminder (a repeating one moves on to its next occurrence)"
     static let help = """
-    usage: chime complete ID [--db PATH]
+    usage: chime complete ID [--db PATH] [--json]
 
-    Completes the reminder ID (any unique prefix of its identifier). A
-    repeating reminder completes its current occurrence: a completed copy
-    keeps that due time, and the reminder moves on to its next one.
+    Marks the reminder ID (any unique prefix) completed now. A repeating
+    reminder completes its current occurrence: a completed copy keeps that
+    due time (it shows in 'chime list reminders --completed'), and the
+    reminder itself becomes due at its next occurrence; after the last
+    occurrence the reminder is completed for good. Completing a completed
+    reminder changes nothing.
 
-    Exit status: 0; 65 for a read-only calendar; 66 for an unknown or ambiguous ID.
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime complete", options: StoreAccess.options)
+    static let parser = ArgumentParser(command: "chime complete", options: StoreOptions.common)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime complete"
         let parsed = try parser.parse(arguments)
-        guard parsed.positionals.count == 1 else { throw .usage("chime complete: expected one ID") }
-        let access = try StoreAccess("chime complete", parsed, context: context)
-        try access.attempt { () throws(StoreError) in
-            let identifier = try access.store.itemIdentifier(matching: parsed.positionals[0])
-            try access.store.complete(identifier)
+        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        guard case .reminder(let before) = try StoredItem.find(id, in: store, command: command) else {
+            throw .data("\(command): '\(id)' is an event; only reminders are completed")
+        }
+        let after = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
+            if !before.isCompleted { try store.complete(before.identifier) }
+            return try store.reminder(identifier: before.identifier)
+        }
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let movedOn = !after.isCompleted
+        if parsed.has("--json") {
+            let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
+            let json = ItemJSON(machine: zone, calendars: calendars)
+            StoreOptions.printJSON([
+                "identifier": after.identifier.rawValue,
+                "alreadyCompleted": before.isCompleted,
+                "completedDue": json.time(before.due),
+                "nextDue": movedOn ? json.time(after.due) : NSNull(),
+                "reminder": json.reminder(after, now: now),
+            ] as [String: Any], context: context)
+            return
+        }
+        let text = ItemText(zone: zone, now: now)
+        if before.isCompleted {
+            context.standardOutput("'\(after.title)' was already completed [\(after.identifier.short)]")
+        } else if movedOn, let due = after.due {
+            context.standardOutput("completed '\(after.title)' due \(before.due.map(text.full) ?? "-"); next due \(text.full(due)) [\(after.identifier.short)]")
+        } else {
+            context.standardOutput("completed '\(after.title)' [\(after.identifier.short)]")
         }
     }
 }

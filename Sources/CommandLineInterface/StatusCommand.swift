@@ -1,48 +1,65 @@
+import CalendarModel
 import CalendarStore
 import Foundation
 
-/// `chime status`: where the store is and whether this user may use it.
+/// `chime status`: where the store is, whether this user may use it, and
+/// how much it holds.
 enum StatusCommand: Command {
     static let name = "status"
-    static let abstract = "Show the store's path, access and counts"
+    static let abstract = "Show the store's path, access, calendars, item counts and change counter"
     static let help = """
     usage: chime status [--db PATH] [--json]
 
-    Shows where the store lives (--db, else $CHIME_DB, else
-    $XDG_DATA_HOME/chime/chime.db), whether this user may read and write it
-    (authorized, not determined: no store yet, denied, restricted: read-only),
-    and how many calendars, events and reminders it holds.
+    Shows the store's path; its access status: "not determined" (no store yet;
+    the first change creates it), "authorized", "denied" (permissions forbid
+    it) or "restricted" (a read-only file or medium); and, when it can be
+    read, the number of calendars, events and reminders (a recurring item
+    counts once) and the change counter, which grows with every change.
+    Never creates or changes the store.
 
-    Exit status: 0, or 74 when the store cannot be opened.
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime status", options: StoreAccess.options)
+    static let parser = ArgumentParser(command: "chime status", options: StoreOptions.common)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime status"
         let parsed = try parser.parse(arguments)
-        guard parsed.positionals.isEmpty else { throw .usage("chime status: takes no arguments") }
-        let path = StoreLocation.path(explicit: parsed.value("--db"), environment: context.environment)
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let path = StoreOptions.path(parsed, context: context)
         let access = AccessStatus.of(path: path)
-        var report: [String: Any] = ["path": path, "access": access.rawValue]
+        var counts: CalendarStore.Summary?
         if access == .authorized || access == .restricted {
-            let store = try StoreAccess("chime status", parsed, context: context)
-            let counts = try store.attempt { () throws(StoreError) -> (Int, Int, Int, Int64) in
-                (try store.store.calendars().count, try store.store.reminders(.all).count,
-                 try store.store.eventCount(), try store.store.changeCounter())
+            do {
+                // Read-only: status never creates or migrates a store.
+                counts = try CalendarStore(path: path, readOnly: true, machineTimeZone: context.machineTimeZone()).summary()
+            } catch {
+                throw CommandFailure(message: "\(command): cannot read the store at \(path): \(error)", status: ExitStatus.storeFailure)
             }
-            report["calendars"] = counts.0
-            report["reminders"] = counts.1
-            report["events"] = counts.2
-            report["changes"] = counts.3
         }
         if parsed.has("--json") {
-            StoreAccess.printJSONObject(report, context: context)
+            StoreOptions.printJSON([
+                "path": path,
+                "access": access.rawValue,
+                "calendars": ItemJSON.null(counts?.calendars),
+                "events": ItemJSON.null(counts?.events),
+                "reminders": ItemJSON.null(counts?.reminders),
+                "incompleteReminders": ItemJSON.null(counts?.incompleteReminders),
+                "changeCounter": ItemJSON.null(counts?.changeCounter),
+            ] as [String: Any], context: context)
             return
         }
-        context.standardOutput("store:  \(path)")
-        context.standardOutput("access: \(access.rawValue)")
-        if let calendars = report["calendars"], let events = report["events"], let reminders = report["reminders"] {
-            context.standardOutput("items:  \(calendars) calendars, \(events) events, \(reminders) reminders")
+        var rows = [("Store", path), ("Access", access.rawValue)]
+        if let counts {
+            rows += [
+                ("Calendars", "\(counts.calendars)"),
+                ("Events", "\(counts.events)"),
+                ("Reminders", "\(counts.reminders) (\(counts.incompleteReminders) not completed)"),
+                ("Changes", "\(counts.changeCounter)"),
+            ]
         }
+        for line in ItemText.table(rows) { context.standardOutput(line) }
     }
 }

@@ -1,7 +1,9 @@
 import CalendarModel
+import CalendarStore
 import CommandLineInterface
 import Foundation
 import Synchronization
+import Testing
 
 /// Runs `chime` in-process and keeps what it printed.
 final class CapturedRun: Sendable {
@@ -13,8 +15,7 @@ final class CapturedRun: Sendable {
     private let lines = Lines()
     let status: Int32
 
-    init(_ arguments: [String], machineZone: String = "Europe/London", environment: [String: String] = [:],
-         now: Date = Date(timeIntervalSince1970: 1_796_000_000)) {
+    init(_ arguments: [String], machineZone: String = "Europe/London", now: Date = Date(), environment: [String: String] = [:]) {
         let lines = self.lines
         let context = CommandContext(
             standardOutput: { line in lines.withLock { $0.out.append(line) } },
@@ -27,4 +28,82 @@ final class CapturedRun: Sendable {
 
     var output: [String] { lines.withLock { $0.out } }
     var errors: [String] { lines.withLock { $0.err } }
+    /// Standard output as one text.
+    var text: String { output.joined(separator: "\n") }
+
+    /// Standard output read as one JSON object.
+    func json() throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return try #require(object as? [String: Any], "not a JSON object: \(text)")
+    }
+}
+
+/// A store in a fresh temporary folder, a fixed clock (Tuesday 2026-12-01
+/// 08:00 in Shanghai) and machine zone, and `chime` run against them.
+final class Scratch {
+    let folder: String
+    let path: String
+    let zone: String
+    var now: Date
+
+    /// 2026-12-01T08:00:00+08:00, a Tuesday.
+    static let tuesdayMorning = Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T08:00:00+08:00")!)
+
+    init(zone: String = "Asia/Shanghai", now: Date = Scratch.tuesdayMorning) {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-cli-\(UUID().uuidString)").path
+        path = folder + "/chime.db"
+        self.zone = zone
+        self.now = now
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Runs `chime ARGUMENTS --db PATH`.
+    @discardableResult
+    func run(_ arguments: String...) -> CapturedRun { run(arguments) }
+
+    func run(_ arguments: [String]) -> CapturedRun {
+        CapturedRun(arguments + ["--db", path], machineZone: zone, now: now)
+    }
+
+    /// Runs a command that must succeed and returns its standard output.
+    @discardableResult
+    func ok(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> CapturedRun {
+        let run = run(arguments)
+        #expect(run.status == 0, "chime \(arguments.joined(separator: " ")): \(run.errors)", sourceLocation: sourceLocation)
+        return run
+    }
+
+    /// Adds an item and returns its short identifier.
+    @discardableResult
+    func add(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        let run = run(["add"] + arguments)
+        #expect(run.status == 0, "chime add \(arguments.joined(separator: " ")): \(run.errors)", sourceLocation: sourceLocation)
+        return run.output.first ?? ""
+    }
+
+    /// The store's change counter, read through `chime status --json`.
+    func changeCounter() throws -> Int {
+        try #require(try run("status", "--json").json()["changeCounter"] as? Int)
+    }
+
+    /// The store itself, for what the command line cannot set up.
+    func store() throws -> CalendarStore {
+        try CalendarStore(path: path, machineTimeZone: try TimeZoneRules.named(zone), now: { [now] in now })
+    }
+
+    /// Expects `chime ARGUMENTS` to fail with `status`, a message containing
+    /// every one of `fragments`, and no change to the store.
+    func refuses(_ arguments: [String], status: Int32, mentioning fragments: [String],
+                 sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let before = try changeCounter()
+        let run = run(arguments)
+        #expect(run.status == status, "chime \(arguments.joined(separator: " ")): \(run.errors)", sourceLocation: sourceLocation)
+        #expect(run.output.isEmpty, sourceLocation: sourceLocation)
+        let message = run.errors.joined(separator: "\n")
+        for fragment in fragments {
+            #expect(message.contains(fragment), "'\(message)' does not mention '\(fragment)'", sourceLocation: sourceLocation)
+        }
+        #expect(try changeCounter() == before, "chime \(arguments.joined(separator: " ")) wrote to the store", sourceLocation: sourceLocation)
+    }
 }

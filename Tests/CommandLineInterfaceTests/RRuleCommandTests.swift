@@ -1,6 +1,5 @@
 import CalendarModel
 import CommandLineInterface
-import Synchronization
 import Testing
 
 @Suite struct RRuleCommandTests {

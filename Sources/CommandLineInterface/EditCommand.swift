@@ -1,0 +1,283 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime edit ID`: changes fields of an item, or of occurrences of a
+/// repeating event.
+enum EditCommand: Command {
+    static let name = "edit"
+    static let abstract = "Change an event or reminder, or occurrences of a repeating event"
+    static let help = """
+    usage: chime edit ID [--title TEXT] [--notes TEXT] [--repeat RRULE|none] [--key KEY|none]
+                         [--alarm OFFSET ... | --alarm-at WHEN ... | --alarm-arrive … | --alarm-leave … | --no-alarms]
+                  events: [--start WHEN] [--end WHEN | --duration DURATION] [--location TEXT]
+                          [--url URL|none] [--occurrence WHEN [--span this|future]]
+               reminders: [--due WHEN|none] [--priority N]
+                         [--db PATH] [--json]
+
+    Changes the event or reminder ID (any unique prefix) and prints its
+    identifier's first eight digits (--json: the whole item). Fields not
+    named stay as they are. Times are read on the item's own wall clock.
+
+      --title TEXT       a new title
+      --notes TEXT       new notes ('' clears them)
+      --repeat RRULE     a new RFC 5545 rule; 'none' stops the repetition
+      --key KEY          a new key of your own ('none' removes it); refused when
+                         another item of the calendar has it
+      --alarm…           the alarms, replacing all the old ones (see 'chime add event --help')
+      --no-alarms        remove every alarm
+      --start WHEN       a new start; the event keeps its length unless --end or
+                         --duration says otherwise (a date makes it all-day)
+      --end WHEN         a new end (all-day: the last day, inclusive)
+      --duration DURATION  a new length, from the (new) start
+      --location TEXT    a new location
+      --url URL          a new link; 'none' removes it
+      --occurrence WHEN  change only occurrences of a repeating event: the one the
+                         series scheduled at WHEN (a date: that day's occurrence)
+      --span this        that occurrence alone (the default): it is detached from the
+                         series with its own fields, and gets an identifier of its own
+      --span future      that occurrence and every later one: the series is split
+                         there, and the later part gets an identifier of its own
+      --due WHEN         a new due time or date; 'none' removes it
+      --priority N       0 none, 1 highest … 9 lowest, or none, high, medium, low
+    \(StoreOptions.helpFooter)
+
+    \(ItemOptions.timeHelp)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let eventOnly = ["--start", "--end", "--duration", "--location", "--url", "--occurrence", "--span"]
+    static let reminderOnly = ["--due", "--priority"]
+
+    static let parser = ArgumentParser(command: "chime edit", options: StoreOptions.common + ItemOptions.alarmOptions + [
+        .init(name: "--title", takesValue: true),
+        .init(name: "--notes", takesValue: true),
+        .init(name: "--repeat", takesValue: true),
+        .init(name: "--key", takesValue: true),
+        .init(name: "--no-alarms", takesValue: false),
+        .init(name: "--start", takesValue: true),
+        .init(name: "--end", takesValue: true),
+        .init(name: "--duration", takesValue: true),
+        .init(name: "--location", takesValue: true),
+        .init(name: "--url", takesValue: true),
+        .init(name: "--occurrence", takesValue: true),
+        .init(name: "--span", takesValue: true),
+        .init(name: "--due", takesValue: true),
+        .init(name: "--priority", takesValue: true),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime edit"
+        let parsed = try parser.parse(arguments)
+        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
+        let given = parser.options.map(\.name).filter { parsed.value($0) != nil || parsed.has($0) }
+        guard given.contains(where: { !["--db", "--json", "--occurrence", "--span"].contains($0) }) else {
+            throw .usage("\(command): nothing to change; name a field such as --title (see '\(command) --help')")
+        }
+        if parsed.value("--end") != nil && parsed.value("--duration") != nil { throw .usage("\(command): give --end or --duration, not both") }
+        if parsed.has("--no-alarms") && ItemOptions.alarmOptions.contains(where: { !parsed.all($0.name).isEmpty }) {
+            throw .usage("\(command): --no-alarms and an --alarm option exclude each other")
+        }
+        let span = try ItemOptions.span(parsed, command: command)
+        if span != nil && parsed.value("--occurrence") == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
+
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let item = try StoredItem.find(id, in: store, command: command)
+        let saved: StoredItem
+        switch item {
+        case .event(let event):
+            if let option = reminderOnly.first(where: { parsed.value($0) != nil }) {
+                throw .usage("\(command): \(option) is for reminders; '\(id)' is an event")
+            }
+            saved = .event(try edit(event, parsed, span: span, store: store, context: context, command: command))
+        case .reminder(let reminder):
+            if let option = eventOnly.first(where: { parsed.value($0) != nil }) {
+                throw .usage("\(command): \(option) is for events; '\(id)' is a reminder")
+            }
+            saved = .reminder(try edit(reminder, parsed, store: store, context: context, command: command))
+        }
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        switch (saved, parsed.has("--json")) {
+        case (.event(let event), true):
+            let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
+            StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).event(event), context: context)
+        case (.reminder(let reminder), true):
+            let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
+            StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).reminder(reminder, now: now), context: context)
+        case (.event(let event), false): context.standardOutput(event.identifier.short)
+        case (.reminder(let reminder), false): context.standardOutput(reminder.identifier.short)
+        }
+    }
+
+    /// The occurrence `text` names in the series `event` belongs to (or is),
+    /// with its original start.
+    static func occurrence(_ text: String, of event: Event, store: CalendarStore, context: CommandContext,
+                           command: String) throws(CommandFailure) -> (Event, LocalDateTime) {
+        let seriesIdentifier = event.seriesIdentifier ?? event.identifier
+        let series = seriesIdentifier == event.identifier
+            ? event : try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: seriesIdentifier) }
+        guard series.recurrenceRule != nil || !series.extraDates.isEmpty else {
+            throw .data("\(command): --occurrence: event '\(series.title)' [\(series.identifier.short)] does not repeat")
+        }
+        let options = try options(for: series, context: context, command: command)
+        let originalStart = try options.seriesTime(text, "--occurrence", start: series.start)
+        let occurrence = try StoreOptions.run(command) { () throws(StoreError) in
+            try store.occurrence(of: seriesIdentifier, originalStart: originalStart)
+        }
+        return (occurrence, originalStart)
+    }
+
+    /// Times read on the item's wall clock: its zone, or the machine's for
+    /// floating times and dates (a date made timed lands in the machine's zone).
+    static func options(for time: ItemTime?, _ context: CommandContext, command: String) -> ItemOptions {
+        let machine = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        var floating = false
+        if case .floating = time { floating = true }
+        let zone = (time.flatMap { try? $0.timeZone(machine: machine) }) ?? machine
+        return ItemOptions(command: command, now: now, zone: zone, floating: floating)
+    }
+
+    static func options(for event: Event, context: CommandContext, command: String) throws(CommandFailure) -> ItemOptions {
+        options(for: event.start, context, command: command)
+    }
+
+    static func edit(_ stored: Event, _ parsed: ArgumentParser.Parsed, span: Span?, store: CalendarStore,
+                     context: CommandContext, command: String) throws(CommandFailure) -> Event {
+        var event = stored
+        var originalStart: LocalDateTime?
+        if let text = parsed.value("--occurrence") {
+            (event, originalStart) = try occurrence(text, of: stored, store: store, context: context, command: command)
+            if span ?? .thisEvent == .thisEvent, parsed.value("--repeat") != nil {
+                throw .usage("\(command): --repeat changes a series; with --occurrence give --span future")
+            }
+        }
+        let options = options(for: event.start, context, command: command)
+        if let title = parsed.value("--title") { event.title = title }
+        if let notes = parsed.value("--notes") { event.notes = notes }
+        if let location = parsed.value("--location") { event.location = location }
+        if let url = parsed.value("--url") { event.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
+        if let key = parsed.value("--key") { event.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        (event.start, event.end) = try times(event, parsed, options)
+        if let text = parsed.value("--repeat") {
+            if text.lowercased() == "none" {
+                event.recurrenceRule = nil
+                event.exceptionDates = []
+                event.extraDates = []
+            } else {
+                event.recurrenceRule = try options.rule(text)
+            }
+        }
+        if parsed.has("--no-alarms") { event.alarms = [] }
+        if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
+
+        let chosen = span ?? .thisEvent
+        let seriesIdentifier = event.seriesIdentifier
+        if originalStart != nil, event.identifier == seriesIdentifier {
+            // A new item (a detached occurrence, or the later part of a
+            // split series): the store would save the series' alarms under
+            // their old identifiers, which the series still holds, and fail
+            // on the alarms' primary key; fresh ones avoid that.
+            event.alarms = event.alarms.map { Alarm(trigger: $0.trigger) }
+            // A new detached occurrence: name it here, so it can be printed.
+            if chosen == .thisEvent { event.identifier = .random() }
+        }
+        let toSave = event
+        try StoreOptions.run(command) { () throws(StoreError) in try store.save(toSave, span: chosen) }
+        guard originalStart != nil, let seriesIdentifier else {
+            return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: toSave.identifier) }
+        }
+        if chosen == .thisEvent {
+            return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: toSave.identifier) }
+        }
+        // Span future: the store names the later part itself; find it by
+        // its first occurrence (the series' start when nothing was split).
+        let start = options.instant(of: toSave.start)
+        let found = try StoreOptions.run(command) { () throws(StoreError) in
+            try store.events(overlapping: Date(timeIntervalSince1970: TimeInterval(start))..<Date(timeIntervalSince1970: TimeInterval(start + 1)))
+        }
+        let later = found.first { ($0.seriesIdentifier ?? $0.identifier) != seriesIdentifier && $0.title == toSave.title && $0.start == toSave.start }
+        let identifier = later.map { $0.seriesIdentifier ?? $0.identifier } ?? seriesIdentifier
+        return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: identifier) }
+    }
+
+    /// The start and end after `--start`, `--end` and `--duration`.
+    static func times(_ event: Event, _ parsed: ArgumentParser.Parsed, _ options: ItemOptions) throws(CommandFailure) -> (ItemTime, ItemTime) {
+        let command = options.command
+        var start = event.start
+        var end = event.end
+        if let text = parsed.value("--start") {
+            let expression = try options.time(text, "--start")
+            switch (expression.meaning, event.start, event.end) {
+            case (.date(let day), .date(let first), .date(let last)):
+                start = .date(day)
+                end = .date(day.adding(days: last.dayNumber - first.dayNumber))
+            case (.date(let day), _, _):
+                start = .date(day)
+                end = .date(day)
+            case (_, .date, _):
+                start = options.itemTime(expression)
+                end = options.time(after: start, seconds: 3600)
+            default:
+                let length = options.instant(of: event.end) - options.instant(of: event.start)
+                start = options.itemTime(expression)
+                end = options.time(after: start, seconds: Int(length))
+            }
+        }
+        if let text = parsed.value("--end") {
+            let expression = try options.time(text, "--end")
+            if case .date(let first) = start {
+                let last = AddEventCommand.day(expression, options)
+                guard last >= first else { throw .data("\(command): --end '\(text)' is before the start \(first)") }
+                end = .date(last)
+            } else {
+                if case .date = expression.meaning {
+                    throw .data("\(command): --end '\(text)' is a date, but the event has times; give a time")
+                }
+                end = options.itemTime(expression)
+                guard options.instant(of: end) >= options.instant(of: start) else {
+                    throw .data("\(command): --end '\(text)' is before the start \(start)")
+                }
+            }
+        }
+        if let text = parsed.value("--duration") {
+            let seconds = try options.duration(text, "--duration")
+            if start.isDateOnly {
+                guard seconds > 0, seconds % 86_400 == 0 else {
+                    throw .data("\(command): --duration '\(text)': an all-day event lasts whole days (1d, 2d, 1w)")
+                }
+            }
+            end = options.time(after: start, seconds: seconds)
+        }
+        return (start, end)
+    }
+
+    static func edit(_ stored: Reminder, _ parsed: ArgumentParser.Parsed, store: CalendarStore,
+                     context: CommandContext, command: String) throws(CommandFailure) -> Reminder {
+        var reminder = stored
+        let options = options(for: reminder.due, context, command: command)
+        if let title = parsed.value("--title") { reminder.title = title }
+        if let notes = parsed.value("--notes") { reminder.notes = notes }
+        if let key = parsed.value("--key") { reminder.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        if let text = parsed.value("--priority") { reminder.priority = try options.priority(text) }
+        if let text = parsed.value("--due") {
+            reminder.due = text.lowercased() == "none" ? nil : options.itemTime(try options.time(text, "--due"))
+        }
+        if let text = parsed.value("--repeat") {
+            reminder.recurrenceRule = text.lowercased() == "none" ? nil : try options.rule(text)
+        }
+        if reminder.due == nil {
+            if reminder.recurrenceRule != nil { throw .usage("\(command): a repeating reminder needs a due time; give --repeat none too") }
+            if !parsed.all("--alarm").isEmpty { throw .usage("\(command): --alarm needs a due time to count from") }
+        }
+        if parsed.has("--no-alarms") { reminder.alarms = [] }
+        if let alarms = try options.alarms(parsed, locationTitle: "") { reminder.alarms = alarms }
+        let toSave = reminder
+        return try StoreOptions.run(command) { () throws(StoreError) in
+            try store.save(toSave)
+            return try store.reminder(identifier: toSave.identifier)
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// Reads the values of item options (times, zones, rules, alarms,
+/// coordinates, identifiers) for `add`, `edit`, `remove`, `list` and friends,
+/// each failure naming the option and the text at fault.
+struct ItemOptions {
+    let command: String
+    /// The current time, in Unix seconds.
+    let now: Int64
+    /// The zone wall-clock words (`today`, `08:50`, `2026-12-01T08:50`) are read in.
+    let zone: TimeZoneRules
+    /// Whether new item times follow the machine's zone instead of `zone`.
+    let floating: Bool
+
+    /// The options for an item's zone.
+    static let zoneOptions: [ArgumentParser.Option] = [
+        .init(name: "--tz", takesValue: true),
+        .init(name: "--floating", takesValue: false),
+    ]
+
+    /// The alarm options `add` and `edit` share.
+    static let alarmOptions: [ArgumentParser.Option] = [
+        .init(name: "--alarm", takesValue: true, repeatable: true),
+        .init(name: "--alarm-at", takesValue: true, repeatable: true),
+        .init(name: "--alarm-arrive", takesValue: true, repeatable: true),
+        .init(name: "--alarm-leave", takesValue: true, repeatable: true),
+    ]
+
+    static let alarmHelp = """
+      --alarm OFFSET     an alarm OFFSET from the start (events) or due time (reminders):
+                         -10m is ten minutes before, 1h after; repeatable
+      --alarm-at WHEN    an alarm at a moment; repeatable
+      --alarm-arrive LAT,LON[,RADIUS]
+                         an alarm on arriving within RADIUS metres (default 100) of a
+                         place, e.g. 31.2304,121.4737,200; repeatable
+      --alarm-leave LAT,LON[,RADIUS]
+                         an alarm on leaving that circle; repeatable
+    """
+
+    static let timeHelp = """
+    WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
+    wall-clock time), 08:50 (the next time the clock reads that), today,
+    tomorrow, monday…sunday, 'tomorrow 17:00', now, +10m, +2h, +1d, or RFC 3339
+    with an offset (2026-12-01T08:50:00+08:00).
+    """
+
+    /// `--tz ZONE` or the machine's zone, `--floating` for floating times.
+    init(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String,
+         defaultZone: TimeZoneRules? = nil, defaultFloating: Bool = false) throws(CommandFailure) {
+        self.command = command
+        now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        if let name = parsed.value("--tz") {
+            if parsed.has("--floating") {
+                throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
+            }
+            do { zone = try TimeZoneRules.named(name) } catch { throw .data("\(command): --tz: \(error)") }
+            floating = false
+        } else {
+            zone = defaultZone ?? context.machineTimeZone()
+            floating = parsed.has("--floating") || (defaultZone == nil && defaultFloating)
+        }
+    }
+
+    init(command: String, now: Int64, zone: TimeZoneRules, floating: Bool) {
+        self.command = command
+        self.now = now
+        self.zone = zone
+        self.floating = floating
+    }
+
+    // MARK: Times
+
+    func time(_ text: String, _ option: String) throws(CommandFailure) -> TimeExpression {
+        do {
+            return try TimeExpression(text, now: now, zone: zone)
+        } catch {
+            throw error.failure(in: "\(command): \(option)")
+        }
+    }
+
+    /// An item time as written: a date stays a date, a time is kept on the
+    /// wall clock of `zone` (or floating).
+    func itemTime(_ expression: TimeExpression) -> ItemTime {
+        expression.itemTime(in: zone, floating: floating)
+    }
+
+    func instant(_ text: String, _ option: String) throws(CommandFailure) -> Int64 {
+        try time(text, option).instant(in: zone)
+    }
+
+    /// The instant an item time names; floating times and dates read on `zone`.
+    func instant(of time: ItemTime) -> Int64 {
+        (try? time.instant(machine: zone)) ?? 0
+    }
+
+    func duration(_ text: String, _ option: String, allowingNegative: Bool = false) throws(CommandFailure) -> Int {
+        do {
+            return try DurationExpression(text, allowingNegative: allowingNegative).seconds
+        } catch {
+            throw error.failure(in: "\(command): \(option)")
+        }
+    }
+
+    /// The wall-clock reading an instant has for an item time of `kind`'s
+    /// sort, in seconds after `start` (elapsed time in a zone, wall-clock
+    /// time when floating).
+    func time(after start: ItemTime, seconds: Int) -> ItemTime {
+        switch start {
+        case .date(let day):
+            return .date(day.adding(days: max(0, (seconds + 86_399) / 86_400 - 1)))
+        case .floating(let local):
+            return .floating(LocalDateTime(localSeconds: local.localSeconds + Int64(seconds)))
+        case .zoned(let local, let name):
+            let rules = (try? TimeZoneRules.named(name)) ?? zone
+            return .zoned(rules.localTime(at: rules.resolve(local).instant + Int64(seconds)), zone: name)
+        }
+    }
+
+    // MARK: Rules and dates in a series
+
+    func rule(_ text: String, _ option: String = "--repeat") throws(CommandFailure) -> RecurrenceRule {
+        var body = Substring(text).trimmingWhitespace()
+        if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
+        do {
+            return try RecurrenceRule(rfc5545: String(body))
+        } catch {
+            throw .data("\(command): \(option) '\(text)': \(error)")
+        }
+    }
+
+    /// An occurrence's original start in a series that starts at `start`:
+    /// a date means that day at the series' time of day.
+    func seriesTime(_ text: String, _ option: String, start: ItemTime) throws(CommandFailure) -> LocalDateTime {
+        let expression = try time(text, option)
+        let seriesZone = (try? start.timeZone(machine: zone)) ?? zone
+        switch expression.meaning {
+        case .date(let day):
+            if start.isDateOnly { return LocalDateTime(date: day)! }
+            let clock = start.wallClock
+            return LocalDateTime(date: day, hour: clock.hour, minute: clock.minute, second: clock.second)!
+        case .wallClock(let local):
+            return start.isDateOnly ? LocalDateTime(date: local.date)! : local
+        case .instant(let instant):
+            let local = seriesZone.localTime(at: instant)
+            return start.isDateOnly ? LocalDateTime(date: local.date)! : local
+        }
+    }
+
+    /// `--exdate` values, repeatable or comma-separated, as original starts.
+    func seriesTimes(_ values: [String], _ option: String, start: ItemTime) throws(CommandFailure) -> [LocalDateTime] {
+        var result: [LocalDateTime] = []
+        for value in values {
+            for text in value.split(separator: ",") {
+                result.append(try seriesTime(String(text), option, start: start))
+            }
+        }
+        return result
+    }
+
+    // MARK: Alarms
+
+    /// The alarms the options ask for; nil when none of the options is given.
+    func alarms(_ parsed: ArgumentParser.Parsed, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
+        let given = Self.alarmOptions.contains { !parsed.all($0.name).isEmpty }
+        guard given else { return nil }
+        var alarms: [Alarm] = []
+        for text in parsed.all("--alarm") {
+            alarms.append(.relative(seconds: try duration(text, "--alarm", allowingNegative: true)))
+        }
+        for text in parsed.all("--alarm-at") {
+            alarms.append(.absolute(Date(timeIntervalSince1970: TimeInterval(try instant(text, "--alarm-at")))))
+        }
+        for (option, proximity) in [("--alarm-arrive", Alarm.Proximity.enter), ("--alarm-leave", .leave)] {
+            for text in parsed.all(option) {
+                alarms.append(.proximity(try location(text, option, title: locationTitle), proximity))
+            }
+        }
+        return alarms
+    }
+
+    /// `LAT,LON` or `LAT,LON,RADIUS` (metres).
+    func location(_ text: String, _ option: String, title: String) throws(CommandFailure) -> StructuredLocation {
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+        let numbers = fields.compactMap { Double($0) }
+        guard (2...3).contains(fields.count), numbers.count == fields.count else {
+            throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200)")
+        }
+        do {
+            return try StructuredLocation(title: title, latitude: numbers[0], longitude: numbers[1],
+                                          radius: numbers.count == 3 ? numbers[2] : StructuredLocation.defaultRadius)
+        } catch {
+            throw .data("\(command): \(option) '\(text)': \(error)")
+        }
+    }
+
+    // MARK: Other values
+
+    /// 0–9, or `none`, `high` (1), `medium` (5), `low` (9).
+    func priority(_ text: String) throws(CommandFailure) -> Int {
+        switch text.lowercased() {
+        case "none": return 0
+        case "high": return 1
+        case "medium": return 5
+        case "low": return 9
+        default:
+            guard let value = Int(text), (0...9).contains(value) else {
+                throw .data("\(command): --priority '\(text)' is not 0 (none) to 9, or none, high, medium, low")
+            }
+            return value
+        }
+    }
+
+    func url(_ text: String) throws(CommandFailure) -> String {
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+            throw .data("\(command): --url '\(text)' is not a URL with a scheme (e.g. https://example.com/meeting)")
+        }
+        return text
+    }
+
+    func key(_ text: String) throws(CommandFailure) -> String {
+        guard !text.isEmpty else { throw .data("\(command): --key '' must not be empty") }
+        return text
+    }
+
+    /// `--span this|future`; `this` when not given.
+    static func span(_ parsed: ArgumentParser.Parsed, command: String) throws(CommandFailure) -> Span? {
+        guard let text = parsed.value("--span") else { return nil }
+        guard let span = Span(rawValue: text.lowercased()) else {
+            throw .usage("\(command): --span '\(text)' is not 'this' or 'future'")
+        }
+        return span
+    }
+}
+
+/// An event or a reminder, found by a unique prefix of its identifier.
+enum StoredItem {
+    case event(Event)
+    case reminder(Reminder)
+
+    static func find(_ prefix: String, in store: CalendarStore, command: String) throws(CommandFailure) -> StoredItem {
+        try StoreOptions.run(command) { () throws(StoreError) -> StoredItem in
+            let identifier = try store.itemIdentifier(matching: prefix)
+            do throws(StoreError) {
+                return .event(try store.event(identifier: identifier))
+            } catch {
+                guard case StoreError.notFound = error else { throw error }
+                return .reminder(try store.reminder(identifier: identifier))
+            }
+        }
+    }
+}
+
+extension CalendarStore {
+    /// The calendar a command names with `--calendar`, or the default one.
+    func calendar(named name: String?, forEvents: Bool, command: String) throws(CommandFailure) -> ItemCalendar {
+        try StoreOptions.run(command) { () throws(StoreError) -> ItemCalendar in
+            if let name { return try calendar(named: name) }
+            return forEvents ? try defaultCalendarForNewEvents() : try defaultCalendarForNewReminders()
+        }
+    }
+}
+
+/// Who holds an external key in a calendar. The store finds events by key;
+/// reminders it has no lookup for, so they are searched here. A key held by
+/// an item of the other kind is refused: the store would otherwise adopt
+/// that item's identifier and overwrite it with an item of another kind.
+enum KeyHolder {
+    case event(ItemIdentifier)
+    case reminder(ItemIdentifier)
+
+    static func find(_ key: String, in calendar: ItemCalendar, store: CalendarStore) throws(StoreError) -> KeyHolder? {
+        if let event = try store.event(externalKey: key, calendar: calendar.identifier) { return .event(event.identifier) }
+        if let reminder = try store.reminders(.all, calendars: [calendar.identifier]).first(where: { $0.externalKey == key }) {
+            return .reminder(reminder.identifier)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,171 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// How items read on a terminal: one short line each in listings
+/// (`Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]`), every field in `show`.
+/// Times are shown on the machine's wall clock.
+struct ItemText {
+    /// The zone times are shown in (the machine's).
+    let zone: TimeZoneRules
+    /// The current time, in Unix seconds, for "overdue".
+    let now: Int64
+
+    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// `Tue 12-01`.
+    static func day(_ date: CivilDate) -> String {
+        "\(weekdays[date.weekday.rawValue]) \(two(date.month))-\(two(date.day))"
+    }
+
+    /// `08:50`.
+    static func clock(_ time: LocalDateTime) -> String { "\(two(time.hour)):\(two(time.minute))" }
+
+    /// `Tue 2026-12-01 08:50` (with the zone's name when it is not the display zone).
+    func full(_ time: ItemTime) -> String {
+        switch time {
+        case .date(let date): return "\(Self.weekdays[date.weekday.rawValue]) \(date)"
+        case .floating(let local): return "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local)) (floating)"
+        case .zoned(let local, let name):
+            let text = "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local))"
+            return name == zone.identifier ? text : "\(text) \(name)"
+        }
+    }
+
+    /// A listing line: day, an 11-wide time column, title, short identifier.
+    static func line(day: String, time: String, title: String, identifier: ItemIdentifier, note: String? = nil) -> String {
+        let column = time.count < 11 ? time + String(repeating: " ", count: 11 - time.count) : time
+        return "\(day) \(column)  \(title)\(note.map { " (\($0))" } ?? "")  [\(identifier.short)]"
+    }
+
+    /// The instant an item time names, dates and floating times read on the display zone.
+    func instant(_ time: ItemTime) -> Int64 { (try? time.instant(machine: zone)) ?? 0 }
+
+    func line(_ event: Event) -> String {
+        if case .date(let first) = event.start {
+            var time = "all day"
+            if case .date(let last) = event.end, last > first { time = "to \(Self.day(last))" }
+            return Self.line(day: Self.day(first), time: time, title: event.title, identifier: event.identifier)
+        }
+        let start = zone.localTime(at: instant(event.start))
+        let end = zone.localTime(at: instant(event.end))
+        var time = "\(Self.clock(start))–\(Self.clock(end))"
+        if end.date != start.date { time += " +\(end.date.dayNumber - start.date.dayNumber)d" }
+        return Self.line(day: Self.day(start.date), time: time, title: event.title, identifier: event.identifier)
+    }
+
+    func line(_ reminder: Reminder) -> String {
+        var note: String?
+        if reminder.isCompleted {
+            note = reminder.completionDate.map { "done \(Self.day(zone.localTime(at: Int64($0.timeIntervalSince1970)).date))" } ?? "done"
+        } else if isOverdue(reminder) {
+            note = "overdue"
+        }
+        guard let due = reminder.due else {
+            return Self.line(day: "anytime  ", time: "", title: reminder.title, identifier: reminder.identifier, note: note)
+        }
+        if case .date(let date) = due {
+            return Self.line(day: Self.day(date), time: "", title: reminder.title, identifier: reminder.identifier, note: note)
+        }
+        let local = zone.localTime(at: instant(due))
+        return Self.line(day: Self.day(local.date), time: Self.clock(local), title: reminder.title, identifier: reminder.identifier, note: note)
+    }
+
+    /// Not completed, and due before now (a date: before today).
+    func isOverdue(_ reminder: Reminder) -> Bool {
+        guard !reminder.isCompleted, let due = reminder.due else { return false }
+        if case .date(let date) = due { return date < zone.localTime(at: now).date }
+        return instant(due) < now
+    }
+
+    // MARK: Every field
+
+    func details(_ event: Event, calendar: String) -> [String] {
+        var rows: [(String, String)] = [("Event", event.title), ("Calendar", calendar)]
+        if event.isAllDay {
+            rows.append(("Start", full(event.start)))
+            rows.append(("End", full(event.end) + " (inclusive)"))
+        } else {
+            rows.append(("Start", full(event.start)))
+            rows.append(("End", full(event.end)))
+        }
+        if let rule = event.recurrenceRule { rows.append(("Repeats", rule.rfc5545)) }
+        if !event.exceptionDates.isEmpty {
+            rows.append(("Except", event.exceptionDates.map { event.isAllDay ? $0.date.description : $0.description }.joined(separator: ", ")))
+        }
+        if let series = event.seriesIdentifier {
+            rows.append(("Occurrence of", series.rawValue + (event.originalStart.map { " at \($0)" } ?? "")))
+        }
+        if !event.location.isEmpty { rows.append(("Location", event.location)) }
+        if let url = event.url { rows.append(("URL", url)) }
+        if !event.notes.isEmpty { rows.append(("Notes", event.notes)) }
+        rows += event.alarms.map { ("Alarm", alarm($0)) }
+        if let key = event.externalKey { rows.append(("Key", key)) }
+        rows.append(("ID", event.identifier.rawValue))
+        return Self.table(rows)
+    }
+
+    func details(_ reminder: Reminder, calendar: String) -> [String] {
+        var rows: [(String, String)] = [("Reminder", reminder.title), ("Calendar", calendar)]
+        if let start = reminder.start { rows.append(("Start", full(start))) }
+        rows.append(("Due", reminder.due.map(full) ?? "no due date"))
+        if let rule = reminder.recurrenceRule { rows.append(("Repeats", rule.rfc5545)) }
+        if reminder.priority != 0 { rows.append(("Priority", "\(reminder.priority) (\(Self.priorityName(reminder.priority)))")) }
+        if reminder.isCompleted {
+            let when = reminder.completionDate.map { full(.zoned(zone.localTime(at: Int64($0.timeIntervalSince1970)), zone: zone.identifier)) }
+            rows.append(("Completed", when ?? "yes"))
+        } else if isOverdue(reminder) {
+            rows.append(("Status", "overdue"))
+        }
+        if !reminder.notes.isEmpty { rows.append(("Notes", reminder.notes)) }
+        rows += reminder.alarms.map { ("Alarm", alarm($0)) }
+        if let key = reminder.externalKey { rows.append(("Key", key)) }
+        rows.append(("ID", reminder.identifier.rawValue))
+        return Self.table(rows)
+    }
+
+    static func priorityName(_ priority: Int) -> String {
+        switch priority {
+        case 1...4: "high"
+        case 5: "medium"
+        case 6...9: "low"
+        default: "none"
+        }
+    }
+
+    func alarm(_ alarm: Alarm) -> String {
+        switch alarm.trigger {
+        case .relative(let seconds):
+            if seconds == 0 { return "at the time" }
+            return "\(Self.duration(abs(seconds))) \(seconds < 0 ? "before" : "after")"
+        case .absolute(let date):
+            return "at " + full(.zoned(zone.localTime(at: Int64(date.timeIntervalSince1970)), zone: zone.identifier))
+        case .proximity(let location, let proximity):
+            let place = "\(location.latitude),\(location.longitude) within \(Self.number(location.radius)) m"
+            return "on \(proximity == .enter ? "arriving at" : "leaving") \(place)\(location.title.isEmpty ? "" : " (\(location.title))")"
+        }
+    }
+
+    /// `1h30m`, `10m`, `1d`.
+    static func duration(_ seconds: Int) -> String {
+        if seconds == 0 { return "0s" }
+        var rest = seconds
+        var text = ""
+        for (unit, length) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= length {
+            text += "\(rest / length)\(unit)"
+            rest %= length
+        }
+        return text
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static func table(_ rows: [(String, String)]) -> [String] {
+        let width = (rows.map(\.0.count).max() ?? 0) + 2
+        return rows.map { ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }
+    }
+}

@@ -1,0 +1,126 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime list events|reminders`: the items in a range of time.
+enum ListCommand: Command {
+    static let name = "list"
+    static let abstract = "List events or reminders in a range of time"
+    static let help = """
+    usage: chime list events [--from WHEN] [--to WHEN] [--calendar NAME ...] [--db PATH] [--json]
+           chime list reminders [--from WHEN] [--to WHEN] [--calendar NAME ...]
+                                [--incomplete | --completed | --all] [--db PATH] [--json]
+
+    events      the events that overlap [--from, --to), repeating ones as
+                their occurrences, by start (default: today and the six days
+                after it)
+    reminders   the reminders not yet completed (default), due in [--from,
+                --to) when either is given; with --completed, the completed
+                ones, by completion time in [--from, --to); with --all, every
+                reminder
+
+    One line each, on the machine's wall clock:
+
+      Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
+
+      --from WHEN        the start of the range (a date: its midnight)
+      --to WHEN          the end of the range, excluded (a date: the end of that day)
+      --calendar NAME    only this calendar; repeatable (default: all)
+      --incomplete       reminders not completed (the default)
+      --completed        completed reminders
+      --all              every reminder, completed or not
+    \(StoreOptions.helpFooter)
+
+    \(ItemOptions.timeHelp)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime list", options: StoreOptions.common + [
+        .init(name: "--from", takesValue: true),
+        .init(name: "--to", takesValue: true),
+        .init(name: "--calendar", takesValue: true, repeatable: true),
+        .init(name: "--incomplete", takesValue: false),
+        .init(name: "--completed", takesValue: false),
+        .init(name: "--all", takesValue: false),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let parsed = try parser.parse(arguments)
+        guard let kind = parsed.positionals.first else {
+            throw .usage("chime list: missing 'events' or 'reminders' (see 'chime list --help')")
+        }
+        guard kind == "events" || kind == "reminders" else {
+            throw .usage("chime list: unknown kind '\(kind)'; expected 'events' or 'reminders' (see 'chime list --help')")
+        }
+        let command = "chime list \(kind)"
+        var rest = parsed
+        rest.positionals.removeFirst()
+        _ = try StoreOptions.positionals(rest, [], command: command)
+        let filters = ["--incomplete", "--completed", "--all"].filter(parsed.has)
+        if kind == "events", let filter = filters.first { throw .usage("\(command): \(filter) is for reminders") }
+        if filters.count > 1 { throw .usage("\(command): give one of \(filters.joined(separator: ", "))") }
+        if parsed.has("--all") && (parsed.value("--from") != nil || parsed.value("--to") != nil) {
+            throw .usage("\(command): --all lists every reminder; leave out --from and --to")
+        }
+
+        let options = try ItemOptions(parsed, context: context, command: command)
+        let from = try parsed.value("--from").map { text throws(CommandFailure) in try bound(text, "--from", options) }
+        let to = try parsed.value("--to").map { text throws(CommandFailure) in try bound(text, "--to", options) }
+        if let from, let to, to < from {
+            throw .data("\(command): --to '\(parsed.value("--to")!)' is before --from '\(parsed.value("--from")!)'")
+        }
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (calendars, chosen) = try StoreOptions.run(command) { () throws(StoreError) in
+            (try store.calendars(), try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier })
+        }
+        let json = ItemJSON(machine: options.zone, calendars: calendars)
+        let text = ItemText(zone: options.zone, now: options.now)
+        let date: (Int64?) -> Any = { $0.map { ItemJSON.rfc3339($0, in: options.zone) } ?? NSNull() }
+
+        if kind == "events" {
+            let today = options.zone.localTime(at: options.now).date
+            let low = from ?? options.zone.resolve(LocalDateTime(date: today)!).instant
+            let high = to ?? options.zone.resolve(LocalDateTime(date: today.adding(days: 7))!).instant
+            let events = try StoreOptions.run(command) { () throws(StoreError) in
+                try store.events(overlapping: Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(max(low, high))),
+                                 calendars: chosen)
+            }
+            if parsed.has("--json") {
+                StoreOptions.printJSON(["from": date(low), "to": date(high), "events": events.map(json.event)] as [String: Any], context: context)
+            } else if events.isEmpty {
+                context.standardOutput("No events.")
+            } else {
+                for event in events { context.standardOutput(text.line(event)) }
+            }
+            return
+        }
+        let filter: CalendarStore.ReminderFilter
+        let toDate: (Int64) -> Date = { Date(timeIntervalSince1970: TimeInterval($0)) }
+        if parsed.has("--completed") {
+            filter = .completed(from: from.map(toDate), to: to.map(toDate))
+        } else if parsed.has("--all") {
+            filter = .all
+        } else {
+            filter = .incomplete(dueFrom: from.map(toDate), dueTo: to.map(toDate))
+        }
+        let reminders = try StoreOptions.run(command) { () throws(StoreError) in try store.reminders(filter, calendars: chosen) }
+        if parsed.has("--json") {
+            StoreOptions.printJSON(["from": date(from), "to": date(to),
+                                    "reminders": reminders.map { json.reminder($0, now: options.now) }] as [String: Any], context: context)
+        } else if reminders.isEmpty {
+            context.standardOutput("No reminders.")
+        } else {
+            for reminder in reminders { context.standardOutput(text.line(reminder)) }
+        }
+    }
+
+    /// A bound of the range: a date's midnight (`--to`: the midnight after it), else the instant.
+    static func bound(_ text: String, _ option: String, _ options: ItemOptions) throws(CommandFailure) -> Int64 {
+        let expression = try options.time(text, option)
+        if case .date(let day) = expression.meaning, option == "--to" {
+            return options.zone.resolve(LocalDateTime(date: day.adding(days: 1))!).instant
+        }
+        return expression.instant(in: options.zone)
+    }
+}

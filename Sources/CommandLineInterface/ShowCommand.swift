@@ -1,0 +1,49 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime show ID`: every field of one item.
+enum ShowCommand: Command {
+    static let name = "show"
+    static let abstract = "Show every field of an event or reminder"
+    static let help = """
+    usage: chime show ID [--db PATH] [--json]
+
+    Shows an event or a reminder: title, calendar, times (on their own zone's
+    wall clock), repetition and exceptions, location, notes, alarms, key and
+    the full identifier. ID is the identifier or any unique prefix of it, such
+    as the eight digits listings show.
+
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime show", options: StoreOptions.common)
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime show"
+        let parsed = try parser.parse(arguments)
+        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let item = try StoredItem.find(id, in: store, command: command)
+        let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        if parsed.has("--json") {
+            let json = ItemJSON(machine: zone, calendars: calendars)
+            switch item {
+            case .event(let event): StoreOptions.printJSON(json.event(event), context: context)
+            case .reminder(let reminder): StoreOptions.printJSON(json.reminder(reminder, now: now), context: context)
+            }
+            return
+        }
+        let text = ItemText(zone: zone, now: now)
+        let title: (ItemIdentifier) -> String = { id in calendars.first { $0.identifier == id }?.title ?? id.rawValue }
+        let lines = switch item {
+        case .event(let event): text.details(event, calendar: title(event.calendarIdentifier))
+        case .reminder(let reminder): text.details(reminder, calendar: title(reminder.calendarIdentifier))
+        }
+        for line in lines { context.standardOutput(line) }
+    }
+}

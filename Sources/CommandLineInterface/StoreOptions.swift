@@ -1,0 +1,86 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// What every item command shares: `--db PATH` and `--json`, opening the
+/// store, and turning the store's errors into messages and exit statuses.
+enum StoreOptions {
+    /// The options every item command takes.
+    static let common: [ArgumentParser.Option] = [
+        .init(name: "--db", takesValue: true),
+        .init(name: "--json", takesValue: false),
+    ]
+
+    /// The lines every item command's `--help` ends with.
+    static let helpFooter = """
+      --db PATH          the store (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db,
+                         else ~/.local/share/chime/chime.db)
+      --json             print one JSON document on standard output instead of text
+    """
+
+    /// The exit statuses, as each item command's `--help` lists them.
+    static let exitStatusHelp = """
+    Exit status: 0 on success; 64 when the command line is wrong; 65 when a value
+    is wrong (a time, zone, rule, coordinates, a duplicate key, a read-only
+    calendar, an ambiguous ID); 66 when an ID, calendar or occurrence does not
+    exist; 74 when the store cannot be opened, read or written.
+    """
+
+    /// The store's path: `--db`, else `CHIME_DB`, else the XDG default.
+    static func path(_ parsed: ArgumentParser.Parsed, context: CommandContext) -> String {
+        StoreLocation.path(explicit: parsed.value("--db"), environment: context.environment)
+    }
+
+    /// Opens (creating when needed) the store the command line names.
+    static func open(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
+        let path = path(parsed, context: context)
+        do {
+            return try CalendarStore(path: path, machineTimeZone: context.machineTimeZone(), now: context.now)
+        } catch {
+            throw failure(error, command: command)
+        }
+    }
+
+    /// A store error as the command's failure: the store's own message,
+    /// which names the value at fault, and the status for its kind.
+    static func failure(_ error: StoreError, command: String) -> CommandFailure {
+        let message = "\(command): \(error)"
+        switch error {
+        case .notFound, .notAnOccurrence:
+            return .notFound(message)
+        case .invalid, .ambiguous, .readOnlyCalendar, .duplicateCalendar, .duplicateExternalKey, .lastCalendar:
+            return .data(message)
+        case .calendarNotEmpty(let title, let items):
+            return .data("\(command): calendar '\(title)' holds \(items) item\(items == 1 ? "" : "s"); add --yes to remove \(items == 1 ? "it" : "them") with it")
+        case .database, .unusable:
+            return CommandFailure(message: message, status: ExitStatus.storeFailure)
+        }
+    }
+
+    /// Runs store code, mapping its errors with `failure(_:command:)`.
+    static func run<T>(_ command: String, _ body: () throws(StoreError) -> T) throws(CommandFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw failure(error, command: command)
+        }
+    }
+
+    /// Prints a JSON document (keys sorted, so the text is stable).
+    static func printJSON(_ object: Any, context: CommandContext) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        context.standardOutput(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Refuses positionals beyond `count`, and too few of them.
+    static func positionals(_ parsed: ArgumentParser.Parsed, _ names: [String], command: String) throws(CommandFailure) -> [String] {
+        let given = parsed.positionals
+        if given.count < names.count {
+            throw .usage("\(command): missing \(names[given.count]) (see '\(command) --help')")
+        }
+        if given.count > names.count {
+            throw .usage("\(command): unexpected argument '\(given[names.count])'; quote a \(names.last ?? "value") that has spaces (see '\(command) --help')")
+        }
+        return given
+    }
+}

@@ -1,0 +1,107 @@
+import CalendarModel
+import CommandLineInterface
+import Foundation
+import Testing
+
+@Suite("chime list and agenda")
+struct ListAndAgendaTests {
+    @Test("the agenda for Tuesday morning: today's and tomorrow's events, then reminders due by tomorrow night and overdue ones")
+    func agenda() throws {
+        let scratch = Scratch()
+        let standUp = scratch.add("event", "Stand-up", "--start", "2026-11-30T08:50", "--duration", "10m",
+                                  "--repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR")
+        let dinner = scratch.add("event", "Dinner", "--start", "2026-12-02T19:00", "--end", "2026-12-02T21:00")
+        let offsite = scratch.add("event", "Offsite", "--start", "2026-12-02")
+        scratch.add("event", "Next week", "--start", "2026-12-08T10:00")
+        let rent = scratch.add("reminder", "Pay rent", "--due", "2026-11-30 17:00")
+        let milk = scratch.add("reminder", "Buy milk", "--due", "today")
+        let call = scratch.add("reminder", "Call mum", "--due", "2026-12-02 09:00")
+        scratch.add("reminder", "Later", "--due", "2026-12-03")
+        scratch.add("reminder", "Someday")
+        let done = scratch.add("reminder", "Done already", "--due", "today")
+        scratch.ok("complete", done)
+        #expect(scratch.ok("agenda").output == [
+            "Tue 12-01 08:50–09:00  Stand-up  [\(standUp)]",
+            "Wed 12-02 all day      Offsite  [\(offsite)]",
+            "Wed 12-02 08:50–09:00  Stand-up  [\(standUp)]",
+            "Wed 12-02 19:00–21:00  Dinner  [\(dinner)]",
+            "",
+            "Reminders",
+            "Mon 11-30 17:00        Pay rent (overdue)  [\(rent)]",
+            "Tue 12-01              Buy milk  [\(milk)]",
+            "Wed 12-02 09:00        Call mum  [\(call)]",
+        ])
+        let json = try scratch.ok("agenda", "--json").json()
+        #expect(json["from"] as? String == "2026-12-01T00:00:00+08:00")
+        #expect(json["to"] as? String == "2026-12-03T00:00:00+08:00")
+        let events = try #require(json["events"] as? [[String: Any]])
+        #expect(events.map { $0["title"] as? String } == ["Stand-up", "Offsite", "Stand-up", "Dinner"])
+        #expect(events[0]["seriesIdentifier"] as? String == events[0]["identifier"] as? String)
+        #expect(events[0]["originalStart"] as? String == "2026-12-01T08:50:00+08:00")
+        let reminders = try #require(json["reminders"] as? [[String: Any]])
+        #expect(reminders.map { $0["title"] as? String } == ["Pay rent", "Buy milk", "Call mum"])
+        #expect(reminders[0]["overdue"] as? Bool == true)
+    }
+
+    @Test("an empty agenda says so")
+    func emptyAgenda() {
+        #expect(Scratch().ok("agenda").output == ["Nothing today or tomorrow."])
+    }
+
+    @Test("list events: today and six days after by default, --from and --to, --calendar")
+    func listEvents() throws {
+        let scratch = Scratch()
+        scratch.ok("calendar", "add", "Work")
+        let today = scratch.add("event", "Today", "--start", "2026-12-01T18:00")
+        let monday = scratch.add("event", "Monday", "--start", "2026-12-07T09:00", "--calendar", "Work")
+        let after = scratch.add("event", "Tuesday after", "--start", "2026-12-08T09:00")
+        #expect(scratch.ok("list", "events").output == [
+            "Tue 12-01 18:00–19:00  Today  [\(today)]",
+            "Mon 12-07 09:00–10:00  Monday  [\(monday)]",
+        ])
+        #expect(scratch.ok("list", "events", "--from", "2026-12-07", "--to", "2026-12-08").output == [
+            "Mon 12-07 09:00–10:00  Monday  [\(monday)]",
+            "Tue 12-08 09:00–10:00  Tuesday after  [\(after)]",
+        ])
+        #expect(scratch.ok("list", "events", "--calendar", "Work", "--to", "+14d").output == ["Mon 12-07 09:00–10:00  Monday  [\(monday)]"])
+        let json = try scratch.ok("list", "events", "--json").json()
+        #expect(json["from"] as? String == "2026-12-01T00:00:00+08:00")
+        #expect(json["to"] as? String == "2026-12-08T00:00:00+08:00")
+        #expect((json["events"] as? [[String: Any]])?.count == 2)
+    }
+
+    @Test("list reminders: incomplete by default, --completed, --all, a due range")
+    func listReminders() throws {
+        let scratch = Scratch()
+        let a = scratch.add("reminder", "A", "--due", "2026-12-01 10:00")
+        let b = scratch.add("reminder", "B", "--due", "2026-12-05")
+        let c = scratch.add("reminder", "C")
+        scratch.ok("complete", a)
+        #expect(scratch.ok("list", "reminders").output == [
+            "Sat 12-05              B  [\(b)]",
+            "anytime                C  [\(c)]",
+        ])
+        #expect(scratch.ok("list", "reminders", "--incomplete", "--to", "2026-12-04").output == ["No reminders."])
+        #expect(scratch.ok("list", "reminders", "--completed").output == ["Tue 12-01 10:00        A (done Tue 12-01)  [\(a)]"])
+        #expect(scratch.ok("list", "reminders", "--all").output.count == 3)
+        let json = try scratch.ok("list", "reminders", "--completed", "--json").json()
+        let first = try #require((json["reminders"] as? [[String: Any]])?.first)
+        #expect(first["completed"] as? Bool == true)
+        #expect(first["completionDate"] as? String == "2026-12-01T00:00:00Z")
+    }
+
+    @Test("list refusals: 64 for the command line, 65 for times, 66 for calendars")
+    func refusals() throws {
+        let scratch = Scratch()
+        scratch.ok("status")
+        scratch.add("reminder", "Something")
+        try scratch.refuses(["list"], status: 64, mentioning: ["missing 'events' or 'reminders'"])
+        try scratch.refuses(["list", "todos"], status: 64, mentioning: ["'todos'"])
+        try scratch.refuses(["list", "events", "--completed"], status: 64, mentioning: ["--completed is for reminders"])
+        try scratch.refuses(["list", "reminders", "--completed", "--incomplete"], status: 64, mentioning: ["give one of"])
+        try scratch.refuses(["list", "events", "--from", "soonish"], status: 65, mentioning: ["--from", "'soonish'"])
+        try scratch.refuses(["list", "events", "--from", "2026-12-05", "--to", "2026-12-01"], status: 65, mentioning: ["before"])
+        try scratch.refuses(["list", "events", "--calendar", "Nowhere"], status: 66, mentioning: ["calendar 'Nowhere'"])
+        try scratch.refuses(["agenda", "--calendar", "Nowhere"], status: 66, mentioning: ["calendar 'Nowhere'"])
+    }
+}
