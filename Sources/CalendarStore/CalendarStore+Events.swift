@@ -187,16 +187,20 @@ extension CalendarStore {
     /// Saves an event. For an occurrence of a recurring event, `span` says
     /// whether the change detaches this occurrence alone or splits the
     /// series here so that this and the later ones change.
-    public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) {
+    /// Returns the identifier the change was saved under: the event's own,
+    /// that of the item whose external key it took, the detached
+    /// occurrence's, or the new series' after a split.
+    @discardableResult
+    public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> ItemIdentifier {
         do { try event.validate() } catch { throw .invalid(error) }
         try requireWritable(event.calendarIdentifier)
         guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
-            let identifier = try resolveExternalKey(event.externalKey, calendar: event.calendarIdentifier, identifier: event.identifier)
+            let identifier = try resolveExternalKey(event.externalKey, type: "event", calendar: event.calendarIdentifier, identifier: event.identifier)
             var stored = event
             stored.identifier = identifier
             let range = try StoreError.wrap { try eventRange(stored) }
             try perform(commit: commit) { db in try self.write(stored, range: range, in: db) }
-            return
+            return identifier
         }
         let series = try self.event(identifier: seriesIdentifier)
         switch span {
@@ -212,8 +216,10 @@ extension CalendarStore {
             detached.externalKey = nil
             detached.exceptionDates = []
             detached.extraDates = []
+            if existing == nil { detached.alarms = Self.copies(of: detached.alarms, ownedBy: series) }
             let range = try StoreError.wrap { try eventRange(detached) }
             try perform(commit: commit) { db in try self.write(detached, range: range, in: db) }
+            return detached.identifier
         case .futureEvents:
             var following = event
             following.seriesIdentifier = nil
@@ -222,10 +228,11 @@ extension CalendarStore {
                 following.identifier = series.identifier
                 let range = try StoreError.wrap { try eventRange(following) }
                 try perform(commit: commit) { db in try self.write(following, range: range, in: db) }
-                return
+                return series.identifier
             }
             following.identifier = .random()
             following.externalKey = nil
+            following.alarms = Self.copies(of: following.alarms, ownedBy: series)
             let (earlier, later) = try split(series, at: originalStart, following: following)
             let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later)) }
             try perform(commit: commit) { db in
@@ -234,7 +241,15 @@ extension CalendarStore {
                 try db.execute("UPDATE items SET series_id = ? WHERE series_id = ? AND original_start >= ?",
                                [later.identifier.rawValue, series.identifier.rawValue, originalStart.localSeconds])
             }
+            return later.identifier
         }
+    }
+
+    /// Alarms for a new item made from `owner`: the same triggers under new
+    /// identifiers where they are the owner's (alarm identifiers are unique).
+    static func copies(of alarms: [Alarm], ownedBy owner: Event) -> [Alarm] {
+        let owned = Set(owner.alarms.map(\.identifier))
+        return alarms.map { owned.contains($0.identifier) ? Alarm(trigger: $0.trigger) : $0 }
     }
 
     /// Removes an event. For an occurrence, `span` says whether only this
@@ -294,7 +309,10 @@ extension CalendarStore {
         earlier.exceptionDates = series.exceptionDates.filter { $0 < originalStart }
         earlier.extraDates = series.extraDates.filter { $0 < originalStart }
         var later = following ?? series
-        if following == nil { later.identifier = .random() }
+        if following == nil {
+            later.identifier = .random()
+            later.alarms = Self.copies(of: series.alarms, ownedBy: series)
+        }
         if later.recurrenceRule == rule || following == nil, let count = rule.count {
             later.recurrenceRule = try? rule.ending(.count(max(1, count - used)))
         }

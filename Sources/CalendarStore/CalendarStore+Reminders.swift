@@ -76,7 +76,8 @@ extension CalendarStore {
         do { try reminder.validate() } catch { throw .invalid(error) }
         try requireWritable(reminder.calendarIdentifier)
         var stored = reminder
-        stored.identifier = try resolveExternalKey(reminder.externalKey, calendar: reminder.calendarIdentifier, identifier: reminder.identifier)
+        stored.identifier = try resolveExternalKey(reminder.externalKey, type: "reminder", calendar: reminder.calendarIdentifier,
+                                                   identifier: reminder.identifier)
         if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
         if !stored.isCompleted { stored.completionDate = nil }
         let due = try? stored.due?.instant(machine: machineTimeZone)
@@ -104,7 +105,10 @@ extension CalendarStore {
         done.isCompleted = true
         done.completionDate = completedAt
         done.alarms = reminder.alarms.map { Alarm(trigger: $0.trigger) }
-        let next = try StoreError.wrap { try nextDue(after: due, rule: rule) }
+        // COUNT counts from the current due time: one fewer remains after it.
+        let remaining = rule.count.map { $0 - 1 }
+        let next = remaining == 0 ? nil : try StoreError.wrap { try nextDue(after: due, rule: rule) }
+        if let remaining, remaining > 0 { reminder.recurrenceRule = try? rule.ending(.count(remaining)) }
         if let next {
             if let start = reminder.start, let dueInstant = try? due.instant(machine: machineTimeZone),
                let nextInstant = try? next.instant(machine: machineTimeZone), let startInstant = try? start.instant(machine: machineTimeZone) {
@@ -118,11 +122,12 @@ extension CalendarStore {
                 }
             }
             reminder.due = next
+            try save(done, commit: false)
         } else {
+            // The last occurrence: the series itself is what gets completed.
             reminder.isCompleted = true
             reminder.completionDate = completedAt
         }
-        try save(done, commit: false)
         try save(reminder, commit: commit)
     }
 

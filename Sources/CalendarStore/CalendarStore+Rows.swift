@@ -133,14 +133,17 @@ extension CalendarStore {
     /// Checks an external key before a save: a new item whose key is taken
     /// adopts the identifier of the item that has it (so a script can save
     /// the same thing twice), an existing item may not take another's key.
-    func resolveExternalKey(_ key: String?, calendar: ItemIdentifier, identifier: ItemIdentifier) throws(StoreError) -> ItemIdentifier {
+    /// The key may only be adopted from an item of the same type (`event`,
+    /// `reminder`); one held by the other type is a conflict.
+    func resolveExternalKey(_ key: String?, type: String, calendar: ItemIdentifier, identifier: ItemIdentifier) throws(StoreError) -> ItemIdentifier {
         guard let key else { return identifier }
-        let (holder, exists): (String?, Bool) = try StoreError.wrap {
+        let (holder, holderType, exists): (String?, String?, Bool) = try StoreError.wrap {
             (try database.scalar("SELECT id FROM items WHERE calendar_id = ? AND external_key = ?", [calendar.rawValue, key]),
+             try database.scalar("SELECT type FROM items WHERE calendar_id = ? AND external_key = ?", [calendar.rawValue, key]),
              (try database.scalar("SELECT count(*) FROM items WHERE id = ?", [identifier.rawValue]) ?? 0) > 0)
         }
         guard let holder, holder != identifier.rawValue else { return identifier }
-        if exists {
+        if exists || holderType != type {
             let title = (try? self.calendar(identifier: calendar).title) ?? calendar.rawValue
             throw .duplicateExternalKey(key: key, calendar: title)
         }

@@ -147,9 +147,8 @@ enum EditCommand: Command {
     static func edit(_ stored: Event, _ parsed: ArgumentParser.Parsed, span: Span?, store: CalendarStore,
                      context: CommandContext, command: String) throws(CommandFailure) -> Event {
         var event = stored
-        var originalStart: LocalDateTime?
         if let text = parsed.value("--occurrence") {
-            (event, originalStart) = try occurrence(text, of: stored, store: store, context: context, command: command)
+            event = try occurrence(text, of: stored, store: store, context: context, command: command).0
             if span ?? .thisEvent == .thisEvent, parsed.value("--repeat") != nil {
                 throw .usage("\(command): --repeat changes a series; with --occurrence give --span future")
             }
@@ -174,32 +173,10 @@ enum EditCommand: Command {
         if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
 
         let chosen = span ?? .thisEvent
-        let seriesIdentifier = event.seriesIdentifier
-        if originalStart != nil, event.identifier == seriesIdentifier {
-            // A new item (a detached occurrence, or the later part of a
-            // split series): the store would save the series' alarms under
-            // their old identifiers, which the series still holds, and fail
-            // on the alarms' primary key; fresh ones avoid that.
-            event.alarms = event.alarms.map { Alarm(trigger: $0.trigger) }
-            // A new detached occurrence: name it here, so it can be printed.
-            if chosen == .thisEvent { event.identifier = .random() }
-        }
         let toSave = event
-        try StoreOptions.run(command) { () throws(StoreError) in try store.save(toSave, span: chosen) }
-        guard originalStart != nil, let seriesIdentifier else {
-            return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: toSave.identifier) }
-        }
-        if chosen == .thisEvent {
-            return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: toSave.identifier) }
-        }
-        // Span future: the store names the later part itself; find it by
-        // its first occurrence (the series' start when nothing was split).
-        let start = options.instant(of: toSave.start)
-        let found = try StoreOptions.run(command) { () throws(StoreError) in
-            try store.events(overlapping: Date(timeIntervalSince1970: TimeInterval(start))..<Date(timeIntervalSince1970: TimeInterval(start + 1)))
-        }
-        let later = found.first { ($0.seriesIdentifier ?? $0.identifier) != seriesIdentifier && $0.title == toSave.title && $0.start == toSave.start }
-        let identifier = later.map { $0.seriesIdentifier ?? $0.identifier } ?? seriesIdentifier
+        // The store answers with where the change went: the event itself, a
+        // detached occurrence, or the later part of a split series.
+        let identifier = try StoreOptions.run(command) { () throws(StoreError) in try store.save(toSave, span: chosen) }
         return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: identifier) }
     }
 

@@ -266,4 +266,59 @@ struct CalendarStoreTests {
         #expect(throws: StoreError.self) { try store.itemIdentifier(matching: "aaaa") }
         #expect(throws: StoreError.self) { try store.itemIdentifier(matching: "bbbb") }
     }
+
+    @Test("detaching or splitting a series with alarms gives the new item alarms of its own, and save names it")
+    func alarmsOnDetachAndSplit() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        let daily = Event(calendarIdentifier: calendar.identifier, title: "Walk",
+                          start: try StoreFixture.zoned("2026-12-01T07:00:00"), end: try StoreFixture.zoned("2026-12-01T07:30:00"),
+                          recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY"), alarms: [.relative(seconds: -600)])
+        try store.save(daily)
+        var moved = try store.occurrence(of: daily.identifier, originalStart: try StoreFixture.time("2026-12-02T07:00:00"))
+        moved.title = "Late walk"
+        let detached = try store.save(moved, span: .thisEvent)
+        #expect(detached != daily.identifier)
+        #expect(try store.event(identifier: detached).alarms.map(\.trigger) == [.relative(seconds: -600)])
+        var later = try store.occurrence(of: daily.identifier, originalStart: try StoreFixture.time("2026-12-05T07:00:00"))
+        later.title = "Run"
+        let split = try store.save(later, span: .futureEvents)
+        #expect(split != daily.identifier)
+        #expect(try store.event(identifier: split).title == "Run")
+        #expect(try store.event(identifier: split).alarms.map(\.trigger) == [.relative(seconds: -600)])
+        #expect(try store.event(identifier: daily.identifier).alarms.map(\.trigger) == [.relative(seconds: -600)])
+    }
+
+    @Test("an external key held by a reminder is refused for an event in the same calendar")
+    func keysDoNotCrossTypes() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        try store.save(Reminder(calendarIdentifier: calendar.identifier, title: "Milk", externalKey: "k1"))
+        let event = Event(calendarIdentifier: calendar.identifier, title: "Meeting", start: try StoreFixture.zoned("2026-12-01T10:00:00"),
+                          end: try StoreFixture.zoned("2026-12-01T11:00:00"), externalKey: "k1")
+        #expect(throws: StoreError.self) { try store.save(event) }
+        #expect(try store.reminders(.all).map(\.title) == ["Milk"])
+    }
+
+    @Test("completing a reminder with COUNT uses one occurrence up, and the last completes the series")
+    func completeCountedReminder() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(now: { Date(timeIntervalSince1970: 1_796_000_000) })
+        let calendar = try store.defaultCalendarForNewReminders()
+        let pills = Reminder(calendarIdentifier: calendar.identifier, title: "Pills", due: try StoreFixture.zoned("2026-12-01T08:00:00"),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=2"))
+        try store.save(pills)
+        try store.complete(pills.identifier)
+        let second = try store.reminder(identifier: pills.identifier)
+        #expect(second.due == (try StoreFixture.zoned("2026-12-02T08:00:00")))
+        #expect(second.recurrenceRule?.count == 1)
+        #expect(!second.isCompleted)
+        try store.complete(pills.identifier)
+        let done = try store.reminder(identifier: pills.identifier)
+        #expect(done.isCompleted)
+        #expect(done.due == (try StoreFixture.zoned("2026-12-02T08:00:00")))
+        #expect(try store.reminders(.completed(from: nil, to: nil)).count == 2)
+    }
 }
