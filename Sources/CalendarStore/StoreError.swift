@@ -28,7 +28,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .lastCalendar(let title): "calendar '\(title)' is the last one; a store keeps at least one"
         case .notAnOccurrence(let identifier, let start): "event '\(identifier)' has no occurrence starting \(start)"
         case .database(let error): "store: \(error)"
-        case .unusable(let path, let reason): "cannot use the store at \(path): \(reason)"
+        case .unusable(let path, let reason): path.isEmpty ? "cannot use the store: \(reason)" : "cannot use the store at \(path): \(reason)"
         }
     }
 }
