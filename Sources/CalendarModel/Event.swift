@@ -55,9 +55,6 @@ public struct Event: Hashable, Sendable {
 
     public var isAllDay: Bool { start.isDateOnly }
 
-    /// Whether this value stands for one occurrence of a series rather than an item of its own.
-    public var isOccurrence: Bool { seriesIdentifier != nil }
-
     /// Refuses what an event cannot be: an end before its start, a start and
     /// end of different kinds, an unknown zone, a rule that needs a time of
     /// day on an all-day event, an external key that is empty.

@@ -199,8 +199,10 @@ struct CalendarStoreTests {
         let before = try store.changeCounter()
         try store.save(Reminder(calendarIdentifier: calendar.identifier, title: "One"), commit: false)
         try store.save(Reminder(calendarIdentifier: calendar.identifier, title: "Two"), commit: false)
+        #expect(store.hasUncommittedChanges)
         #expect(try store.reminders(.all).isEmpty)
         store.reset()
+        #expect(!store.hasUncommittedChanges)
         try store.commit()
         #expect(try store.reminders(.all).isEmpty)
         try store.save(Reminder(calendarIdentifier: calendar.identifier, title: "Three"), commit: false)
@@ -320,5 +322,35 @@ struct CalendarStoreTests {
         #expect(done.isCompleted)
         #expect(done.due == (try StoreFixture.zoned("2026-12-02T08:00:00")))
         #expect(try store.reminders(.completed(from: nil, to: nil)).count == 2)
+    }
+
+    @Test("the default calendars for new events and reminders can be chosen apart")
+    func defaultCalendars() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let personal = try store.defaultCalendarForNewEvents()
+        let work = ItemCalendar(title: "Work")
+        try store.save(work)
+        try store.setDefaultCalendar(work.identifier, forEvents: true, forReminders: false)
+        #expect(try store.defaultCalendarForNewEvents() == work)
+        #expect(try store.defaultCalendarForNewReminders() == personal)
+    }
+
+    @Test("enumerating events stops when the body sets the flag")
+    func enumerationStops() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        try store.save(Event(calendarIdentifier: calendar.identifier, title: "Daily",
+                             start: try StoreFixture.zoned("2026-12-01T07:00:00"), end: try StoreFixture.zoned("2026-12-01T07:30:00"),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY")))
+        let month = try StoreFixture.date("2026-12-01T00:00:00+08:00")..<StoreFixture.date("2027-01-01T00:00:00+08:00")
+        var seen = 0
+        try store.enumerateEvents(overlapping: month) { _, stop in
+            seen += 1
+            if seen == 3 { stop = true }
+        }
+        #expect(seen == 3)
+        #expect(try store.events(overlapping: month).count == 31)
     }
 }
