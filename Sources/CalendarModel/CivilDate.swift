@@ -4,19 +4,25 @@
 /// Dates convert to and from a *day number*, the count of days since
 /// 1970-01-01, which makes day arithmetic and weekdays plain integer math.
 public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
+    // Narrow storage: a date is inside every time that the engine and the
+    // store copy around, and an event holds several.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
 
     /// A date, or nil when the day does not exist (February 30, April 31).
     /// Recurrence expansion relies on this refusing rather than clamping.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month) else {
+        guard (1...12).contains(month), day >= 1, day <= CivilDate.daysInMonth(year: year, month: month),
+              let storedYear = Int32(exactly: year) else {
             return nil
         }
-        self.year = year
-        self.month = month
-        self.day = day
+        self.storedYear = storedYear
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// The date `dayNumber` days after 1970-01-01.
@@ -29,9 +35,11 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        storedDay = UInt8(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+        storedMonth = UInt8(month)
+        // Beyond ±2 billion years only nonsense input reaches here; clamp rather than trap.
+        storedYear = Int32(clamping: yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
     }
 
     /// Days since 1970-01-01 (negative before it).

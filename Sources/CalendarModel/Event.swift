@@ -7,24 +7,94 @@ import Foundation
 /// original start; one changed on its own ("this occurrence") is stored as a
 /// detached event that names the series and the original start it replaces.
 public struct Event: Hashable, Sendable {
-    public var identifier: ItemIdentifier
-    public var calendarIdentifier: ItemIdentifier
-    public var title: String
-    public var location: String
-    public var notes: String
-    public var url: String?
-    public var start: ItemTime
-    public var end: ItemTime
-    public var recurrenceRule: RecurrenceRule?
+    /// The fields every occurrence of a series shares, behind one reference:
+    /// a query returns thousands of occurrences of a few series, and each
+    /// copy then costs one retain instead of a dozen. Copied on write.
+    private final class Shared: @unchecked Sendable {
+        var identifier: ItemIdentifier
+        var calendarIdentifier: ItemIdentifier
+        var title: String
+        var location: String
+        var notes: String
+        var url: String?
+        var recurrenceRule: RecurrenceRule?
+        var exceptionDates: [LocalDateTime]
+        var extraDates: [LocalDateTime]
+        var alarms: [Alarm]
+        var externalKey: String?
+
+        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?) {
+            self.identifier = identifier
+            self.calendarIdentifier = calendarIdentifier
+            self.title = title
+            self.location = location
+            self.notes = notes
+            self.url = url
+            self.recurrenceRule = recurrenceRule
+            self.exceptionDates = exceptionDates
+            self.extraDates = extraDates
+            self.alarms = alarms
+            self.externalKey = externalKey
+        }
+
+        func copy() -> Shared {
+            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey)
+        }
+    }
+
+    private var shared: Shared
+
+    public var identifier: ItemIdentifier {
+        get { shared.identifier }
+        set { unique().identifier = newValue }
+    }
+    public var calendarIdentifier: ItemIdentifier {
+        get { shared.calendarIdentifier }
+        set { unique().calendarIdentifier = newValue }
+    }
+    public var title: String {
+        get { shared.title }
+        set { unique().title = newValue }
+    }
+    public var location: String {
+        get { shared.location }
+        set { unique().location = newValue }
+    }
+    public var notes: String {
+        get { shared.notes }
+        set { unique().notes = newValue }
+    }
+    public var url: String? {
+        get { shared.url }
+        set { unique().url = newValue }
+    }
+    public var recurrenceRule: RecurrenceRule? {
+        get { shared.recurrenceRule }
+        set { unique().recurrenceRule = newValue }
+    }
     /// EXDATE: original starts, as wall-clock readings in the event's zone
     /// (midnights for all-day events), of occurrences that do not happen.
-    public var exceptionDates: [LocalDateTime]
+    public var exceptionDates: [LocalDateTime] {
+        get { shared.exceptionDates }
+        set { unique().exceptionDates = newValue }
+    }
     /// RDATE: extra starts, likewise.
-    public var extraDates: [LocalDateTime]
-    public var alarms: [Alarm]
+    public var extraDates: [LocalDateTime] {
+        get { shared.extraDates }
+        set { unique().extraDates = newValue }
+    }
+    public var alarms: [Alarm] {
+        get { shared.alarms }
+        set { unique().alarms = newValue }
+    }
     /// A key of the caller's choosing, unique within the calendar, to save
     /// idempotently and find an item again.
-    public var externalKey: String?
+    public var externalKey: String? {
+        get { shared.externalKey }
+        set { unique().externalKey = newValue }
+    }
+    public var start: ItemTime
+    public var end: ItemTime
     /// For an occurrence or a detached occurrence: the series it belongs to.
     public var seriesIdentifier: ItemIdentifier?
     /// For an occurrence or a detached occurrence: the start the series
@@ -36,21 +106,51 @@ public struct Event: Hashable, Sendable {
                 recurrenceRule: RecurrenceRule? = nil, exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
                 alarms: [Alarm] = [], externalKey: String? = nil,
                 seriesIdentifier: ItemIdentifier? = nil, originalStart: LocalDateTime? = nil) {
-        self.identifier = identifier
-        self.calendarIdentifier = calendarIdentifier
-        self.title = title
-        self.location = location
-        self.notes = notes
-        self.url = url
+        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey)
         self.start = start
         self.end = end
-        self.recurrenceRule = recurrenceRule
-        self.exceptionDates = exceptionDates
-        self.extraDates = extraDates
-        self.alarms = alarms
-        self.externalKey = externalKey
         self.seriesIdentifier = seriesIdentifier
         self.originalStart = originalStart
+    }
+
+    private mutating func unique() -> Shared {
+        if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
+        return shared
+    }
+
+    public static func == (lhs: Event, rhs: Event) -> Bool {
+        guard lhs.start == rhs.start, lhs.end == rhs.end, lhs.seriesIdentifier == rhs.seriesIdentifier,
+              lhs.originalStart == rhs.originalStart else { return false }
+        if lhs.shared === rhs.shared { return true }
+        return lhs.identifier == rhs.identifier
+            && lhs.calendarIdentifier == rhs.calendarIdentifier
+            && lhs.title == rhs.title
+            && lhs.location == rhs.location
+            && lhs.notes == rhs.notes
+            && lhs.url == rhs.url
+            && lhs.recurrenceRule == rhs.recurrenceRule
+            && lhs.exceptionDates == rhs.exceptionDates
+            && lhs.extraDates == rhs.extraDates
+            && lhs.alarms == rhs.alarms
+            && lhs.externalKey == rhs.externalKey
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+        hasher.combine(calendarIdentifier)
+        hasher.combine(title)
+        hasher.combine(location)
+        hasher.combine(notes)
+        hasher.combine(url)
+        hasher.combine(recurrenceRule)
+        hasher.combine(exceptionDates)
+        hasher.combine(extraDates)
+        hasher.combine(alarms)
+        hasher.combine(externalKey)
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(seriesIdentifier)
+        hasher.combine(originalStart)
     }
 
     public var isAllDay: Bool { start.isDateOnly }

@@ -2,18 +2,22 @@
 /// reads. Recurrence runs on these; a time zone turns one into an instant.
 public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let date: CivilDate
-    public let hour: Int
-    public let minute: Int
-    public let second: Int
+    public var hour: Int { Int(storedHour) }
+    public var minute: Int { Int(storedMinute) }
+    public var second: Int { Int(storedSecond) }
+    // Narrow storage, as in CivilDate.
+    private let storedHour: UInt8
+    private let storedMinute: UInt8
+    private let storedSecond: UInt8
 
     /// Nil when a field is out of range. Second 60 is refused: leap seconds
     /// never appear in wall-clock recurrence.
     public init?(date: CivilDate, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
         self.date = date
-        self.hour = hour
-        self.minute = minute
-        self.second = second
+        storedHour = UInt8(hour)
+        storedMinute = UInt8(minute)
+        storedSecond = UInt8(second)
     }
 
     /// The wall-clock time `localSeconds` seconds after 1970-01-01T00:00:00
@@ -22,9 +26,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
         let days = localSeconds >= 0 ? localSeconds / 86_400 : (localSeconds - 86_399) / 86_400
         let secondOfDay = Int(localSeconds - days * 86_400)
         date = CivilDate(dayNumber: Int(days))
-        hour = secondOfDay / 3600
-        minute = secondOfDay / 60 % 60
-        second = secondOfDay % 60
+        storedHour = UInt8(secondOfDay / 3600)
+        storedMinute = UInt8(secondOfDay / 60 % 60)
+        storedSecond = UInt8(secondOfDay % 60)
     }
 
     /// Seconds since 1970-01-01T00:00:00 on the same wall clock. Subtracting

@@ -7,21 +7,17 @@ extension CalendarStore {
     // MARK: Reading
 
     public func event(identifier: ItemIdentifier) throws(StoreError) -> Event {
-        let rows = try StoreError.wrap {
-            try database.query("SELECT * FROM items WHERE id = ? AND type = 'event'", [identifier.rawValue])
-        }
-        guard let row = rows.first else { throw .notFound(kind: "event", identifier: identifier.rawValue) }
-        return try StoreError.wrap { try event(row) }
+        let events = try StoreError.wrap { try fetchItems(where: "id = ? AND type = 'event'", [identifier.rawValue], as: { try self.event($0, alarms: $1) }) }
+        guard let event = events.first else { throw .notFound(kind: "event", identifier: identifier.rawValue) }
+        return event
     }
 
     /// The event a script saved with this key in this calendar, if any.
     public func event(externalKey: String, calendar: ItemIdentifier) throws(StoreError) -> Event? {
-        let rows = try StoreError.wrap {
-            try database.query("SELECT * FROM items WHERE calendar_id = ? AND external_key = ? AND type = 'event'",
-                               [calendar.rawValue, externalKey])
+        try StoreError.wrap {
+            try fetchItems(where: "calendar_id = ? AND external_key = ? AND type = 'event'", [calendar.rawValue, externalKey],
+                           as: { try self.event($0, alarms: $1) }).first
         }
-        guard let row = rows.first else { return nil }
-        return try StoreError.wrap { try self.event(row) as Event }
     }
 
     /// The occurrence of a recurring event that the rule scheduled at
@@ -31,9 +27,10 @@ extension CalendarStore {
         let event = try event(identifier: series)
         guard event.recurrenceRule != nil else { throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description) }
         let detached = try StoreError.wrap {
-            try database.query("SELECT * FROM items WHERE series_id = ? AND original_start = ?", [series.rawValue, originalStart.localSeconds])
+            try fetchItems(where: "series_id = ? AND original_start = ?", [series.rawValue, originalStart.localSeconds],
+                           as: { try self.event($0, alarms: $1) })
         }
-        if let row = detached.first { return try StoreError.wrap { try self.event(row) } }
+        if let event = detached.first { return event }
         let recurrence: Recurrence = try StoreError.wrap { try self.recurrence(of: event) }
         let zone = recurrence.timeZone
         let target = zone.resolve(originalStart).instant
@@ -45,12 +42,21 @@ extension CalendarStore {
 
     /// Events that overlap `range`, in the given calendars (none: all),
     /// recurring ones expanded into occurrences, with exceptions and detached
-    /// occurrences applied, sorted by start.
+    /// occurrences applied, sorted by start (then title).
     public func events(overlapping range: Range<Date>, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Event] {
-        var result: [(start: Int64, event: Event)] = []
-        try visitEvents(overlapping: range, calendars: calendars) { event, start, _ in result.append((start, event)) }
-        result.sort { $0.start < $1.start || ($0.start == $1.start && $0.event.title < $1.event.title) }
-        return result.map(\.event)
+        var events: [Event] = []
+        var starts: [Int64] = []
+        try visitEvents(overlapping: range, calendars: calendars) { event, start, _ in
+            events.append(event)
+            starts.append(start)
+        }
+        // Sort positions by keys read once: many occurrences share a start,
+        // and reading a title out of an event for every comparison adds up.
+        let titles = events.map(\.title)
+        let order = events.indices.sorted { a, b in
+            starts[a] != starts[b] ? starts[a] < starts[b] : titles[a] < titles[b]
+        }
+        return order.map { events[$0] }
     }
 
     /// Walks the events overlapping `range` without gathering them; set the
@@ -60,9 +66,10 @@ extension CalendarStore {
         try visitEvents(overlapping: range, calendars: calendars) { event, _, stop in body(event, &stop) }
     }
 
-    /// The one walk behind both queries: candidate rows from the R*Tree,
-    /// their alarms and the detached occurrences fetched in one query each,
-    /// then exact overlap in Swift. `body` also gets each event's start instant.
+    /// The one walk behind both queries: candidate rows through the two
+    /// range indexes, their alarms and the detached occurrences fetched in
+    /// one query each, then exact overlap in Swift. `body` also gets each
+    /// event's start instant.
     private func visitEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier],
                              _ body: (Event, Int64, inout Bool) -> Void) throws(StoreError) {
         let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
@@ -81,26 +88,22 @@ extension CalendarStore {
             longArguments += calendars.map(\.rawValue)
         }
         arguments += longArguments
-        let hits = "SELECT * FROM items WHERE \(short) UNION ALL SELECT * FROM items WHERE \(long)"
         var stop = false
         try StoreError.wrap {
-            let alarms = try alarmsByItem("""
-                WITH hits AS (SELECT id FROM items WHERE \(short) UNION ALL SELECT id FROM items WHERE \(long))
-                SELECT alarms.* FROM hits JOIN alarms ON alarms.item_id = hits.id ORDER BY alarms.position
-                """, arguments)
+            let alarms = try alarms(ofItemsWhere: short, or: [long], arguments)
             var detached: [String: Set<Int64>] = [:]
             try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
                 detached[try row.value(0), default: []].insert(try row.value(1))
                 return true
             }
-            try database.forEachRow(hits, arguments) { row in
-                let id: String = try row.value("id")
-                let event = try self.event(row, alarms: alarms[id] ?? [])
+            try forEachItem(where: short, or: [long], arguments) { row in
+                let event = try self.event(row, alarms: alarms)
                 let (start, end) = try occupied(event)
                 if event.recurrenceRule == nil && event.extraDates.isEmpty {
                     if start < high && (end > low || (end == start && start >= low)) { body(event, start, &stop) }
                 } else {
-                    try expand(event, occupying: end - start, low, high, skipping: detached[id] ?? []) { occurrence, start in
+                    try expand(event, occupying: end - start, low, high, skipping: detached[event.identifier.rawValue] ?? []) {
+                        occurrence, start in
                         body(occurrence, start, &stop)
                         return !stop
                     }
@@ -113,18 +116,29 @@ extension CalendarStore {
     /// The instants an event occupies; an all-day event runs to the midnight
     /// after its last day.
     func occupied(_ event: Event) throws -> (Int64, Int64) {
-        let start = try event.start.instant(machine: machineTimeZone)
+        let start = try zone(of: event.start).resolve(event.start.wallClock).instant
+        let endZone = try zone(of: event.end)
         if case .date(let last) = event.end {
-            let zone = try event.end.timeZone(machine: machineTimeZone)
-            return (start, zone.resolve(LocalDateTime(date: last.adding(days: 1))!).instant)
+            return (start, endZone.resolve(LocalDateTime(date: last.adding(days: 1))!).instant)
         }
-        return (start, try event.end.instant(machine: machineTimeZone))
+        return (start, endZone.resolve(event.end.wallClock).instant)
+    }
+
+    /// The zone an item time runs in: its own, or the machine's for dates
+    /// and floating times. Remembers the last zone, as a store's items
+    /// mostly share one and a query asks thousands of times.
+    func zone(of time: ItemTime) throws -> TimeZoneRules {
+        guard let name = time.zoneName else { return machineTimeZone }
+        if let recentZone, recentZone.identifier == name { return recentZone }
+        let rules = try TimeZoneRules.named(name)
+        recentZone = rules
+        return rules
     }
 
     private func expand(_ series: Event, occupying duration: Int64, _ low: Int64, _ high: Int64, skipping detached: Set<Int64>,
                         _ body: (Event, Int64) -> Bool) throws {
         let recurrence = try recurrence(of: series)
-        let shape = OccurrenceShape(series, duration: duration, zone: recurrence.timeZone)
+        let shape = OccurrenceShape(series, duration: duration, zone: recurrence.timeZone, endZone: try zone(of: series.end))
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
             guard occurrence.instant < high else { break }
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime.localSeconds) { continue }
@@ -134,33 +148,40 @@ extension CalendarStore {
         }
     }
 
-    /// The engine's view of a recurring event.
+    /// The engine's view of a recurring event, compiled once per series and
+    /// kept while its rule, start and dates stay the same: a long-lived
+    /// store (the daemon, an app) asks for the same series query after query.
     func recurrence(of event: Event) throws -> Recurrence {
-        let zone = try event.start.timeZone(machine: machineTimeZone)
+        let key = RecurrenceKey(identifier: event.identifier, rule: event.recurrenceRule, start: event.start,
+                                exceptionDates: event.exceptionDates, extraDates: event.extraDates)
+        if let known = compiledRecurrences[key] { return known }
+        let zone = try zone(of: event.start)
+        let recurrence: Recurrence
         if case .date(let day) = event.start {
-            return try Recurrence(rule: event.recurrenceRule, startDate: day, timeZone: zone,
-                                  exceptionDates: event.exceptionDates.map(\.date), extraDates: event.extraDates.map(\.date))
+            recurrence = try Recurrence(rule: event.recurrenceRule, startDate: day, timeZone: zone,
+                                        exceptionDates: event.exceptionDates.map(\.date), extraDates: event.extraDates.map(\.date))
+        } else {
+            recurrence = Recurrence(rule: event.recurrenceRule, start: event.start.wallClock, timeZone: zone,
+                                    exceptionDates: event.exceptionDates, extraDates: event.extraDates)
         }
-        return Recurrence(rule: event.recurrenceRule, start: event.start.wallClock, timeZone: zone,
-                          exceptionDates: event.exceptionDates, extraDates: event.extraDates)
+        if compiledRecurrences.count >= 50_000 { compiledRecurrences.removeAll(keepingCapacity: true) }
+        compiledRecurrences[key] = recurrence
+        return recurrence
+    }
+
+    struct RecurrenceKey: Hashable {
+        var identifier: ItemIdentifier
+        var rule: RecurrenceRule?
+        var start: ItemTime
+        var exceptionDates: [LocalDateTime]
+        var extraDates: [LocalDateTime]
     }
 
     /// One occurrence as an event: the series' fields at the occurrence's time.
     func occurrenceEvent(_ series: Event, _ occurrence: Occurrence, zone: TimeZoneRules) -> Event {
         let duration = ((try? occupied(series)).map { $0.1 - $0.0 }) ?? 0
-        return OccurrenceShape(series, duration: duration, zone: zone).event(occurrence)
-    }
-
-    func event(_ row: Row, alarms preloaded: [Alarm]? = nil) throws -> Event {
-        let identifier = try Self.identifier(row, "id")!
-        return Event(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
-                     title: try row.value("title"), location: try row.value("location"), notes: try row.value("notes"),
-                     url: try row.value("url"), start: try Self.time(row, "start")!, end: try Self.time(row, "end")!,
-                     recurrenceRule: try rule(row),
-                     exceptionDates: Self.dates(try row.value("exdates")), extraDates: Self.dates(try row.value("rdates")),
-                     alarms: try preloaded ?? alarms(of: identifier), externalKey: try row.value("external_key"),
-                     seriesIdentifier: try Self.identifier(row, "series_id"),
-                     originalStart: (try row.value("original_start") as Int64?).map(LocalDateTime.init(localSeconds:)))
+        let endZone = (try? self.zone(of: series.end)) ?? zone
+        return OccurrenceShape(series, duration: duration, zone: zone, endZone: endZone).event(occurrence)
     }
 
     /// What the store holds, for `chime status`: detached occurrences count with their series.

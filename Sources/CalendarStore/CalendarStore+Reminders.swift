@@ -15,11 +15,11 @@ extension CalendarStore {
     }
 
     public func reminder(identifier: ItemIdentifier) throws(StoreError) -> Reminder {
-        let rows = try StoreError.wrap {
-            try database.query("SELECT * FROM items WHERE id = ? AND type = 'reminder'", [identifier.rawValue])
+        let found = try StoreError.wrap {
+            try fetchItems(where: "id = ? AND type = 'reminder'", [identifier.rawValue], as: { try self.reminder($0, alarms: $1) }).first
         }
-        guard let row = rows.first else { throw .notFound(kind: "reminder", identifier: identifier.rawValue) }
-        return try StoreError.wrap { try reminder(row) }
+        guard let found else { throw .notFound(kind: "reminder", identifier: identifier.rawValue) }
+        return found
     }
 
     public func reminders(_ filter: ReminderFilter, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Reminder] {
@@ -58,9 +58,11 @@ extension CalendarStore {
             arguments += calendars.map(\.rawValue)
         }
         var stop = false
+        let condition = conditions.joined(separator: " AND ")
         try StoreError.wrap {
-            try database.forEachRow("SELECT * FROM items WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)", arguments) { row in
-                let reminder = try self.reminder(row)
+            let alarms = try alarms(ofItemsWhere: condition, arguments)
+            try forEachItem(where: condition, order: order, arguments) { row in
+                let reminder = try self.reminder(row, alarms: alarms)
                 if bounds.0 != nil || bounds.1 != nil {
                     guard let due = reminder.due, let instant = try? due.instant(machine: machineTimeZone) else { return true }
                     if let low = bounds.0, instant < low { return true }
@@ -153,17 +155,6 @@ extension CalendarStore {
         let reminder = try reminder(identifier: identifier)
         try requireWritable(reminder.calendarIdentifier)
         try perform(commit: commit) { db in try self.delete(identifier, in: db) }
-    }
-
-    func reminder(_ row: Row) throws -> Reminder {
-        let identifier = try Self.identifier(row, "id")!
-        let completion: Double? = try row.value("completion_date")
-        return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, "calendar_id")!,
-                        title: try row.value("title"), notes: try row.value("notes"), priority: try row.value("priority"),
-                        start: try Self.time(row, "start"), due: try Self.time(row, "due"),
-                        isCompleted: try row.value("completed"), completionDate: completion.map(Date.init(timeIntervalSince1970:)),
-                        recurrenceRule: try rule(row), alarms: try alarms(of: identifier),
-                        externalKey: try row.value("external_key"))
     }
 
     private func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {

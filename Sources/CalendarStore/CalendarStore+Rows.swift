@@ -24,26 +24,7 @@ extension CalendarStore {
         values.updateValue(zone, forKey: prefix + "_zone")
     }
 
-    static func time(_ row: Row, _ prefix: String) throws -> ItemTime? {
-        guard let kind: String = try row.value(prefix + "_kind") else { return nil }
-        let local = LocalDateTime(localSeconds: try row.value(prefix + "_local"))
-        switch kind {
-        case "date": return .date(local.date)
-        case "floating": return .floating(local)
-        default: return .zoned(local, zone: try row.value(prefix + "_zone") ?? "UTC")
-        }
-    }
-
     static func dateList(_ dates: [LocalDateTime]) -> String { dates.map(\.basicFormat).joined(separator: ",") }
-
-    static func dates(_ text: String) -> [LocalDateTime] {
-        text.split(separator: ",").compactMap { LocalDateTime(parsing: $0) }
-    }
-
-    static func identifier(_ row: Row, _ column: String) throws -> ItemIdentifier? {
-        guard let text: String = try row.value(column) else { return nil }
-        return ItemIdentifier(text)
-    }
 
     func writeAlarms(_ alarms: [Alarm], of item: ItemIdentifier, in db: Database) throws {
         try db.execute("DELETE FROM alarms WHERE item_id = ?", [item.rawValue])
@@ -71,45 +52,6 @@ extension CalendarStore {
                 INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity)
                 VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity)
                 """, named: values)
-        }
-    }
-
-    func alarms(of item: ItemIdentifier) throws -> [Alarm] {
-        try alarmsByItem("SELECT * FROM alarms WHERE item_id = ? ORDER BY position", [item.rawValue])[item.rawValue] ?? []
-    }
-
-    /// The recurrence rule of a row, parsed once per distinct text.
-    func rule(_ row: Row) throws -> RecurrenceRule? {
-        guard let text: String = try row.value("rrule") else { return nil }
-        if let cached = parsedRules[text] { return cached }
-        let rule = try RecurrenceRule(rfc5545: text)
-        if parsedRules.count > 1000 { parsedRules.removeAll() }
-        parsedRules[text] = rule
-        return rule
-    }
-
-    /// Alarms from a query over the alarms table, grouped by item, in position order.
-    func alarmsByItem(_ sql: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> [String: [Alarm]] {
-        var result: [String: [Alarm]] = [:]
-        try database.forEachRow(sql, arguments) { row in
-            result[try row.value("item_id"), default: []].append(try Self.alarm(row))
-            return true
-        }
-        return result
-    }
-
-    static func alarm(_ row: Row) throws -> Alarm {
-        let identifier = try Self.identifier(row, "id") ?? .random()
-        switch try row.value("kind") as String {
-        case "absolute":
-            return Alarm(identifier: identifier, trigger: .absolute(Date(timeIntervalSince1970: try row.value("absolute_at"))))
-        case "relative":
-            return Alarm(identifier: identifier, trigger: .relative(seconds: try row.value("offset_seconds")))
-        default:
-            let location = try StructuredLocation(title: try row.value("location_title") ?? "", latitude: try row.value("latitude"),
-                                                  longitude: try row.value("longitude"), radius: try row.value("radius"))
-            return Alarm(identifier: identifier,
-                         trigger: .proximity(location, Alarm.Proximity(rawValue: try row.value("proximity")) ?? .enter))
         }
     }
 

@@ -75,6 +75,17 @@ extension CalendarStore {
                 INSERT INTO store_state (id, change_counter) VALUES (1, 0);
                 """)
         }
+        migrator.registerMigration("v2: range indexes that cover the overlap test") { db in
+            // With the end in the index, a query skips ended series without
+            // reading their rows; with the id, the alarms of the hits are
+            // found from the index alone.
+            try db.executeScript("""
+                DROP INDEX items_short_events;
+                DROP INDEX items_long_events;
+                CREATE INDEX items_short_events ON items(range_low, range_high, id) WHERE type = 'event' AND is_long = 0;
+                CREATE INDEX items_long_events ON items(range_low, range_high, id) WHERE type = 'event' AND is_long = 1;
+                """)
+        }
         return migrator
     }
 }

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import RecurrenceEngine
 import SQLiteDatabase
 
 /// Chime's calendars, events and reminders in one SQLite file: EventKit's
@@ -21,6 +22,10 @@ public final class CalendarStore {
     private var batchCalendars: [ItemIdentifier: ItemCalendar] = [:]
     /// Rules parsed from their stored text, shared by the rows that repeat one.
     var parsedRules: [String: RecurrenceRule] = [:]
+    /// Series compiled by `recurrence(of:)`.
+    var compiledRecurrences: [RecurrenceKey: Recurrence] = [:]
+    /// The zone `zone(of:)` found last.
+    var recentZone: TimeZoneRules?
     /// The clock the store reads for completion dates; tests pass their own.
     let now: @Sendable () -> Date
 

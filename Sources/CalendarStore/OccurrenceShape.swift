@@ -12,11 +12,11 @@ struct OccurrenceShape {
     /// For all-day series: how many days after its first day it ends.
     let days: Int?
 
-    init(_ series: Event, duration: Int64, zone: TimeZoneRules) {
+    init(_ series: Event, duration: Int64, zone: TimeZoneRules, endZone: TimeZoneRules) {
         self.series = series
         self.duration = duration
         self.zone = zone
-        endZone = series.end.zoneName.flatMap { try? TimeZoneRules.named($0) } ?? zone
+        self.endZone = endZone
         if case .date(let first) = series.start, case .date(let last) = series.end {
             days = last.dayNumber - first.dayNumber
         } else {

@@ -15,6 +15,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case notAnOccurrence(identifier: String, start: String)
     case database(DatabaseError)
     case unusable(path: String, reason: String)
+    /// A row the store cannot read back: written by something else, or damaged.
+    case damaged(item: String, reason: String)
 
     public var description: String {
         switch self {
@@ -28,6 +30,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .lastCalendar(let title): "calendar '\(title)' is the last one; a store keeps at least one"
         case .notAnOccurrence(let identifier, let start): "event '\(identifier)' has no occurrence starting \(start)"
         case .database(let error): "store: \(error)"
+        case .damaged(let item, let reason): "the store's item '\(item)' is damaged: \(reason)"
         case .unusable(let path, let reason): path.isEmpty ? "cannot use the store: \(reason)" : "cannot use the store at \(path): \(reason)"
         }
     }

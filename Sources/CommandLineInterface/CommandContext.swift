@@ -1,5 +1,12 @@
 import CalendarModel
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// A stdio stream of our own on descriptor 1 (Swift 6 refuses C's global
+// `stdout`); stdio locks it itself, and exit() flushes it.
+nonisolated(unsafe) private let processStandardOutput = fdopen(STDOUT_FILENO, "w")
 
 /// What a command may touch besides its arguments: its two output streams,
 /// its environment, the machine's time zone and the clock. Tests pass their own.
@@ -25,11 +32,20 @@ public struct CommandContext: Sendable {
         self.now = now
     }
 
-    /// The process's own streams.
+    /// The process's own streams, through C's stdio: standard output is
+    /// buffered (a listing of thousands of lines is a few writes, not one
+    /// system call a line) and flushed before anything goes to standard
+    /// error and when the process exits.
     public static var process: CommandContext {
         CommandContext(
-            standardOutput: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-            standardError: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) })
+            standardOutput: { line in
+                fputs(line, processStandardOutput)
+                fputc(0x0A, processStandardOutput)
+            },
+            standardError: { line in
+                fflush(processStandardOutput)
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            })
     }
 }
 

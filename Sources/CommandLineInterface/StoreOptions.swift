@@ -52,7 +52,7 @@ enum StoreOptions {
             return .data(message)
         case .calendarNotEmpty(let title, let items):
             return .data("\(command): calendar '\(title)' holds \(items) item\(items == 1 ? "" : "s"); add --yes to remove \(items == 1 ? "it" : "them") with it")
-        case .database, .unusable:
+        case .database, .unusable, .damaged:
             return CommandFailure(message: message, status: ExitStatus.storeFailure)
         }
     }

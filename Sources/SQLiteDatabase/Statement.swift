@@ -219,6 +219,38 @@ public final class Statement {
         return currentRow()
     }
 
+    /// Runs the statement one step without building a `Row`: true when a row
+    /// is ready, to be read with the typed column accessors below. For loops
+    /// over many rows, where a `Row`'s array and name lookups would dominate.
+    public func advance() throws -> Bool {
+        checkAccess()
+        return try stepRaw()
+    }
+
+    /// Whether the current row's column `index` (from 0) is NULL.
+    public func isNull(_ index: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    /// The current row's column `index` as an integer, with SQLite's
+    /// conversions (NULL reads as 0).
+    public func int64(_ index: Int) -> Int64 {
+        sqlite3_column_int64(handle, Int32(index))
+    }
+
+    /// The current row's column `index` as a real (NULL reads as 0).
+    public func double(_ index: Int) -> Double {
+        sqlite3_column_double(handle, Int32(index))
+    }
+
+    /// The current row's column `index` as text, nil for NULL.
+    public func text(_ index: Int) -> String? {
+        // Pointer first, then the byte count (the order SQLite documents).
+        guard let characters = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+    }
+
     /// Runs the statement to its end, ignoring any rows.
     public func execute() throws {
         checkAccess()

@@ -1,0 +1,162 @@
+import CalendarModel
+import Foundation
+import SQLiteDatabase
+
+/// How rows become items. Every item read selects `itemColumns` and reads
+/// them by position straight from the statement: a query over ten thousand
+/// series would otherwise spend a third of its time building `Row`s and
+/// looking columns up by name.
+extension CalendarStore {
+    /// The columns of `items` every read selects, in the order of `ItemColumn`.
+    static let itemColumns = """
+        id, calendar_id, title, location, notes, url, start_kind, start_local, start_zone, end_kind, end_local, end_zone, \
+        due_kind, due_local, due_zone, rrule, exdates, rdates, priority, completed, completion_date, external_key, \
+        series_id, original_start
+        """
+
+    enum ItemColumn: Int {
+        case id, calendar, title, location, notes, url, start, end = 9, due = 12, rrule = 15, exdates, rdates, priority,
+             completed, completionDate, externalKey, series, originalStart
+    }
+
+    /// The alarms table's columns, in the order `alarm(_:)` reads them.
+    static let alarmColumns = """
+        item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity
+        """
+
+    /// Calls `body` at each item row that `condition` (SQL over `items`)
+    /// selects, in `order`; `body` reads the row with `event(_:alarms:)` or
+    /// `reminder(_:alarms:)` and returns false to stop. Several conditions
+    /// are read one after the other (`UNION ALL`), each with its own index.
+    func forEachItem(where condition: String, or others: [String] = [], order: String? = nil,
+                     _ arguments: [(any DatabaseValueConvertible)?], _ body: (Statement) throws -> Bool) throws {
+        let sql = ([condition] + others).map { "SELECT \(Self.itemColumns) FROM items WHERE \($0)" }.joined(separator: " UNION ALL ")
+            + (order.map { " ORDER BY \($0)" } ?? "")
+        try database.withStatement(sql) { statement in
+            try statement.bind(arguments)
+            while try statement.advance() {
+                guard try body(statement) else { return }
+            }
+        }
+    }
+
+    /// The items `condition` selects, with their alarms, read by `decode`
+    /// (`event(_:alarms:)` or `reminder(_:alarms:)`).
+    func fetchItems<Item>(where condition: String, _ arguments: [(any DatabaseValueConvertible)?],
+                          as decode: (Statement, [String: [Alarm]]) throws -> Item) throws -> [Item] {
+        let alarms = try alarms(ofItemsWhere: condition, arguments)
+        var items: [Item] = []
+        try forEachItem(where: condition, arguments) { row in
+            items.append(try decode(row, alarms))
+            return true
+        }
+        return items
+    }
+
+    func event(_ row: Statement, alarms: [String: [Alarm]]) throws -> Event {
+        let identifier = try Self.identifier(row, .id)
+        guard let start = try Self.time(row, .start), let end = try Self.time(row, .end) else {
+            throw StoreError.damaged(item: identifier.rawValue, reason: "an event without a start or an end")
+        }
+        return Event(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
+                     title: Self.text(row, .title), location: Self.text(row, .location), notes: Self.text(row, .notes),
+                     url: row.text(ItemColumn.url.rawValue), start: start, end: end,
+                     recurrenceRule: try rule(row, of: identifier),
+                     exceptionDates: Self.dates(Self.text(row, .exdates)), extraDates: Self.dates(Self.text(row, .rdates)),
+                     alarms: alarms[identifier.rawValue] ?? [], externalKey: row.text(ItemColumn.externalKey.rawValue),
+                     seriesIdentifier: row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series),
+                     originalStart: row.isNull(ItemColumn.originalStart.rawValue)
+                        ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue)))
+    }
+
+    func reminder(_ row: Statement, alarms: [String: [Alarm]]) throws -> Reminder {
+        let identifier = try Self.identifier(row, .id)
+        let completion = ItemColumn.completionDate.rawValue
+        return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
+                        title: Self.text(row, .title), notes: Self.text(row, .notes),
+                        priority: Int(row.int64(ItemColumn.priority.rawValue)),
+                        start: try Self.time(row, .start), due: try Self.time(row, .due),
+                        isCompleted: row.int64(ItemColumn.completed.rawValue) != 0,
+                        completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),
+                        recurrenceRule: try rule(row, of: identifier), alarms: alarms[identifier.rawValue] ?? [],
+                        externalKey: row.text(ItemColumn.externalKey.rawValue))
+    }
+
+    private static func text(_ row: Statement, _ column: ItemColumn) -> String {
+        row.text(column.rawValue) ?? ""
+    }
+
+    private static func identifier(_ row: Statement, _ column: ItemColumn) throws -> ItemIdentifier {
+        guard let text = row.text(column.rawValue), let identifier = ItemIdentifier(text) else {
+            throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?",
+                                     reason: "\(column) holds '\(row.text(column.rawValue) ?? "NULL")', not an identifier")
+        }
+        return identifier
+    }
+
+    /// The item time in the three columns from `first` (kind, local seconds, zone).
+    private static func time(_ row: Statement, _ first: ItemColumn) throws -> ItemTime? {
+        guard let kind = row.text(first.rawValue) else { return nil }
+        let local = LocalDateTime(localSeconds: row.int64(first.rawValue + 1))
+        switch kind {
+        case "date": return .date(local.date)
+        case "floating": return .floating(local)
+        case "zoned": return .zoned(local, zone: row.text(first.rawValue + 2) ?? "UTC")
+        default:
+            throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?", reason: "\(first) has an unknown kind '\(kind)'")
+        }
+    }
+
+    /// The recurrence rule of a row, parsed once per distinct text.
+    private func rule(_ row: Statement, of item: ItemIdentifier) throws -> RecurrenceRule? {
+        guard let text = row.text(ItemColumn.rrule.rawValue) else { return nil }
+        if let cached = parsedRules[text] { return cached }
+        let rule: RecurrenceRule
+        do { rule = try RecurrenceRule(rfc5545: text) } catch {
+            throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(text)' does not parse: \(error)")
+        }
+        if parsedRules.count > 1000 { parsedRules.removeAll() }
+        parsedRules[text] = rule
+        return rule
+    }
+
+    static func dates(_ text: String) -> [LocalDateTime] {
+        text.isEmpty ? [] : text.split(separator: ",").compactMap { LocalDateTime(parsing: $0) }
+    }
+
+    // MARK: Alarms
+
+    /// The alarms of the items `condition` (or any of `others`) selects,
+    /// grouped by item, in position order.
+    func alarms(ofItemsWhere condition: String, or others: [String] = [],
+                _ arguments: [(any DatabaseValueConvertible)?]) throws -> [String: [Alarm]] {
+        var result: [String: [Alarm]] = [:]
+        let items = ([condition] + others).map { "SELECT id FROM items WHERE \($0)" }.joined(separator: " UNION ALL ")
+        let sql = "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id IN (\(items)) ORDER BY item_id, position"
+        try database.withStatement(sql) { row in
+            try row.bind(arguments)
+            while try row.advance() {
+                let item = row.text(0) ?? ""
+                result[item, default: []].append(try Self.alarm(row))
+            }
+        }
+        return result
+    }
+
+    private static func alarm(_ row: Statement) throws -> Alarm {
+        let identifier = row.text(1).flatMap(ItemIdentifier.init) ?? .random()
+        switch row.text(2) {
+        case "absolute":
+            return Alarm(identifier: identifier, trigger: .absolute(Date(timeIntervalSince1970: row.double(3))))
+        case "relative":
+            return Alarm(identifier: identifier, trigger: .relative(seconds: Int(row.int64(4))))
+        case "proximity":
+            let location = try StructuredLocation(title: row.text(5) ?? "", latitude: row.double(6),
+                                                  longitude: row.double(7), radius: row.double(8))
+            return Alarm(identifier: identifier,
+                         trigger: .proximity(location, row.text(9).flatMap(Alarm.Proximity.init(rawValue:)) ?? .enter))
+        case let kind:
+            throw StoreError.damaged(item: row.text(0) ?? "?", reason: "an alarm of unknown kind '\(kind ?? "NULL")'")
+        }
+    }
+}
