@@ -7,7 +7,7 @@ extension CalendarStore {
     // MARK: Reading
 
     public func event(identifier: ItemIdentifier) throws(StoreError) -> Event {
-        let events = try StoreError.wrap { try fetchItems(where: "id = ? AND type = 'event'", [identifier.rawValue], as: { try self.event($0, alarms: $1) }) }
+        let events = try StoreError.wrap { try fetchItems(where: "id = ? AND type = 'event'", [identifier.rawValue], as: { try self.event($0) }) }
         guard let event = events.first else { throw .notFound(kind: "event", identifier: identifier.rawValue) }
         return event
     }
@@ -16,7 +16,7 @@ extension CalendarStore {
     public func event(externalKey: String, calendar: ItemIdentifier) throws(StoreError) -> Event? {
         try StoreError.wrap {
             try fetchItems(where: "calendar_id = ? AND external_key = ? AND type = 'event'", [calendar.rawValue, externalKey],
-                           as: { try self.event($0, alarms: $1) }).first
+                           as: { try self.event($0) }).first
         }
     }
 
@@ -28,7 +28,7 @@ extension CalendarStore {
         guard event.recurrenceRule != nil else { throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description) }
         let detached = try StoreError.wrap {
             try fetchItems(where: "series_id = ? AND original_start = ?", [series.rawValue, originalStart.localSeconds],
-                           as: { try self.event($0, alarms: $1) })
+                           as: { try self.event($0) })
         }
         if let event = detached.first { return event }
         let recurrence: Recurrence = try StoreError.wrap { try self.recurrence(of: event) }
@@ -90,14 +90,13 @@ extension CalendarStore {
         arguments += longArguments
         var stop = false
         try StoreError.wrap {
-            let alarms = try alarms(ofItemsWhere: short, or: [long], arguments)
             var detached: [String: Set<Int64>] = [:]
             try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
                 detached[try row.value(0), default: []].insert(try row.value(1))
                 return true
             }
             try forEachItem(where: short, or: [long], arguments) { row in
-                let event = try self.event(row, alarms: alarms)
+                let event = try self.event(row)
                 let (start, end) = try occupied(event)
                 if event.recurrenceRule == nil && event.extraDates.isEmpty {
                     if start < high && (end > low || (end == start && start >= low)) { body(event, start, &stop) }
@@ -152,9 +151,9 @@ extension CalendarStore {
     /// kept while its rule, start and dates stay the same: a long-lived
     /// store (the daemon, an app) asks for the same series query after query.
     func recurrence(of event: Event) throws -> Recurrence {
-        let key = RecurrenceKey(identifier: event.identifier, rule: event.recurrenceRule, start: event.start,
-                                exceptionDates: event.exceptionDates, extraDates: event.extraDates)
-        if let known = compiledRecurrences[key] { return known }
+        let source = RecurrenceSource(rule: event.recurrenceRule, start: event.start,
+                                      exceptionDates: event.exceptionDates, extraDates: event.extraDates)
+        if let known = compiledRecurrences[event.identifier], known.source == source { return known.recurrence }
         let zone = try zone(of: event.start)
         let recurrence: Recurrence
         if case .date(let day) = event.start {
@@ -165,12 +164,13 @@ extension CalendarStore {
                                     exceptionDates: event.exceptionDates, extraDates: event.extraDates)
         }
         if compiledRecurrences.count >= 50_000 { compiledRecurrences.removeAll(keepingCapacity: true) }
-        compiledRecurrences[key] = recurrence
+        compiledRecurrences[event.identifier] = (source, recurrence)
         return recurrence
     }
 
-    struct RecurrenceKey: Hashable {
-        var identifier: ItemIdentifier
+    /// What a compiled recurrence was made from; a series whose row
+    /// changed compiles again.
+    struct RecurrenceSource: Equatable {
         var rule: RecurrenceRule?
         var start: ItemTime
         var exceptionDates: [LocalDateTime]
@@ -382,13 +382,13 @@ extension CalendarStore {
             start.kind, start.local, start.zone, end.kind, end.local, end.zone,
             event.recurrenceRule?.rfc5545, Self.dateList(event.exceptionDates), Self.dateList(event.extraDates),
             event.externalKey, event.seriesIdentifier?.rawValue, event.originalStart?.localSeconds,
-            range.low, range.high, range.isLong, now, now,
+            range.low, range.high, range.isLong, !event.alarms.isEmpty, now, now,
         ]
         try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
                 end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start,
-                range_low, range_high, is_long, created_at, modified_at)
-            VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                range_low, range_high, is_long, has_alarms, created_at, modified_at)
+            VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title,
                 location = excluded.location, notes = excluded.notes, url = excluded.url,
                 start_kind = excluded.start_kind, start_local = excluded.start_local, start_zone = excluded.start_zone,
@@ -396,7 +396,8 @@ extension CalendarStore {
                 rrule = excluded.rrule, exdates = excluded.exdates, rdates = excluded.rdates,
                 external_key = excluded.external_key, series_id = excluded.series_id,
                 original_start = excluded.original_start, range_low = excluded.range_low,
-                range_high = excluded.range_high, is_long = excluded.is_long, modified_at = excluded.modified_at
+                range_high = excluded.range_high, is_long = excluded.is_long, has_alarms = excluded.has_alarms,
+                modified_at = excluded.modified_at
             """, values)
         try writeAlarms(event.alarms, of: event.identifier, in: db)
     }

@@ -11,12 +11,12 @@ extension CalendarStore {
     static let itemColumns = """
         id, calendar_id, title, location, notes, url, start_kind, start_local, start_zone, end_kind, end_local, end_zone, \
         due_kind, due_local, due_zone, rrule, exdates, rdates, priority, completed, completion_date, external_key, \
-        series_id, original_start
+        series_id, original_start, has_alarms
         """
 
     enum ItemColumn: Int {
         case id, calendar, title, location, notes, url, start, end = 9, due = 12, rrule = 15, exdates, rdates, priority,
-             completed, completionDate, externalKey, series, originalStart
+             completed, completionDate, externalKey, series, originalStart, hasAlarms
     }
 
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
@@ -25,8 +25,8 @@ extension CalendarStore {
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
-    /// selects, in `order`; `body` reads the row with `event(_:alarms:)` or
-    /// `reminder(_:alarms:)` and returns false to stop. Several conditions
+    /// selects, in `order`; `body` reads the row with `event(_:)` or
+    /// `reminder(_:)` and returns false to stop. Several conditions
     /// are read one after the other (`UNION ALL`), each with its own index.
     func forEachItem(where condition: String, or others: [String] = [], order: String? = nil,
                      _ arguments: [(any DatabaseValueConvertible)?], _ body: (Statement) throws -> Bool) throws {
@@ -40,20 +40,18 @@ extension CalendarStore {
         }
     }
 
-    /// The items `condition` selects, with their alarms, read by `decode`
-    /// (`event(_:alarms:)` or `reminder(_:alarms:)`).
+    /// The items `condition` selects, read by `decode` (`event(_:)` or `reminder(_:)`).
     func fetchItems<Item>(where condition: String, _ arguments: [(any DatabaseValueConvertible)?],
-                          as decode: (Statement, [String: [Alarm]]) throws -> Item) throws -> [Item] {
-        let alarms = try alarms(ofItemsWhere: condition, arguments)
+                          as decode: (Statement) throws -> Item) throws -> [Item] {
         var items: [Item] = []
         try forEachItem(where: condition, arguments) { row in
-            items.append(try decode(row, alarms))
+            items.append(try decode(row))
             return true
         }
         return items
     }
 
-    func event(_ row: Statement, alarms: [String: [Alarm]]) throws -> Event {
+    func event(_ row: Statement) throws -> Event {
         let identifier = try Self.identifier(row, .id)
         guard let start = try Self.time(row, .start), let end = try Self.time(row, .end) else {
             throw StoreError.damaged(item: identifier.rawValue, reason: "an event without a start or an end")
@@ -63,13 +61,13 @@ extension CalendarStore {
                      url: row.text(ItemColumn.url.rawValue), start: start, end: end,
                      recurrenceRule: try rule(row, of: identifier),
                      exceptionDates: Self.dates(Self.text(row, .exdates)), extraDates: Self.dates(Self.text(row, .rdates)),
-                     alarms: alarms[identifier.rawValue] ?? [], externalKey: row.text(ItemColumn.externalKey.rawValue),
+                     alarms: try alarms(row, of: identifier), externalKey: row.text(ItemColumn.externalKey.rawValue),
                      seriesIdentifier: row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series),
                      originalStart: row.isNull(ItemColumn.originalStart.rawValue)
                         ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue)))
     }
 
-    func reminder(_ row: Statement, alarms: [String: [Alarm]]) throws -> Reminder {
+    func reminder(_ row: Statement) throws -> Reminder {
         let identifier = try Self.identifier(row, .id)
         let completion = ItemColumn.completionDate.rawValue
         return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
@@ -78,7 +76,7 @@ extension CalendarStore {
                         start: try Self.time(row, .start), due: try Self.time(row, .due),
                         isCompleted: row.int64(ItemColumn.completed.rawValue) != 0,
                         completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),
-                        recurrenceRule: try rule(row, of: identifier), alarms: alarms[identifier.rawValue] ?? [],
+                        recurrenceRule: try rule(row, of: identifier), alarms: try alarms(row, of: identifier),
                         externalKey: row.text(ItemColumn.externalKey.rawValue))
     }
 
@@ -126,21 +124,16 @@ extension CalendarStore {
 
     // MARK: Alarms
 
-    /// The alarms of the items `condition` (or any of `others`) selects,
-    /// grouped by item, in position order.
-    func alarms(ofItemsWhere condition: String, or others: [String] = [],
-                _ arguments: [(any DatabaseValueConvertible)?]) throws -> [String: [Alarm]] {
-        var result: [String: [Alarm]] = [:]
-        let items = ([condition] + others).map { "SELECT id FROM items WHERE \($0)" }.joined(separator: " UNION ALL ")
-        let sql = "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id IN (\(items)) ORDER BY item_id, position"
-        try database.withStatement(sql) { row in
-            try row.bind(arguments)
-            while try row.advance() {
-                let item = row.text(0) ?? ""
-                result[item, default: []].append(try Self.alarm(row))
-            }
+    /// The alarms of the item at `row`, in position order. One small query
+    /// per item that has any: cheap in SQLite, and most items have none.
+    private func alarms(_ row: Statement, of item: ItemIdentifier) throws -> [Alarm] {
+        guard row.int64(ItemColumn.hasAlarms.rawValue) != 0 else { return [] }
+        var alarms: [Alarm] = []
+        try database.withStatement("SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position") { alarm in
+            try alarm.bind([item.rawValue])
+            while try alarm.advance() { alarms.append(try Self.alarm(alarm)) }
         }
-        return result
+        return alarms
     }
 
     private static func alarm(_ row: Statement) throws -> Alarm {

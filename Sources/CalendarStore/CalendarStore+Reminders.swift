@@ -16,7 +16,7 @@ extension CalendarStore {
 
     public func reminder(identifier: ItemIdentifier) throws(StoreError) -> Reminder {
         let found = try StoreError.wrap {
-            try fetchItems(where: "id = ? AND type = 'reminder'", [identifier.rawValue], as: { try self.reminder($0, alarms: $1) }).first
+            try fetchItems(where: "id = ? AND type = 'reminder'", [identifier.rawValue], as: { try self.reminder($0) }).first
         }
         guard let found else { throw .notFound(kind: "reminder", identifier: identifier.rawValue) }
         return found
@@ -60,9 +60,8 @@ extension CalendarStore {
         var stop = false
         let condition = conditions.joined(separator: " AND ")
         try StoreError.wrap {
-            let alarms = try alarms(ofItemsWhere: condition, arguments)
             try forEachItem(where: condition, order: order, arguments) { row in
-                let reminder = try self.reminder(row, alarms: alarms)
+                let reminder = try self.reminder(row)
                 if bounds.0 != nil || bounds.1 != nil {
                     guard let due = reminder.due, let instant = try? due.instant(machine: machineTimeZone) else { return true }
                     if let low = bounds.0, instant < low { return true }
@@ -162,21 +161,23 @@ extension CalendarStore {
             "id": reminder.identifier.rawValue, "calendar": reminder.calendarIdentifier.rawValue, "title": reminder.title,
             "notes": reminder.notes, "priority": reminder.priority, "rrule": reminder.recurrenceRule?.rfc5545,
             "completed": reminder.isCompleted, "completion": reminder.completionDate?.timeIntervalSince1970,
-            "key": reminder.externalKey, "due_instant": dueInstant, "now": Date().timeIntervalSince1970,
+            "key": reminder.externalKey, "due_instant": dueInstant, "has_alarms": !reminder.alarms.isEmpty,
+            "now": Date().timeIntervalSince1970,
         ]
         Self.setColumns(reminder.start, "start", in: &values)
         Self.setColumns(reminder.due, "due", in: &values)
         try db.execute("""
             INSERT INTO items (id, calendar_id, type, title, notes, priority, start_kind, start_local, start_zone,
-                due_kind, due_local, due_zone, rrule, completed, completion_date, external_key, due_instant, created_at, modified_at)
+                due_kind, due_local, due_zone, rrule, completed, completion_date, external_key, due_instant, has_alarms,
+                created_at, modified_at)
             VALUES (:id, :calendar, 'reminder', :title, :notes, :priority, :start_kind, :start_local, :start_zone,
-                :due_kind, :due_local, :due_zone, :rrule, :completed, :completion, :key, :due_instant, :now, :now)
+                :due_kind, :due_local, :due_zone, :rrule, :completed, :completion, :key, :due_instant, :has_alarms, :now, :now)
             ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title, notes = excluded.notes,
                 priority = excluded.priority, start_kind = excluded.start_kind, start_local = excluded.start_local,
                 start_zone = excluded.start_zone, due_kind = excluded.due_kind, due_local = excluded.due_local,
                 due_zone = excluded.due_zone, rrule = excluded.rrule, completed = excluded.completed,
                 completion_date = excluded.completion_date, external_key = excluded.external_key,
-                due_instant = excluded.due_instant, modified_at = excluded.modified_at
+                due_instant = excluded.due_instant, has_alarms = excluded.has_alarms, modified_at = excluded.modified_at
             """, named: values)
         try writeAlarms(reminder.alarms, of: reminder.identifier, in: db)
     }

@@ -75,15 +75,17 @@ extension CalendarStore {
                 INSERT INTO store_state (id, change_counter) VALUES (1, 0);
                 """)
         }
-        migrator.registerMigration("v2: range indexes that cover the overlap test") { db in
+        migrator.registerMigration("v2: covering range indexes, has_alarms") { db in
             // With the end in the index, a query skips ended series without
-            // reading their rows; with the id, the alarms of the hits are
-            // found from the index alone.
+            // reading their rows. has_alarms spares a query the alarms probe
+            // for the (many) items that have none.
             try db.executeScript("""
                 DROP INDEX items_short_events;
                 DROP INDEX items_long_events;
-                CREATE INDEX items_short_events ON items(range_low, range_high, id) WHERE type = 'event' AND is_long = 0;
-                CREATE INDEX items_long_events ON items(range_low, range_high, id) WHERE type = 'event' AND is_long = 1;
+                CREATE INDEX items_short_events ON items(range_low, range_high) WHERE type = 'event' AND is_long = 0;
+                CREATE INDEX items_long_events ON items(range_low, range_high) WHERE type = 'event' AND is_long = 1;
+                ALTER TABLE items ADD COLUMN has_alarms INTEGER NOT NULL DEFAULT 0;
+                UPDATE items SET has_alarms = EXISTS (SELECT 1 FROM alarms WHERE alarms.item_id = items.id);
                 """)
         }
         return migrator

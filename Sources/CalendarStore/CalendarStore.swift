@@ -23,7 +23,7 @@ public final class CalendarStore {
     /// Rules parsed from their stored text, shared by the rows that repeat one.
     var parsedRules: [String: RecurrenceRule] = [:]
     /// Series compiled by `recurrence(of:)`.
-    var compiledRecurrences: [RecurrenceKey: Recurrence] = [:]
+    var compiledRecurrences: [ItemIdentifier: (source: RecurrenceSource, recurrence: Recurrence)] = [:]
     /// The zone `zone(of:)` found last.
     var recentZone: TimeZoneRules?
     /// The clock the store reads for completion dates; tests pass their own.
