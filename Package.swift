@@ -22,7 +22,7 @@ let package = Package(
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
-        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel"],
+        .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel", "SQLiteDatabase"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),

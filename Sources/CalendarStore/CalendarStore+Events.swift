@@ -67,9 +67,8 @@ extension CalendarStore {
     }
 
     /// The one walk behind both queries: candidate rows through the two
-    /// range indexes, their alarms and the detached occurrences fetched in
-    /// one query each, then exact overlap in Swift. `body` also gets each
-    /// event's start instant.
+    /// range indexes and the detached occurrences in one query each, then
+    /// exact overlap in Swift. `body` also gets each event's start instant.
     private func visitEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier],
                              _ body: (Event, Int64, inout Bool) -> Void) throws(StoreError) {
         let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
@@ -220,10 +219,23 @@ extension CalendarStore {
             var stored = event
             stored.identifier = identifier
             let range = try StoreError.wrap { try eventRange(stored) }
-            try perform(commit: commit) { db in try self.write(stored, range: range, in: db) }
+            // A series moves to another calendar with its detached occurrences.
+            let moves = try requireMovable(identifier, to: event.calendarIdentifier)
+            try perform(commit: commit) { db in
+                try self.write(stored, range: range, in: db)
+                if moves {
+                    try db.execute("UPDATE items SET calendar_id = ? WHERE series_id = ?",
+                                   [stored.calendarIdentifier.rawValue, stored.identifier.rawValue])
+                }
+            }
             return identifier
         }
         let series = try self.event(identifier: seriesIdentifier)
+        let wholeSeries = span == .futureEvents && originalStart == series.start.wallClock
+        if event.calendarIdentifier != series.calendarIdentifier && !wholeSeries {
+            throw .invalid(ValidationError(field: "calendar", value: event.calendarIdentifier.rawValue,
+                                           reason: "differs from its series'; occurrences stay with their series, which moves as a whole"))
+        }
         switch span {
         case .thisEvent:
             let existing: String? = try StoreError.wrap {
@@ -245,11 +257,9 @@ extension CalendarStore {
             var following = event
             following.seriesIdentifier = nil
             following.originalStart = nil
-            if originalStart == series.start.wallClock {
+            if wholeSeries {
                 following.identifier = series.identifier
-                let range = try StoreError.wrap { try eventRange(following) }
-                try perform(commit: commit) { db in try self.write(following, range: range, in: db) }
-                return series.identifier
+                return try save(following, commit: commit)
             }
             following.identifier = .random()
             following.externalKey = nil

@@ -82,6 +82,7 @@ extension CalendarStore {
         if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
         if !stored.isCompleted { stored.completionDate = nil }
         let due = try? stored.due?.instant(machine: machineTimeZone)
+        _ = try requireMovable(stored.identifier, to: stored.calendarIdentifier)
         let item = stored
         try perform(commit: commit) { db in try self.write(item, dueInstant: due, in: db) }
     }

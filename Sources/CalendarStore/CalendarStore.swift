@@ -193,6 +193,17 @@ public final class CalendarStore {
 
     /// Refuses a write to an item of a read-only calendar. Within a batch
     /// each calendar is looked up once.
+    /// For a save that moves a stored item to `calendar`: the calendar it
+    /// leaves must take changes too. True when the item moves.
+    func requireMovable(_ item: ItemIdentifier, to calendar: ItemIdentifier) throws(StoreError) -> Bool {
+        let current: String? = try StoreError.wrap {
+            try database.scalar("SELECT calendar_id FROM items WHERE id = ?", [item.rawValue])
+        }
+        guard let current, current != calendar.rawValue, let old = ItemIdentifier(current) else { return false }
+        try requireWritable(old)
+        return true
+    }
+
     func requireWritable(_ calendarIdentifier: ItemIdentifier) throws(StoreError) {
         if pending.isEmpty { batchCalendars.removeAll() }
         let calendar: ItemCalendar

@@ -9,6 +9,7 @@ enum EditCommand: Command {
     static let abstract = "Change an event or reminder, or occurrences of a repeating event"
     static let help = """
     usage: chime edit ID [--title TEXT] [--notes TEXT] [--repeat RRULE|none] [--key KEY|none]
+                         [--calendar NAME] [--tz ZONE | --floating]
                          [--alarm OFFSET ... | --alarm-at WHEN ... | --alarm-arrive … | --alarm-leave … | --no-alarms]
                   events: [--start WHEN] [--end WHEN | --duration DURATION] [--location TEXT]
                           [--url URL|none] [--occurrence WHEN [--span this|future]]
@@ -24,6 +25,11 @@ enum EditCommand: Command {
       --repeat RRULE     a new RFC 5545 rule; 'none' stops the repetition
       --key KEY          a new key of your own ('none' removes it); refused when
                          another item of the calendar has it
+      --calendar NAME    move the item to another calendar (a repeating event moves
+                         with its changed occurrences; an occurrence alone cannot move)
+      --tz ZONE          the item's times keep their wall-clock reading, now in ZONE;
+                         --start, --end and --due that follow are read there too
+      --floating         the times keep their reading and follow the machine's zone
       --alarm…           the alarms, replacing all the old ones (see 'chime add event --help')
       --no-alarms        remove every alarm
       --start WHEN       a new start; the event keeps its length unless --end or
@@ -50,7 +56,9 @@ enum EditCommand: Command {
     static let eventOnly = ["--start", "--end", "--duration", "--location", "--url", "--occurrence", "--span"]
     static let reminderOnly = ["--due", "--priority"]
 
-    static let parser = ArgumentParser(command: "chime edit", options: StoreOptions.common + ItemOptions.alarmOptions + [
+    static let parser = ArgumentParser(command: "chime edit", options: StoreOptions.common + ItemOptions.alarmOptions
+                                       + ItemOptions.zoneOptions + [
+        .init(name: "--calendar", takesValue: true),
         .init(name: "--title", takesValue: true),
         .init(name: "--notes", takesValue: true),
         .init(name: "--repeat", takesValue: true),
@@ -76,6 +84,9 @@ enum EditCommand: Command {
             throw .usage("\(command): nothing to change; name a field such as --title (see '\(command) --help')")
         }
         if parsed.value("--end") != nil && parsed.value("--duration") != nil { throw .usage("\(command): give --end or --duration, not both") }
+        if parsed.value("--tz") != nil && parsed.has("--floating") {
+            throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
+        }
         if parsed.has("--no-alarms") && ItemOptions.alarmOptions.contains(where: { !parsed.all($0.name).isEmpty }) {
             throw .usage("\(command): --no-alarms and an --alarm option exclude each other")
         }
@@ -153,6 +164,14 @@ enum EditCommand: Command {
                 throw .usage("\(command): --repeat changes a series; with --occurrence give --span future")
             }
         }
+        if let name = parsed.value("--calendar") {
+            event.calendarIdentifier = try store.calendar(named: name, forEvents: true, command: command).identifier
+        }
+        if let zone = try zoneChange(parsed, command: command) {
+            guard !event.isAllDay else { throw .data("\(command): --tz/--floating: an all-day event's dates have no zone") }
+            event.start = zone(event.start)
+            event.end = zone(event.end)
+        }
         let options = options(for: event.start, context, command: command)
         if let title = parsed.value("--title") { event.title = title }
         if let notes = parsed.value("--notes") { event.notes = notes }
@@ -178,6 +197,19 @@ enum EditCommand: Command {
         // detached occurrence, or the later part of a split series.
         let identifier = try StoreOptions.run(command) { () throws(StoreError) in try store.save(toSave, span: chosen) }
         return try StoreOptions.run(command) { () throws(StoreError) in try store.event(identifier: identifier) }
+    }
+
+    /// `--tz ZONE` or `--floating` as a change to a time: the same wall-clock
+    /// reading in the new zone (dates stay dates).
+    static func zoneChange(_ parsed: ArgumentParser.Parsed, command: String) throws(CommandFailure) -> ((ItemTime) -> ItemTime)? {
+        if let name = parsed.value("--tz") {
+            do { _ = try TimeZoneRules.named(name) } catch { throw .data("\(command): --tz: \(error)") }
+            return { time in time.isDateOnly ? time : .zoned(time.wallClock, zone: name) }
+        }
+        if parsed.has("--floating") {
+            return { time in time.isDateOnly ? time : .floating(time.wallClock) }
+        }
+        return nil
     }
 
     /// The start and end after `--start`, `--end` and `--duration`.
@@ -234,6 +266,16 @@ enum EditCommand: Command {
     static func edit(_ stored: Reminder, _ parsed: ArgumentParser.Parsed, store: CalendarStore,
                      context: CommandContext, command: String) throws(CommandFailure) -> Reminder {
         var reminder = stored
+        if let name = parsed.value("--calendar") {
+            reminder.calendarIdentifier = try store.calendar(named: name, forEvents: false, command: command).identifier
+        }
+        if let zone = try zoneChange(parsed, command: command) {
+            if reminder.due?.isDateOnly == true || reminder.start?.isDateOnly == true {
+                throw .data("\(command): --tz/--floating: the reminder's dates have no time, so no zone")
+            }
+            reminder.due = reminder.due.map(zone)
+            reminder.start = reminder.start.map(zone)
+        }
         let options = options(for: reminder.due, context, command: command)
         if let title = parsed.value("--title") { reminder.title = title }
         if let notes = parsed.value("--notes") { reminder.notes = notes }

@@ -7,26 +7,36 @@ enum ShowCommand: Command {
     static let name = "show"
     static let abstract = "Show every field of an event or reminder"
     static let help = """
-    usage: chime show ID [--db PATH] [--json]
+    usage: chime show ID [--occurrence WHEN] [--db PATH] [--json]
 
     Shows an event or a reminder: title, calendar, times (on their own zone's
     wall clock), repetition and exceptions, location, notes, alarms, key and
     the full identifier. ID is the identifier or any unique prefix of it, such
     as the eight digits listings show.
 
+      --occurrence WHEN  of a repeating event, the occurrence the series
+                         scheduled at WHEN (a date: that day's), with any change
+                         made to it alone
+
     \(StoreOptions.helpFooter)
 
     \(StoreOptions.exitStatusHelp)
     """
 
-    static let parser = ArgumentParser(command: "chime show", options: StoreOptions.common)
+    static let parser = ArgumentParser(command: "chime show", options: StoreOptions.common + [
+        .init(name: "--occurrence", takesValue: true),
+    ])
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime show"
         let parsed = try parser.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
         let store = try StoreOptions.open(parsed, context: context, command: command)
-        let item = try StoredItem.find(id, in: store, command: command)
+        var item = try StoredItem.find(id, in: store, command: command)
+        if let text = parsed.value("--occurrence") {
+            guard case .event(let event) = item else { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }
+            item = .event(try EditCommand.occurrence(text, of: event, store: store, context: context, command: command).0)
+        }
         let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
