@@ -95,12 +95,18 @@ extension CalendarStore {
                 return true
             }
             try forEachItem(where: short, or: [long], arguments) { row in
-                let event = try self.event(row)
+                // When first, the rest of the row only for what is in range.
+                var event = try self.eventSchedule(row)
                 let (start, end) = try occupied(event)
                 if event.recurrenceRule == nil && event.extraDates.isEmpty {
-                    if start < high && (end > low || (end == start && start >= low)) { body(event, start, &stop) }
+                    if start < high && (end > low || (end == start && start >= low)) {
+                        try addDetails(to: &event, row)
+                        body(event, start, &stop)
+                    }
                 } else {
-                    try expand(event, occupying: end - start, low, high, skipping: detached[event.identifier.rawValue] ?? []) {
+                    let schedule = event
+                    try expand(schedule, occupying: end - start, low, high, skipping: detached[event.identifier.rawValue] ?? [],
+                               details: { var series = schedule; try self.addDetails(to: &series, row); return series }) {
                         occurrence, start in
                         body(occurrence, start, &stop)
                         return !stop
@@ -133,16 +139,22 @@ extension CalendarStore {
         return rules
     }
 
-    private func expand(_ series: Event, occupying duration: Int64, _ low: Int64, _ high: Int64, skipping detached: Set<Int64>,
-                        _ body: (Event, Int64) -> Bool) throws {
-        let recurrence = try recurrence(of: series)
-        let shape = OccurrenceShape(series, duration: duration, zone: recurrence.timeZone, endZone: try zone(of: series.end))
+    /// Calls `body` with the occurrences of `schedule` that overlap
+    /// [low, high); `details` gives the whole series, asked for only when
+    /// there is an occurrence to build.
+    private func expand(_ schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64, skipping detached: Set<Int64>,
+                        details: () throws -> Event, _ body: (Event, Int64) -> Bool) throws {
+        let recurrence = try recurrence(of: schedule)
+        let endZone = try zone(of: schedule.end)
+        var shape: OccurrenceShape?
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
             guard occurrence.instant < high else { break }
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime.localSeconds) { continue }
-            let end = shape.endInstant(occurrence)
+            let current = try shape ?? OccurrenceShape(details(), duration: duration, zone: recurrence.timeZone, endZone: endZone)
+            shape = current
+            let end = current.endInstant(occurrence)
             guard end > low || (end == occurrence.instant && occurrence.instant >= low) else { continue }
-            if !body(shape.event(occurrence), occurrence.instant) { return }
+            if !body(current.event(occurrence), occurrence.instant) { return }
         }
     }
 

@@ -52,19 +52,62 @@ extension CalendarStore {
     }
 
     func event(_ row: Statement) throws -> Event {
+        var event = try eventSchedule(row)
+        try addDetails(to: &event, row)
+        return event
+    }
+
+    /// The part of an event row that says when it happens (identifier,
+    /// start, end, rule, exception and extra dates), the rest left blank:
+    /// a range query reads thousands of series that have no occurrence in
+    /// the range, and needs no more of them than this.
+    func eventSchedule(_ row: Statement) throws -> Event {
         let identifier = try Self.identifier(row, .id)
         guard let start = try Self.time(row, .start), let end = try Self.time(row, .end) else {
             throw StoreError.damaged(item: identifier.rawValue, reason: "an event without a start or an end")
         }
-        return Event(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
-                     title: Self.text(row, .title), location: Self.text(row, .location), notes: Self.text(row, .notes),
-                     url: row.text(ItemColumn.url.rawValue), start: start, end: end,
-                     recurrenceRule: try rule(row, of: identifier),
-                     exceptionDates: Self.dates(Self.text(row, .exdates)), extraDates: Self.dates(Self.text(row, .rdates)),
-                     alarms: try alarms(row, of: identifier), externalKey: row.text(ItemColumn.externalKey.rawValue),
-                     seriesIdentifier: row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series),
-                     originalStart: row.isNull(ItemColumn.originalStart.rawValue)
-                        ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue)))
+        let repetition = try repetition(row, of: identifier)
+        return Event(identifier: identifier, calendarIdentifier: identifier, title: "", start: start, end: end,
+                     recurrenceRule: repetition.rule, exceptionDates: repetition.exceptionDates, extraDates: repetition.extraDates)
+    }
+
+    /// A row's rule and its exception and extra dates, parsed once per
+    /// item for as long as their text stays the same: a long-lived store
+    /// reads the same series query after query.
+    func repetition(_ row: Statement, of item: ItemIdentifier) throws -> Repetition {
+        let text = (rule: row.text(ItemColumn.rrule.rawValue), exdates: Self.text(row, .exdates), rdates: Self.text(row, .rdates))
+        if let known = repetitions[item], known.text == text { return known }
+        var rule: RecurrenceRule?
+        if let ruleText = text.rule {
+            do { rule = try RecurrenceRule(rfc5545: ruleText) } catch {
+                throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(ruleText)' does not parse: \(error)")
+            }
+        }
+        let repetition = Repetition(text: text, rule: rule, exceptionDates: Self.dates(text.exdates), extraDates: Self.dates(text.rdates))
+        if repetitions.count >= 50_000 { repetitions.removeAll(keepingCapacity: true) }
+        repetitions[item] = repetition
+        return repetition
+    }
+
+    struct Repetition {
+        var text: (rule: String?, exdates: String, rdates: String)
+        var rule: RecurrenceRule?
+        var exceptionDates: [LocalDateTime]
+        var extraDates: [LocalDateTime]
+    }
+
+    /// The rest of an event row, on an event read by `eventSchedule(_:)`.
+    func addDetails(to event: inout Event, _ row: Statement) throws {
+        event.calendarIdentifier = try Self.identifier(row, .calendar)
+        event.title = Self.text(row, .title)
+        event.location = Self.text(row, .location)
+        event.notes = Self.text(row, .notes)
+        event.url = row.text(ItemColumn.url.rawValue)
+        event.alarms = try alarms(row, of: event.identifier)
+        event.externalKey = row.text(ItemColumn.externalKey.rawValue)
+        event.seriesIdentifier = row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series)
+        event.originalStart = row.isNull(ItemColumn.originalStart.rawValue)
+            ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue))
     }
 
     func reminder(_ row: Statement) throws -> Reminder {
@@ -76,7 +119,7 @@ extension CalendarStore {
                         start: try Self.time(row, .start), due: try Self.time(row, .due),
                         isCompleted: row.int64(ItemColumn.completed.rawValue) != 0,
                         completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),
-                        recurrenceRule: try rule(row, of: identifier), alarms: try alarms(row, of: identifier),
+                        recurrenceRule: try repetition(row, of: identifier).rule, alarms: try alarms(row, of: identifier),
                         externalKey: row.text(ItemColumn.externalKey.rawValue))
     }
 
@@ -103,19 +146,6 @@ extension CalendarStore {
         default:
             throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?", reason: "\(first) has an unknown kind '\(kind)'")
         }
-    }
-
-    /// The recurrence rule of a row, parsed once per distinct text.
-    private func rule(_ row: Statement, of item: ItemIdentifier) throws -> RecurrenceRule? {
-        guard let text = row.text(ItemColumn.rrule.rawValue) else { return nil }
-        if let cached = parsedRules[text] { return cached }
-        let rule: RecurrenceRule
-        do { rule = try RecurrenceRule(rfc5545: text) } catch {
-            throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(text)' does not parse: \(error)")
-        }
-        if parsedRules.count > 1000 { parsedRules.removeAll() }
-        parsedRules[text] = rule
-        return rule
     }
 
     static func dates(_ text: String) -> [LocalDateTime] {

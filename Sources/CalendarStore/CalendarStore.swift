@@ -20,8 +20,8 @@ public final class CalendarStore {
     private var pending: [(Database) throws -> Void] = []
     /// Calendars looked up while a batch is pending.
     private var batchCalendars: [ItemIdentifier: ItemCalendar] = [:]
-    /// Rules parsed from their stored text, shared by the rows that repeat one.
-    var parsedRules: [String: RecurrenceRule] = [:]
+    /// Rules and dates parsed from their stored text, by item.
+    var repetitions: [ItemIdentifier: Repetition] = [:]
     /// Series compiled by `recurrence(of:)`.
     var compiledRecurrences: [ItemIdentifier: (source: RecurrenceSource, recurrence: Recurrence)] = [:]
     /// The zone `zone(of:)` found last.

@@ -1,7 +1,7 @@
 import Benchmarks
 import Foundation
 
-// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH]
+// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 switch arguments.first {
@@ -10,11 +10,12 @@ case "recurrence":
     try RecurrenceBenchmark(repetitions: quick ? 1 : 5, scale: quick ? 0.01 : 1, only: only).run { print($0) }
 case "store":
     let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-    try StoreBenchmark(scale: quick ? 0.01 : 1, keptPath: kept).run { print($0) }
+    let mix = arguments.firstIndex(of: "--mix").flatMap { arguments.indices.contains($0 + 1) ? [arguments[$0 + 1]] : nil } ?? []
+    try StoreBenchmark(scale: quick ? 0.01 : 1, keptPath: kept, mixes: mix).run { print($0) }
 case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdef] | store [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdef] | store [--quick] [--keep PATH] [--mix calendar|endless] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }
