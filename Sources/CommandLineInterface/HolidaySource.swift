@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where `chime holidays update` reads holiday-cn JSON files from: a web
+/// address with `{year}` in it (or a base that `/{year}.json` is added to),
+/// or a folder holding `2027.json` and its kind.
+struct HolidaySource: CustomStringConvertible {
+    /// holiday-cn's own raw files, as its README gives them.
+    static let defaultPattern = "https://raw.githubusercontent.com/NateScarlet/holiday-cn/master/{year}.json"
+
+    enum Location {
+        case web(pattern: String)
+        case folder(String)
+    }
+
+    let location: Location
+
+    /// `text` nil: holiday-cn's repository.
+    init(_ text: String?) {
+        guard let text else {
+            location = .web(pattern: Self.defaultPattern)
+            return
+        }
+        let lowered = text.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
+            location = .web(pattern: text.contains("{year}") ? text : trimmed + "/{year}.json")
+        } else {
+            location = .folder(text)
+        }
+    }
+
+    var description: String {
+        switch location {
+        case .web(let pattern): pattern
+        case .folder(let path): path
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The file for `year` and where it came from; nil when the source has
+    /// none (HTTP 404, no such file).
+    func fetch(year: Int, timeout: TimeInterval = 20) throws(Failure) -> (bytes: [UInt8], origin: String)? {
+        switch location {
+        case .folder(let folder):
+            let path = (folder as NSString).appendingPathComponent("\(year).json")
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
+            return ([UInt8](data), path)
+        case .web(let pattern):
+            let address = pattern.replacingOccurrences(of: "{year}", with: String(year))
+            guard let url = URL(string: address) else { throw Failure(description: "not a web address: \(address)") }
+            return try Self.download(url, timeout: timeout).map { ($0, address) }
+        }
+    }
+
+    /// One GET, waited for: nil on 404, an error naming the address for
+    /// anything else that is not 200.
+    private static func download(_ url: URL, timeout: TimeInterval) throws(Failure) -> [UInt8]? {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout * 2
+        let session = URLSession(configuration: configuration)
+        defer { session.finishTasksAndInvalidate() }
+        let result = Result()
+        let finished = DispatchSemaphore(value: 0)
+        session.dataTask(with: url) { data, response, error in
+            result.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
+            finished.signal()
+        }.resume()
+        // The resource timeout ends the task; this bound is a last resort.
+        guard finished.wait(timeout: .now() + timeout * 3) == .success else {
+            throw Failure(description: "\(url.absoluteString): no answer within \(Int(timeout * 3)) s")
+        }
+        let (data, status, error) = result.get()
+        if let error { throw Failure(description: "\(url.absoluteString): \(error.localizedDescription)") }
+        switch status {
+        case 200: return [UInt8](data ?? Data())
+        case 404: return nil
+        default: throw Failure(description: "\(url.absoluteString): HTTP status \(status.map(String.init) ?? "missing")")
+        }
+    }
+
+    /// What the completion handler hands over to the waiting thread.
+    private final class Result: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value: (Data?, Int?, (any Error)?) = (nil, nil, nil)
+        func set(data: Data?, status: Int?, error: (any Error)?) { lock.withLock { value = (data, status, error) } }
+        func get() -> (Data?, Int?, (any Error)?) { lock.withLock { value } }
+    }
+}
