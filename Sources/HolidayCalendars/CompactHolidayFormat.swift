@@ -42,10 +42,10 @@ public enum CompactHolidayFormat {
     public static func parse(_ text: String, file: String) throws(HolidayDataError) -> [HolidayYear] {
         var parser = Parser(file: file)
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift, so it is a separator of its own.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
             if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
             try parser.read(line, number: lineNumber)
         }
