@@ -16,18 +16,19 @@ public enum HolidayData {
     ]
 
     /// Parsed once, on first use. The tests read every bundled file, so a
-    /// file that does not parse cannot ship; should one anyway, the failure
-    /// names the line at fault.
-    private static let bundledYears: [String: [HolidayYear]] = {
-        var result: [String: [HolidayYear]] = [:]
+    /// broken one cannot ship unnoticed; should one anyway, each use says
+    /// which line is at fault rather than crashing.
+    private static let bundledYears: [String: Result<[HolidayYear], HolidayDataError>] = {
+        var result: [String: Result<[HolidayYear], HolidayDataError>] = [:]
         for (region, bundle) in bundledFiles {
-            do {
-                let years = try CompactHolidayFormat.parse(bundle.bytes, file: "bundled:" + bundle.file)
-                precondition(years.allSatisfy { $0.region == region },
-                             "bundled:\(bundle.file) holds regions other than \(region)")
-                result[region] = years
-            } catch {
-                preconditionFailure("the bundled holiday data is broken: \(error)")
+            let file = "bundled:" + bundle.file
+            result[region] = Result { () throws(HolidayDataError) in
+                let years = try CompactHolidayFormat.parse(bundle.bytes, file: file)
+                if let stray = years.first(where: { $0.region != region }) {
+                    throw HolidayDataError(file: file, location: .file, kind: .syntax,
+                                           reason: "holds region \(stray.region), but is registered for \(region)")
+                }
+                return years.sorted { $0.year < $1.year }
             }
         }
         return result
@@ -38,8 +39,9 @@ public enum HolidayData {
 
     /// The bundled years of `region`, in year order; nil for a region
     /// without bundled data.
-    public static func bundled(region: String) -> [HolidayYear]? {
-        bundledYears[region]?.sorted { $0.year < $1.year }
+    /// Throws only if the bundled file itself is broken, which the tests rule out.
+    public static func bundled(region: String) throws(HolidayDataError) -> [HolidayYear]? {
+        try bundledYears[region]?.get()
     }
 
     /// The text of the bundled file of `region`, as shipped.
@@ -108,7 +110,7 @@ public enum HolidayData {
 
 extension WorkdayCalendar {
     /// The calendar of a region's bundled data; nil for a region without any.
-    public static func bundled(region: String, ordinaryWeek: OrdinaryWeek = OrdinaryWeek()) -> WorkdayCalendar? {
-        HolidayData.bundled(region: region).map { WorkdayCalendar(region: region, years: $0, ordinaryWeek: ordinaryWeek) }
+    public static func bundled(region: String, ordinaryWeek: OrdinaryWeek = OrdinaryWeek()) throws(HolidayDataError) -> WorkdayCalendar? {
+        try HolidayData.bundled(region: region).map { WorkdayCalendar(region: region, years: $0, ordinaryWeek: ordinaryWeek) }
     }
 }

@@ -47,7 +47,7 @@ struct CompactFormatTests {
 
     @Test("every bundled year survives writing and reading: entries, notices and hash")
     func bundledRoundTrip() throws {
-        let bundled = try #require(HolidayData.bundled(region: "cn"))
+        let bundled = try #require(try HolidayData.bundled(region: "cn"))
         let text = CompactHolidayFormat.write(bundled, header: ["written by a test"])
         #expect(text.hasPrefix("# written by a test\n\nregion cn\nyear 2007\n"))
         let reread = try CompactHolidayFormat.parse(text, file: "rewritten.txt")
@@ -101,7 +101,7 @@ struct CompactFormatTests {
 
     @Test("the bundled 2019 and 2020 sections hold both notices of their year")
     func bundledAmendingNotices() throws {
-        let years = try #require(HolidayData.bundled(region: "cn"))
+        let years = try #require(try HolidayData.bundled(region: "cn"))
         let noticeCounts = Dictionary(uniqueKeysWithValues: years.map { ($0.year, $0.notices.count) })
         #expect(noticeCounts.filter { $0.value > 1 }.keys.sorted() == [2015, 2019, 2020])
         let text = try #require(HolidayData.bundledText(region: "cn"))

@@ -7,7 +7,7 @@ import Testing
 @Suite("Bundled cn data against the holiday-cn reference files")
 struct ReferenceCrossCheckTests {
     static func bundledYear(_ year: Int) throws -> HolidayYear {
-        let years = try #require(HolidayData.bundled(region: "cn"))
+        let years = try #require(try HolidayData.bundled(region: "cn"))
         return try #require(years.first { $0.year == year }, "no bundled year \(year)")
     }
 
@@ -73,12 +73,12 @@ struct ReferenceCrossCheckTests {
 
     @Test("the bundled data is every notice year from 2007 to 2026 and nothing else")
     func bundledCoverage() throws {
-        let years = try #require(HolidayData.bundled(region: "cn"))
+        let years = try #require(try HolidayData.bundled(region: "cn"))
         #expect(years.map(\.year) == Array(2007...2026))
         #expect(years.allSatisfy { $0.region == "cn" })
         #expect(HolidayData.bundledRegions == ["cn"])
-        #expect(HolidayData.bundled(region: "xx") == nil)
-        #expect(WorkdayCalendar.bundled(region: "cn")?.coveredYears == Array(2007...2026))
+        #expect(try HolidayData.bundled(region: "xx") == nil)
+        #expect(try WorkdayCalendar.bundled(region: "cn")?.coveredYears == Array(2007...2026))
     }
 
     @Test("2027, whose notice is not out: both reference files are reported as no data, not as a year of plain weeks")
@@ -110,7 +110,7 @@ struct ReferenceCrossCheckTests {
         for iso in ["2020-01-31", "2020-02-01", "2020-02-02"] {
             #expect(json[day(iso)] == HolidayEntry(date: day(iso), isOffDay: true, name: "春节"), "\(iso)")
         }
-        let calendar = try #require(WorkdayCalendar.bundled(region: "cn"))
+        let calendar = try #require(try WorkdayCalendar.bundled(region: "cn"))
         #expect(calendar.answer(on: day("2020-02-03")) == WorkdayAnswer(date: day("2020-02-03"), isWorkday: true,
                                                                           reason: .ordinaryWorkday, missingYear: nil))
         #expect(calendar.answer(on: day("2020-02-01")).reason == .holiday("春节"))

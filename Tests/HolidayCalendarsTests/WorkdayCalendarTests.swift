@@ -8,7 +8,7 @@ struct WorkdayCalendarTests {
     static let sundayToThursday = OrdinaryWeek(workingDays: [.sunday, .monday, .tuesday, .wednesday, .thursday])
 
     static func bundled(_ week: OrdinaryWeek = OrdinaryWeek()) throws -> WorkdayCalendar {
-        try #require(WorkdayCalendar.bundled(region: "cn", ordinaryWeek: week))
+        try #require(try WorkdayCalendar.bundled(region: "cn", ordinaryWeek: week))
     }
 
     static func answer(_ iso: String, _ isWorkday: Bool, _ reason: WorkdayAnswer.Reason, missing: Int? = nil) -> WorkdayAnswer {
@@ -56,7 +56,7 @@ struct WorkdayCalendarTests {
 
     @Test("the next year's notice overrides December: 2007-12-29..31 change when the 2008 notice is added")
     func decemberOverrideFromTheReference() throws {
-        let years = try #require(HolidayData.bundled(region: "cn"))
+        let years = try #require(try HolidayData.bundled(region: "cn"))
         let only2007 = WorkdayCalendar(region: "cn", years: years.filter { $0.year == 2007 })
         #expect(only2007.answer(on: day("2007-12-29")) == Self.answer("2007-12-29", false, .weekend))        // Saturday
         #expect(only2007.answer(on: day("2007-12-31")) == Self.answer("2007-12-31", true, .ordinaryWorkday)) // Monday
@@ -94,7 +94,7 @@ struct WorkdayCalendarTests {
 
     @Test("a year given twice is replaced whole by the later one: imported data over bundled data")
     func laterYearReplacesEarlier() throws {
-        let bundled = try #require(HolidayData.bundled(region: "cn"))
+        let bundled = try #require(try HolidayData.bundled(region: "cn"))
         let imported = try CompactHolidayFormat.parse(compact("year 2021\n元旦 off 01-01\n"), file: "imported.txt")
         let calendar = WorkdayCalendar(region: "cn", years: bundled + imported)
         #expect(calendar.holidayYear(2021)?.source.location == "imported.txt")
