@@ -97,14 +97,15 @@ public enum HolidayData {
         return try parse(bytes, format: format, file: path, region: region, year: year(ofFileNamed: path))
     }
 
+    /// The system's words for why a read failed ("No such file or
+    /// directory"): Foundation's own message on Linux is "The operation
+    /// could not be completed" for most of them.
     private static func readFailure(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
-           let message = strerror(Int32(underlying.code)) {
-            return String(cString: message)
+        // The underlying error is a POSIXError, which does not cast to NSError.
+        if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
         }
-        if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError { return "no such file" }
-        return nsError.localizedDescription
+        return (error as NSError).localizedDescription
     }
 }
 
