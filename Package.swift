@@ -12,6 +12,10 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
+        // BundledData links to share/holidays, the single source of the data;
+        // each file there is compiled in as PackageResources.<name>_txt.
+        .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
+                resources: [.embedInCode("BundledData")]),
         .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore"]),
         .target(name: "SeededRandom"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -26,6 +30,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

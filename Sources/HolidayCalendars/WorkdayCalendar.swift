@@ -1,0 +1,209 @@
+import CalendarModel
+
+/// A region's workdays: the ordinary week, minus the days off, plus the
+/// makeup workdays of every notice year it knows.
+///
+/// Built once from a list of `HolidayYear`s into a flat table with one byte
+/// per day over the span they cover, so that `isWorkday` and
+/// `isMakeupWorkday` cost a subtraction and a load (the recurrence engine
+/// asks for every day it looks at). Outside the span, and in years without
+/// data inside it, the ordinary week answers; `answer(on:)` says when that
+/// happened and which year is missing.
+///
+/// Years are applied in notice-year order, date by date, so a notice that
+/// moves a day of the previous December (2008 made 2007-12-31 a day off)
+/// overrides what the earlier year said of that date. When a year is given
+/// twice, the later one in the list replaces the earlier whole: list
+/// imported years after bundled ones.
+///
+/// The ordinary week is Monday to Friday unless told otherwise (Monday to
+/// Saturday and Sunday to Thursday work too). Days off are off whatever the
+/// week; a makeup workday is a workday, and counts as a *makeup* workday only
+/// when the ordinary week would not have worked it.
+public struct WorkdayCalendar: WorkdaySchedule, Sendable {
+    public let region: String
+    public let ordinaryWeek: OrdinaryWeek
+    /// The years in use, in year order (one per notice year).
+    public let years: [HolidayYear]
+
+    private let byYear: [Int: HolidayYear]
+    /// Day number of `flags[0]`.
+    private let firstDay: Int
+    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`.
+    private let flags: [UInt8]
+    /// Per day with an entry: its index in `names`.
+    private let nameIndexes: [UInt32]
+    private let names: [String]
+    /// Bit `weekday.rawValue` is set for each working day of the ordinary week.
+    private let weekMask: UInt8
+
+    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8
+
+    /// Every year must belong to `region`; a year given twice is taken from
+    /// the later position in `years`.
+    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek()) {
+        precondition(years.allSatisfy { $0.region == region },
+                     "WorkdayCalendar(\(region)) given years of \(Set(years.map(\.region)).sorted())")
+        self.region = region
+        self.ordinaryWeek = ordinaryWeek
+        var byYear: [Int: HolidayYear] = [:]
+        for year in years { byYear[year.year] = year }
+        self.byYear = byYear
+        self.years = byYear.values.sorted { $0.year < $1.year }
+        weekMask = ordinaryWeek.workingDays.reduce(0) { $0 | UInt8(1) << UInt8($1.rawValue) }
+
+        guard let firstYear = self.years.first, let lastYear = self.years.last else {
+            firstDay = 0
+            flags = []
+            nameIndexes = []
+            names = []
+            return
+        }
+        let earliestEntry = self.years.compactMap { $0.entries.first?.date.dayNumber }.min()!
+        let first = min(earliestEntry, CivilDate.dayNumber(year: firstYear.year, month: 1, day: 1))
+        let last = CivilDate.dayNumber(year: lastYear.year, month: 12, day: 31)
+        let mask = weekMask
+        var flags = (first...last).map { day -> UInt8 in
+            mask & (1 << UInt8(Self.weekdayRaw(day))) != 0 ? Self.workdayBit : 0
+        }
+        var nameIndexes = [UInt32](repeating: 0, count: flags.count)
+        var names: [String] = []
+        var nameIndex: [String: UInt32] = [:]
+        for year in self.years {
+            for entry in year.entries {
+                let day = entry.date.dayNumber
+                let slot = day - first
+                let index: UInt32
+                if let known = nameIndex[entry.name] {
+                    index = known
+                } else {
+                    index = UInt32(names.count)
+                    nameIndex[entry.name] = index
+                    names.append(entry.name)
+                }
+                nameIndexes[slot] = index
+                if entry.isOffDay {
+                    flags[slot] = Self.entryBit | Self.offEntryBit
+                } else {
+                    let ordinary = mask & (1 << UInt8(Self.weekdayRaw(day))) != 0
+                    flags[slot] = Self.entryBit | Self.workdayBit | (ordinary ? 0 : Self.makeupBit)
+                }
+            }
+        }
+        firstDay = first
+        self.flags = flags
+        self.nameIndexes = nameIndexes
+        self.names = names
+    }
+
+    @inline(__always)
+    private static func weekdayRaw(_ dayNumber: Int) -> Int { ((dayNumber % 7) + 11) % 7 }
+
+    public func isWorkday(_ date: CivilDate) -> Bool {
+        let day = date.dayNumber
+        let slot = day &- firstDay
+        if slot >= 0, slot < flags.count { return flags[slot] & Self.workdayBit != 0 }
+        return weekMask & (1 << UInt8(Self.weekdayRaw(day))) != 0
+    }
+
+    public func isMakeupWorkday(_ date: CivilDate) -> Bool {
+        let slot = date.dayNumber &- firstDay
+        return slot >= 0 && slot < flags.count && flags[slot] & Self.makeupBit != 0
+    }
+
+    /// Whether `date` is a workday, and why; with the missing year when the
+    /// date's year has no data and the ordinary week answered.
+    public func answer(on date: CivilDate) -> WorkdayAnswer {
+        let slot = date.dayNumber - firstDay
+        if slot >= 0, slot < flags.count, flags[slot] & Self.entryBit != 0 {
+            let name = names[Int(nameIndexes[slot])]
+            let bits = flags[slot]
+            if bits & Self.offEntryBit != 0 {
+                return WorkdayAnswer(date: date, isWorkday: false, reason: .holiday(name), missingYear: nil)
+            }
+            return WorkdayAnswer(date: date, isWorkday: true,
+                                 reason: bits & Self.makeupBit != 0 ? .makeupWorkday(for: name) : .ordinaryWorkday,
+                                 missingYear: nil)
+        }
+        let worked = ordinaryWeek.workingDays.contains(date.weekday)
+        return WorkdayAnswer(date: date, isWorkday: worked, reason: worked ? .ordinaryWorkday : .weekend,
+                             missingYear: hasData(forYear: date.year) ? nil : date.year)
+    }
+
+    /// Whether a notice year's data is known.
+    public func hasData(forYear year: Int) -> Bool { byYear[year] != nil }
+
+    /// The notice years known, in order.
+    public var coveredYears: [Int] { years.map(\.year) }
+
+    /// The years from `range` without data, in order: what `chime holidays
+    /// status` and the missing-year warning name.
+    public func missingYears(in range: ClosedRange<Int>) -> [Int] { range.filter { byYear[$0] == nil } }
+
+    /// The data in use for a notice year.
+    public func holidayYear(_ year: Int) -> HolidayYear? { byYear[year] }
+
+    /// The days off and makeup workdays falling in calendar year `year`, in
+    /// date order, as they stand after later notices' overrides: a December
+    /// day moved by the next year's notice is listed under December's year.
+    public func exceptions(inYear year: Int) -> [HolidayEntry] {
+        guard !flags.isEmpty else { return [] }
+        let from = max(CivilDate.dayNumber(year: year, month: 1, day: 1) - firstDay, 0)
+        let to = min(CivilDate.dayNumber(year: year, month: 12, day: 31) - firstDay, flags.count - 1)
+        guard from <= to else { return [] }
+        return (from...to).compactMap { slot in
+            guard flags[slot] & Self.entryBit != 0 else { return nil }
+            return HolidayEntry(date: CivilDate(dayNumber: firstDay + slot), isOffDay: flags[slot] & Self.offEntryBit != 0,
+                                name: names[Int(nameIndexes[slot])])
+        }
+    }
+}
+
+/// What a `WorkdayCalendar` says of a date.
+public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
+    public enum Reason: Hashable, Sendable, CustomStringConvertible {
+        /// A working day of the ordinary week with nothing announced.
+        case ordinaryWorkday
+        /// A day off of the ordinary week with nothing announced.
+        case weekend
+        /// A day off of the named holiday.
+        case holiday(String)
+        /// A weekend day worked in exchange for the named holiday's days off.
+        case makeupWorkday(for: String)
+
+        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`.
+        public var description: String {
+            switch self {
+            case .ordinaryWorkday: "ordinary workday"
+            case .weekend: "weekend"
+            case .holiday(let name): name
+            case .makeupWorkday(let name): "makeup workday for \(name)"
+            }
+        }
+    }
+
+    public let date: CivilDate
+    public let isWorkday: Bool
+    public let reason: Reason
+    /// Set when the date's year has no holiday data: the answer is the
+    /// ordinary week's, and may be wrong once that year's notice is out.
+    public let missingYear: Int?
+
+    public init(date: CivilDate, isWorkday: Bool, reason: Reason, missingYear: Int?) {
+        self.date = date
+        self.isWorkday = isWorkday
+        self.reason = reason
+        self.missingYear = missingYear
+    }
+
+    public var isMakeupWorkday: Bool {
+        if case .makeupWorkday = reason { true } else { false }
+    }
+
+    /// `workday (makeup workday for 国庆节)`, `day off (国庆节)`,
+    /// `day off (weekend; no holiday data for 2027: the ordinary week applies)`.
+    public var description: String {
+        let note = missingYear.map { "; no holiday data for \($0): the ordinary week applies" } ?? ""
+        return "\(isWorkday ? "workday" : "day off") (\(reason)\(note))"
+    }
+}
