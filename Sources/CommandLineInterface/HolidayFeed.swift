@@ -6,7 +6,7 @@ import FoundationNetworking
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
 /// address with `{year}` in it (or a base that `/{year}.json` is added to),
 /// or a folder holding `2027.json` and its kind.
-struct HolidaySource: CustomStringConvertible {
+struct HolidayFeed: CustomStringConvertible {
     /// holiday-cn's own raw files, as its README gives them.
     static let defaultPattern = "https://raw.githubusercontent.com/NateScarlet/holiday-cn/master/{year}.json"
 

@@ -3,18 +3,18 @@ import Foundation
 import Testing
 
 @Suite("Fetching holiday-cn files from a web address or a folder")
-struct HolidaySourceTests {
+struct HolidayFeedTests {
     let file2021 = Array(#"{"year": 2021, "papers": [], "days": [{"name": "元旦", "date": "2021-01-01", "isOffDay": true}]}"#.utf8)
 
     @Test("a base address gets /YEAR.json added, a pattern has {year} replaced; a missing year is nil, not an error")
     func web() throws {
         let server = try LoopbackHTTPServer(files: ["/2021.json": file2021, "/mirror/cn-2021.json": file2021])
-        let base = try #require(try HolidaySource(server.base + "/").fetch(year: 2021))
+        let base = try #require(try HolidayFeed(server.base + "/").fetch(year: 2021))
         #expect(base.bytes == file2021)
         #expect(base.origin == server.base + "/2021.json")
-        let pattern = try #require(try HolidaySource(server.base + "/mirror/cn-{year}.json").fetch(year: 2021))
+        let pattern = try #require(try HolidayFeed(server.base + "/mirror/cn-{year}.json").fetch(year: 2021))
         #expect(pattern.bytes == file2021)
-        #expect(try HolidaySource(server.base).fetch(year: 2030) == nil)
+        #expect(try HolidayFeed(server.base).fetch(year: 2030) == nil)
         #expect(server.requests == ["/2021.json", "/mirror/cn-2021.json", "/2030.json"])
     }
 
@@ -24,7 +24,7 @@ struct HolidaySourceTests {
         let base = server.base
         server.stop()
         #expect {
-            try HolidaySource(base).fetch(year: 2021, timeout: 5)
+            try HolidayFeed(base).fetch(year: 2021, timeout: 5)
         } throws: { error in
             "\(error)".contains(base + "/2021.json")
         }
@@ -36,7 +36,7 @@ struct HolidaySourceTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(file2021).write(to: URL(fileURLWithPath: folder + "/2021.json"))
-        #expect(try HolidaySource(folder).fetch(year: 2021)?.bytes == file2021)
-        #expect(try HolidaySource(folder).fetch(year: 2022) == nil)
+        #expect(try HolidayFeed(folder).fetch(year: 2021)?.bytes == file2021)
+        #expect(try HolidayFeed(folder).fetch(year: 2022) == nil)
     }
 }
