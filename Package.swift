@@ -16,11 +16,11 @@ let package = Package(
         // each file there is compiled in as PackageResources.<name>_txt.
         .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
                 resources: [.embedInCode("BundledData")]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore"]),
+        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
         .target(name: "SeededRandom"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
-        .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine"]),
+        .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),

@@ -88,6 +88,35 @@ extension CalendarStore {
                 UPDATE items SET has_alarms = EXISTS (SELECT 1 FROM alarms WHERE alarms.item_id = items.id);
                 """)
         }
+        migrator.registerMigration("v3: holiday years, settings") { db in
+            // Imported holiday data: it overrides the bundled data year by
+            // year, so a year is a unit (its days, its source, its hash).
+            try db.executeScript("""
+                CREATE TABLE holiday_years (
+                    region TEXT NOT NULL,
+                    year INTEGER NOT NULL,
+                    source_format TEXT NOT NULL,
+                    source_location TEXT NOT NULL,
+                    content_hash TEXT NOT NULL,
+                    notices TEXT NOT NULL DEFAULT '',
+                    imported_at REAL NOT NULL,
+                    PRIMARY KEY (region, year)
+                );
+                CREATE TABLE holiday_days (
+                    region TEXT NOT NULL,
+                    year INTEGER NOT NULL,
+                    date TEXT NOT NULL,
+                    is_off_day INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    PRIMARY KEY (region, year, date),
+                    FOREIGN KEY (region, year) REFERENCES holiday_years(region, year) ON DELETE CASCADE
+                );
+                CREATE TABLE settings (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import HolidayCalendars
 import RecurrenceEngine
 import SQLiteDatabase
 
@@ -24,6 +25,8 @@ public final class CalendarStore {
     var repetitions: [ItemIdentifier: Repetition] = [:]
     /// Series compiled by `recurrence(of:)`.
     var compiledRecurrences: [ItemIdentifier: (source: RecurrenceSource, recurrence: Recurrence)] = [:]
+    /// Workday calendars by region, with the change counter they were built at.
+    var workdayCalendars: [String: (counter: Int64, calendar: WorkdayCalendar)] = [:]
     /// The zone `zone(of:)` found last.
     var recentZone: TimeZoneRules?
     /// The clock the store reads for completion dates; tests pass their own.

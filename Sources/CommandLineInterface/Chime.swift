@@ -6,7 +6,7 @@ public enum Chime {
     static var commands: [any Command.Type] {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
          AgendaCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
-         RRuleCommand.self]
+         RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, HolidaysCommand.self]
     }
 
     /// Runs `chime` with its arguments (without the program name) and
@@ -42,7 +42,8 @@ public enum Chime {
             try command.run(rest, context: context)
             return ExitStatus.success
         } catch {
-            context.standardError(error.message)
+            // An empty message is an answer, not a failure (`chime workday` on a day off).
+            if !error.message.isEmpty { context.standardError(error.message) }
             return error.status
         }
     }

@@ -61,6 +61,8 @@ public enum ExitStatus {
     /// What the command names does not exist: an unknown item identifier,
     /// calendar or occurrence (EX_NOINPUT).
     public static let notFound: Int32 = 66
+    /// A source on the network could not be reached (EX_UNAVAILABLE).
+    public static let unavailable: Int32 = 69
     /// The store could not be opened, read or written (EX_IOERR): permissions,
     /// a read-only medium, a damaged file, a lock held too long.
     public static let storeFailure: Int32 = 74

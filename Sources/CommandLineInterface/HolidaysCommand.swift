@@ -1,0 +1,220 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import HolidayCalendars
+
+/// `chime holidays [--year Y] | status | import FILE… | update | week`:
+/// the days off and makeup workdays behind the workday calendar.
+enum HolidaysCommand: Command {
+    static let name = "holidays"
+    static let abstract = "Show, import and update the holiday data behind workdays"
+    static let help = """
+    usage: chime holidays [--year YEAR] [--region CODE] [--db PATH] [--json]
+           chime holidays status [--region CODE] [--db PATH] [--json]
+           chime holidays import FILE… [--region CODE] [--db PATH] [--json]
+           chime holidays update [--from URL|FOLDER] [--region CODE] [--db PATH] [--json]
+           chime holidays week [DAYS] [--region CODE] [--db PATH] [--json]
+
+    (no action)  the year's days off and makeup workdays (default: this year)
+    status       every year with data, where it comes from, and the years missing
+    import       reads holiday-cn JSON or ICS files (2027.json, 2027.ics) or
+                 Chime's compact format (.txt); each year replaces the data the
+                 store had for it. A malformed or inconsistent file is refused
+                 with the file and entry at fault, and nothing changes.
+    update       fetches holiday-cn's file of each year from 2007 to next year
+                 and imports those that are new or changed. --from takes a web
+                 address (with {year} in it, or a base that /YEAR.json is added
+                 to) or a folder of YEAR.json files; default:
+                 \(HolidayFeed.defaultPattern)
+    week         shows or sets the ordinary week: mon-fri (the default),
+                 mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
+
+    The bundled data covers 2007 to 2026; imported years take the place of
+    bundled ones year by year.
+
+      --year YEAR        the year to list
+      --from SOURCE      where update fetches from
+    \(HolidayOptions.regionHelp)
+    \(StoreOptions.helpFooter)
+
+    Exit status: 0 on success; 64 when the command line is wrong; 65 when a file
+    or value is wrong; 66 when a file does not exist; 69 when the source cannot
+    be reached; 74 when the store cannot be read or written.
+    """
+
+    static let parser = ArgumentParser(command: "chime holidays", options: HolidayOptions.options + [
+        .init(name: "--year", takesValue: true),
+        .init(name: "--from", takesValue: true),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let parsed = try parser.parse(arguments)
+        let action = parsed.positionals.first ?? "list"
+        let command = action == "list" ? "chime holidays" : "chime holidays \(action)"
+        var rest = parsed
+        if !rest.positionals.isEmpty { rest.positionals.removeFirst() }
+        if parsed.value("--year") != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
+        if parsed.value("--from") != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
+        switch action {
+        case "list": try list(rest, context: context, command: command)
+        case "status": try status(rest, context: context, command: command)
+        case "import": try importFiles(rest, context: context, command: command)
+        case "update": try update(rest, context: context, command: command)
+        case "week": try week(rest, context: context, command: command)
+        default:
+            throw .usage("chime holidays: unknown action '\(action)'; expected status, import, update or week (see 'chime holidays --help')")
+        }
+    }
+
+    static func list(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let year = try parsed.value("--year").map { text throws(CommandFailure) -> Int in
+            guard let year = Int(text), (1900...9999).contains(year) else { throw .data("\(command): --year '\(text)' is not a year") }
+            return year
+        } ?? HolidayOptions.today(context).year
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let region = try HolidayOptions.region(parsed, store: store, command: command)
+        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let entries = calendar.exceptions(inYear: year)
+        let missing = calendar.hasData(forYear: year) ? [] : [year]
+        if let warning = HolidayOptions.missingYearsWarning(missing, region: region, week: calendar.ordinaryWeek, command: command) {
+            context.standardError(warning)
+        }
+        if parsed.has("--json") {
+            let days: [[String: Any]] = entries.map { ["date": $0.date.description, "offDay": $0.isOffDay, "name": $0.name] }
+            StoreOptions.printJSON(["region": region, "year": year, "hasData": missing.isEmpty, "days": days], context: context)
+            return
+        }
+        if entries.isEmpty {
+            context.standardOutput(missing.isEmpty ? "No days off or makeup workdays in \(year)." : "No holiday data for \(year).")
+        }
+        for entry in entries {
+            context.standardOutput("\(entry.date) \(ItemText.weekdays[entry.date.weekday.rawValue])  \(entry.isOffDay ? "off " : "work")  \(entry.name)")
+        }
+    }
+
+    static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let region = try HolidayOptions.region(parsed, store: store, command: command)
+        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let thisYear = HolidayOptions.today(context).year
+        let first = calendar.coveredYears.first ?? thisYear
+        let missing = calendar.missingYears(in: first...(thisYear + 1))
+        if parsed.has("--json") {
+            let years: [[String: Any]] = calendar.years.map {
+                ["year": $0.year, "source": $0.source.location, "format": $0.source.format.rawValue, "hash": $0.contentHash,
+                 "offDays": $0.offDayCount, "makeupWorkdays": $0.makeupWorkdayCount, "notices": $0.notices.count]
+            }
+            StoreOptions.printJSON(["region": region, "years": years, "missing": missing,
+                                    "ordinaryWeek": calendar.ordinaryWeek.workingDays.sorted().map(\.code)], context: context)
+            return
+        }
+        context.standardOutput("region \(region), ordinary week \(HolidayOptions.weekText(calendar.ordinaryWeek))")
+        for year in calendar.years {
+            context.standardOutput("\(year.year)  \(String(year.offDayCount).leftPadded(2)) off  \(String(year.makeupWorkdayCount).leftPadded(2)) work  "
+                                   + "\(year.contentHash.prefix(12))  \(year.source.location)")
+        }
+        context.standardOutput(missing.isEmpty ? "missing: none" : "missing: " + missing.map(String.init).joined(separator: ", ")
+                               + " (the ordinary week answers; 'chime holidays update' fetches published years)")
+    }
+
+    static func importFiles(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        guard !parsed.positionals.isEmpty else { throw .usage("\(command): name one or more FILEs (see 'chime holidays --help')") }
+        let region = (parsed.value("--region") ?? "cn").lowercased()
+        var years: [HolidayYear] = []
+        for path in parsed.positionals {
+            guard FileManager.default.fileExists(atPath: path) else { throw .notFound("\(command): no file '\(path)'") }
+            do {
+                years += try HolidayData.read(path: path, region: region)
+            } catch {
+                throw .data("\(command): \(error); nothing imported")
+            }
+        }
+        try refuseDuplicates(years, command: command)
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(years) }
+        report(changes, checked: changes.count, parsed: parsed, context: context)
+    }
+
+    static func update(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let feed = HolidayFeed(parsed.value("--from"))
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let region = try HolidayOptions.region(parsed, store: store, command: command)
+        let thisYear = HolidayOptions.today(context).year
+        var years: [HolidayYear] = []
+        var unpublished: [Int] = []
+        for year in 2007...(thisYear + 1) {
+            let fetched: (bytes: [UInt8], origin: String)?
+            do { fetched = try feed.fetch(year: year) } catch {
+                throw CommandFailure(message: "\(command): \(error); nothing imported", status: ExitStatus.unavailable)
+            }
+            guard let fetched else {
+                unpublished.append(year)
+                continue
+            }
+            do {
+                years += try HolidayData.parse(fetched.bytes, format: .holidayCNJSON, file: fetched.origin, region: region, year: year)
+            } catch where error.kind == .noData {
+                unpublished.append(year)
+            } catch {
+                throw .data("\(command): \(error); nothing imported")
+            }
+        }
+        let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(years) }
+        report(changes, checked: years.count, parsed: parsed, context: context, unpublished: unpublished.filter { $0 >= thisYear })
+    }
+
+    static func week(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DAYS at most (see 'chime holidays --help')") }
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let region = try HolidayOptions.region(parsed, store: store, command: command)
+        if let text = parsed.positionals.first {
+            guard let week = HolidayOptions.week(text), !week.workingDays.isEmpty else {
+                throw .data("\(command): '\(text)' is not a week; give mon-fri, mon-sat, sun-thu or a list such as MO,TU,WE,TH,FR")
+            }
+            try StoreOptions.run(command) { () throws(StoreError) in try store.setOrdinaryWeek(week, region: region) }
+        }
+        let week = try StoreOptions.run(command) { () throws(StoreError) in try store.ordinaryWeek(region: region) }
+        if parsed.has("--json") {
+            StoreOptions.printJSON(["region": region, "ordinaryWeek": week.workingDays.sorted().map(\.code)], context: context)
+        } else {
+            context.standardOutput("ordinary week (\(region)): \(HolidayOptions.weekText(week))")
+        }
+    }
+
+    /// Two files for one year in one import: which should win is not ours to guess.
+    static func refuseDuplicates(_ years: [HolidayYear], command: String) throws(CommandFailure) {
+        var seen: [String: String] = [:]
+        for year in years {
+            let key = "\(year.region) \(year.year)"
+            if let other = seen[key] {
+                throw .data("\(command): \(year.year) is given twice (\(other) and \(year.source.location)); nothing imported")
+            }
+            seen[key] = year.source.location
+        }
+    }
+
+    /// One line per year that is new or changed, then a summary.
+    static func report(_ changes: [CalendarStore.HolidayYearChange], checked: Int, parsed: ArgumentParser.Parsed,
+                       context: CommandContext, unpublished: [Int] = []) {
+        let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
+        if parsed.has("--json") {
+            let years: [[String: Any]] = changes.map {
+                ["year": $0.year, "change": $0.kind.rawValue, "offDays": $0.offDays, "makeupWorkdays": $0.makeupWorkdays,
+                 "notices": $0.notices, "source": $0.source]
+            }
+            StoreOptions.printJSON(["years": years, "unpublished": unpublished], context: context)
+            return
+        }
+        for change in changes where change.kind != .unchanged { context.standardOutput(change.description) }
+        let summary = "\(checked) year\(checked == 1 ? "" : "s") checked: \(counts[.new] ?? 0) new, "
+            + "\(counts[.changed] ?? 0) changed, \(counts[.unchanged] ?? 0) unchanged"
+        context.standardOutput(summary + (unpublished.isEmpty ? "" : "; not published yet: " + unpublished.map(String.init).joined(separator: ", ")))
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}

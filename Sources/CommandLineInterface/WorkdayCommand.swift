@@ -1,0 +1,69 @@
+import CalendarModel
+import CalendarStore
+import HolidayCalendars
+
+/// `chime workday [DATE]`: is this a working day, and why.
+enum WorkdayCommand: Command {
+    static let name = "workday"
+    static let abstract = "Say whether a date is a workday, and why (exit 0 workday, 1 day off)"
+    static let help = """
+    usage: chime workday [DATE] [--region CODE] [--db PATH] [--json]
+
+    Prints whether DATE (default today) is a workday or a day off, with the
+    reason: an ordinary workday, the weekend, a holiday's name, or a makeup
+    workday (调休补班) for a holiday. Exits 0 on a workday and 1 on a day off,
+    so that scripts can write `chime workday && …`.
+
+    A year without holiday data is answered by the ordinary week, with a
+    warning that names the year and the command that fetches it.
+
+    \(HolidayOptions.regionHelp)
+    \(StoreOptions.helpFooter)
+
+    Exit status: 0 workday; 1 day off; 64 when the command line is wrong; 65
+    when the date or region is wrong; 74 when the store cannot be read.
+    """
+
+    static let parser = ArgumentParser(command: "chime workday", options: HolidayOptions.options)
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime workday"
+        let parsed = try parser.parse(arguments)
+        guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DATE at most (see '\(command) --help')") }
+        let date = try parsed.positionals.first.map { text throws(CommandFailure) in
+            try HolidayOptions.date(text, "DATE", context: context, command: command)
+        } ?? HolidayOptions.today(context)
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let region = try HolidayOptions.region(parsed, store: store, command: command)
+        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let answer = calendar.answer(on: date)
+        if let warning = HolidayOptions.missingYearsWarning(answer.missingYear.map { [$0] } ?? [], region: region,
+                                                            week: calendar.ordinaryWeek, command: command) {
+            context.standardError(warning)
+        }
+        if parsed.has("--json") {
+            var object: [String: Any] = [
+                "date": date.description, "weekday": date.weekday.code, "region": region, "workday": answer.isWorkday,
+                "reason": reasonCode(answer.reason), "ordinaryWeekOnly": answer.missingYear != nil,
+            ]
+            switch answer.reason {
+            case .holiday(let name): object["holiday"] = name
+            case .makeupWorkday(let name): object["holiday"] = name
+            case .ordinaryWorkday, .weekend: break
+            }
+            StoreOptions.printJSON(object, context: context)
+        } else {
+            context.standardOutput("\(date) \(ItemText.weekdays[date.weekday.rawValue]): \(answer.isWorkday ? "workday" : "day off") (\(answer.reason))")
+        }
+        if !answer.isWorkday { throw CommandFailure(message: "", status: 1) }
+    }
+
+    static func reasonCode(_ reason: WorkdayAnswer.Reason) -> String {
+        switch reason {
+        case .ordinaryWorkday: "ordinary"
+        case .weekend: "weekend"
+        case .holiday: "holiday"
+        case .makeupWorkday: "makeup"
+        }
+    }
+}

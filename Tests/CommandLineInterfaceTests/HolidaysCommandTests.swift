@@ -1,0 +1,161 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import Testing
+
+/// `chime workday`, `workdays` and `holidays`, on the bundled data and on
+/// holiday-cn files served from loopback.
+@Suite("chime workday, workdays and holidays")
+struct HolidaysCommandTests {
+    /// The holiday-cn fixtures (see Tests/HolidayCalendarsTests/TestSupport.swift for the same search).
+    static func referenceFolder() throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [ProcessInfo.processInfo.environment["CHIME_HOLIDAY_REFERENCE"] ?? "",
+                          root.appendingPathComponent("../shared/data/holiday-cn").standardizedFileURL.path, "/work/shared/data/holiday-cn"]
+        return try #require(candidates.first { !$0.isEmpty && FileManager.default.fileExists(atPath: $0 + "/2021.json") },
+                            "the holiday-cn reference files are not in any of \(candidates)")
+    }
+
+    /// A made-up 2027 notice, for the update that finds it published.
+    static let notice2027 = Array("""
+        {"year": 2027, "papers": ["https://example.gov.cn/2027"], "days": [
+          {"name": "元旦", "date": "2027-01-01", "isOffDay": true},
+          {"name": "元旦", "date": "2027-01-02", "isOffDay": true},
+          {"name": "元旦", "date": "2027-01-03", "isOffDay": true},
+          {"name": "春节", "date": "2027-02-06", "isOffDay": false},
+          {"name": "春节", "date": "2027-02-07", "isOffDay": true},
+          {"name": "春节", "date": "2027-02-08", "isOffDay": true}]}
+        """.utf8)
+
+    @Test("the 2021 Mid-Autumn and National Day schedule, with reasons and exit statuses")
+    func autumn2021() throws {
+        let scratch = Scratch()
+        let expected: [(String, Int32, String)] = [
+            ("2021-09-17", 0, "2021-09-17 Fri: workday (ordinary workday)"),
+            ("2021-09-18", 0, "2021-09-18 Sat: workday (makeup workday for 中秋节)"),
+            ("2021-09-19", 1, "2021-09-19 Sun: day off (中秋节)"),
+            ("2021-09-21", 1, "2021-09-21 Tue: day off (中秋节)"),
+            ("2021-09-26", 0, "2021-09-26 Sun: workday (makeup workday for 国庆节)"),
+            ("2021-10-01", 1, "2021-10-01 Fri: day off (国庆节)"),
+            ("2021-10-07", 1, "2021-10-07 Thu: day off (国庆节)"),
+            ("2021-10-09", 0, "2021-10-09 Sat: workday (makeup workday for 国庆节)"),
+            ("2021-10-10", 1, "2021-10-10 Sun: day off (weekend)"),
+        ]
+        for (date, status, line) in expected {
+            let run = scratch.run("workday", date)
+            #expect(run.status == status, "\(date)")
+            #expect(run.output == [line])
+            #expect(run.errors.isEmpty)
+        }
+        let json = try scratch.run("workday", "2021-10-09", "--json").json()
+        #expect(json["workday"] as? Bool == true && json["reason"] as? String == "makeup" && json["holiday"] as? String == "国庆节")
+        #expect(scratch.ok("workdays", "--from", "2021-09-17", "--to", "2021-10-10").output == [
+            "2021-09-17", "2021-09-18", "2021-09-22", "2021-09-23", "2021-09-24", "2021-09-26", "2021-09-27", "2021-09-28",
+            "2021-09-29", "2021-09-30", "2021-10-08", "2021-10-09",
+        ])
+    }
+
+    @Test("a year without data answers with the ordinary week and warns, naming the year and the fix")
+    func missingYear() throws {
+        let scratch = Scratch()
+        let run = scratch.run("workday", "2027-02-08")
+        #expect(run.status == 0)
+        #expect(run.output == ["2027-02-08 Mon: workday (ordinary workday)"])
+        let warning = run.errors.joined()
+        #expect(warning.contains("2027") && warning.contains("chime holidays update") && warning.contains("Mon–Fri"))
+        let range = scratch.ok("workdays", "--from", "2026-12-30", "--to", "2027-01-04")
+        // 2027-01-01 is a Friday: a workday as far as the ordinary week knows.
+        #expect(range.output == ["2026-12-30", "2026-12-31", "2027-01-01", "2027-01-04"])
+        #expect(range.errors.joined().contains("2027"))
+        #expect(scratch.ok("holidays", "status").output.last?.hasPrefix("missing: 2027") == true)
+    }
+
+    @Test("holidays lists a year's exceptions; week switches the ordinary week")
+    func listAndWeek() throws {
+        let scratch = Scratch()
+        let list = scratch.ok("holidays", "--year", "2024").output
+        #expect(list.contains("2024-02-04 Sun  work  春节"))
+        #expect(list.contains("2024-02-17 Sat  off   春节"))
+        #expect(list.first == "2024-01-01 Mon  off   元旦")
+        #expect(scratch.ok("holidays", "week", "mon-sat").output == ["ordinary week (cn): Mon–Sat"])
+        #expect(scratch.run("workday", "2026-12-05").output == ["2026-12-05 Sat: workday (ordinary workday)"])
+        #expect(scratch.ok("holidays", "week", "sun-thu").output == ["ordinary week (cn): Sun–Thu"])
+        #expect(scratch.run("workday", "2026-12-04").status == 1)
+        try scratch.refuses(["holidays", "week", "someday"], status: 65, mentioning: ["someday"])
+    }
+
+    @Test("import refuses a malformed or inconsistent file, naming it and the entry, and changes nothing")
+    func importRefusals() throws {
+        let scratch = Scratch()
+        scratch.ok("calendars")
+        let folder = scratch.folder + "/files"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let cases: [(String, String, [String])] = [
+            ("2027.json", #"{"year": 2027, "papers": [], "days": [{"name": "元旦", "date": "2027-01-01", "isOffDay": true}, {"name": "元旦", "date": "2027-01-01", "isOffDay": true}]}"#,
+             ["2027.json", "2027-01-01"]),
+            ("2028.json", #"{"year": 2028, "papers": [], "days": [{"name": "元旦", "date": "2028-01-04", "isOffDay": false}]}"#,
+             ["2028.json", "2028-01-04"]),
+            ("2029.json", #"{"year": 2029, "papers": [], "days": [{"name": "元旦", "date": "2031-01-01", "isOffDay": true}]}"#,
+             ["2029.json", "2031-01-01"]),
+            ("2030.json", #"{"year": 2030, "days": [oops]}"#, ["2030.json"]),
+        ]
+        for (name, text, fragments) in cases {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + name))
+            try scratch.refuses(["holidays", "import", folder + "/" + name], status: 65, mentioning: fragments + ["nothing imported"])
+        }
+        // A good file beside a bad one: the good one is not imported either.
+        try Data(Self.notice2027).write(to: URL(fileURLWithPath: folder + "/good-2027.json"))
+        try scratch.refuses(["holidays", "import", folder + "/2028.json", folder + "/good-2027.json"], status: 65, mentioning: ["2028.json"])
+        try scratch.refuses(["holidays", "import", folder + "/none.json"], status: 66, mentioning: ["none.json"])
+        #expect(scratch.ok("holidays", "status").output.last?.hasPrefix("missing: 2027") == true)
+    }
+
+    @Test("update fetches from loopback: new and changed years are imported, unchanged ones reported, a bad source changes nothing")
+    func update() throws {
+        let reference = try Self.referenceFolder()
+        var files: [String: [UInt8]] = [:]
+        for year in 2007...2026 {
+            files["/\(year).json"] = Array(try Data(contentsOf: URL(fileURLWithPath: "\(reference)/\(year).json")))
+        }
+        // As in the snapshot: 2027 is listed but empty.
+        files["/2027.json"] = Array(try Data(contentsOf: URL(fileURLWithPath: "\(reference)/2027.json")))
+        let server = try LoopbackHTTPServer(files: files)
+        let scratch = Scratch()
+
+        var run = scratch.ok("holidays", "update", "--from", server.base)
+        #expect(run.output == ["20 years checked: 0 new, 0 changed, 20 unchanged; not published yet: 2027"])
+        #expect(server.requests == (2007...2027).map { "/\($0).json" })
+
+        // The 2027 notice comes out.
+        server.setFile("/2027.json", Self.notice2027)
+        run = scratch.ok("holidays", "update", "--from", server.base + "/{year}.json")
+        #expect(run.output == [
+            "2027: new, 5 days off and 1 makeup workdays from 1 notice (\(server.base)/2027.json)",
+            "21 years checked: 1 new, 0 changed, 20 unchanged",
+        ])
+        let newYear = scratch.run("workday", "2027-01-01")
+        #expect(newYear.status == 1 && newYear.output == ["2027-01-01 Fri: day off (元旦)"] && newYear.errors.isEmpty)
+        #expect(scratch.run("workday", "2027-02-06").output == ["2027-02-06 Sat: workday (makeup workday for 春节)"])
+
+        // A correction to 2027: the second day of 春节 dropped.
+        let corrected = String(decoding: Self.notice2027, as: UTF8.self)
+            .replacingOccurrences(of: ",\n  {\"name\": \"春节\", \"date\": \"2027-02-08\", \"isOffDay\": true}", with: "")
+        #expect(corrected.utf8.count < Self.notice2027.count)
+        server.setFile("/2027.json", Array(corrected.utf8))
+        run = scratch.ok("holidays", "update", "--from", server.base)
+        #expect(run.output.first == "2027: changed, 4 days off and 1 makeup workdays from 1 notice (\(server.base)/2027.json)")
+        #expect(scratch.run("workday", "2027-02-08").status == 0)
+
+        // A broken year on the server: nothing is imported, not even good years.
+        server.setFile("/2026.json", Array(#"{"year": 2026, "days": [{"name": "x", "date": "2026-13-01", "isOffDay": true}]}"#.utf8))
+        server.setFile("/2027.json", Self.notice2027)
+        try scratch.refuses(["holidays", "update", "--from", server.base], status: 65, mentioning: ["2026.json", "nothing imported"])
+        #expect(scratch.run("workday", "2027-02-08").status == 0)
+
+        // A server that is gone.
+        let base = server.base
+        server.stop()
+        try scratch.refuses(["holidays", "update", "--from", base], status: 69, mentioning: [base + "/2007.json", "nothing imported"])
+    }
+}
