@@ -1,9 +1,15 @@
 /// RFC 5545 RECUR text, both ways.
 ///
 /// Printing uses one fixed order (FREQ, then the end, INTERVAL, the BYxxx
-/// parts from the smallest unit up, BYSETPOS and WKST), leaves out defaults
+/// parts from the smallest unit up, BYSETPOS and WKST, then Chime's
+/// extension parts X-WORKDAY, X-BREAK and X-REGION), leaves out defaults
 /// (INTERVAL=1, WKST=MO), and keeps each list as given, so that parsing what
 /// was printed gives back an equal rule.
+///
+/// The extension parts: `X-WORKDAY=SKIP|FORWARD|BACKWARD|MAKEUP|RETURN`;
+/// `X-BREAK=N` (1…366), required with `RETURN` and allowed nowhere else;
+/// `X-REGION=CN`, the workday calendar's region, only beside X-WORKDAY,
+/// printed upper-case. Other X- names are refused like any unknown part.
 extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
     public var description: String { rfc5545 }
 
@@ -33,7 +39,31 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         list("BYMONTH", monthsOfTheYear)
         list("BYSETPOS", setPositions)
         if firstDayOfTheWeek != .monday { parts.append("WKST=\(firstDayOfTheWeek.code)") }
+        if let workdayRule { parts.append(workdayRule.description) }
+        if let workdayRegion { parts.append("X-REGION=\(workdayRegion.uppercased())") }
         return parts.joined(separator: ";")
+    }
+
+    /// The workday parts in words, or nil for a plain rule: "every workday"
+    /// for `FREQ=DAILY;X-WORKDAY=SKIP`, and for other rules their RFC 5545
+    /// text with a qualifier ("FREQ=MONTHLY;BYMONTHDAY=10, moved to the next
+    /// workday when it falls on a day off"). The region follows in brackets.
+    public var workdaySummary: String? {
+        guard let workdayRule else { return nil }
+        let plain = (try? workdays(nil)) ?? self
+        var text: String
+        if frequency == .daily && interval == 1 && !hasByPart && setPositions.isEmpty {
+            text = workdayRule.everyDayPhrase
+            switch end {
+            case .count(let n): text += ", \(n) time\(n == 1 ? "" : "s")"
+            case .until(let until): text += ", until \(until)"
+            case nil: break
+            }
+        } else {
+            text = plain.rfc5545 + ", " + workdayRule.qualifier
+        }
+        if let workdayRegion { text += " (\(workdayRegion.uppercased()) workday calendar)" }
+        return text
     }
 
     /// Parses `FREQ=MONTHLY;BYDAY=-1FR` (an `RRULE:` prefix is allowed).
@@ -51,6 +81,9 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         var byDay: [DayOfWeek] = [], byMonthDay: [Int] = [], byYearDay: [Int] = [], byWeekNo: [Int] = []
         var byMonth: [Int] = [], byHour: [Int] = [], byMinute: [Int] = [], bySecond: [Int] = [], bySetPos: [Int] = []
         var weekStart = Weekday.monday
+        var workday: String?
+        var breakDays: Int?
+        var region: String?
 
         for piece in body.split(separator: ";", omittingEmptySubsequences: false) {
             let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -125,15 +158,61 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
                     throw RecurrenceRuleError(part: "WKST", reason: "'\(value)' is not a weekday code (SU, MO, TU, WE, TH, FR, SA)")
                 }
                 weekStart = day
+            case "X-WORKDAY":
+                let upper = value.uppercased()
+                guard WorkdayRule.partValues.contains(upper) else {
+                    throw RecurrenceRuleError(part: "X-WORKDAY", reason: "'\(value)' is not one of " + WorkdayRule.partValues.joined(separator: ", "))
+                }
+                workday = upper
+            case "X-BREAK":
+                guard let n = Self.integer(value, signed: false) else {
+                    throw RecurrenceRuleError(part: "X-BREAK", reason: "'\(value)' is not a number of days off (1…\(WorkdayRule.longestReach))")
+                }
+                breakDays = n
+            case "X-REGION":
+                guard Self.isRegionCode(value) else {
+                    throw RecurrenceRuleError(part: "X-REGION", reason: "'\(value)' is not a region code such as CN (1 to 16 letters, digits or '-')")
+                }
+                region = String(value)
             default:
+                if name.hasPrefix("X-") {
+                    throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545 nor one of Chime's (X-WORKDAY, X-BREAK, X-REGION)")
+                }
                 throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545")
             }
         }
         guard let frequency else { throw RecurrenceRuleError(part: "FREQ", reason: "is missing") }
+        let workdayRule = try Self.workdayRule(workday, breakDays: breakDays)
+        if region != nil && workdayRule == nil {
+            throw RecurrenceRuleError(part: "X-REGION", reason: "is only allowed with X-WORKDAY")
+        }
         try self.init(frequency: frequency, interval: interval, end: end, daysOfTheWeek: byDay,
                       daysOfTheMonth: byMonthDay, daysOfTheYear: byYearDay, weeksOfTheYear: byWeekNo,
                       monthsOfTheYear: byMonth, hours: byHour, minutes: byMinute, seconds: bySecond,
-                      setPositions: bySetPos, firstDayOfTheWeek: weekStart)
+                      setPositions: bySetPos, firstDayOfTheWeek: weekStart, workdayRule: workdayRule,
+                      workdayRegion: region)
+    }
+
+    /// X-WORKDAY's value with X-BREAK, which goes with RETURN and nothing else.
+    private static func workdayRule(_ value: String?, breakDays: Int?) throws(RecurrenceRuleError) -> WorkdayRule? {
+        switch value {
+        case nil:
+            if breakDays != nil { throw RecurrenceRuleError(part: "X-BREAK", reason: "is only allowed with X-WORKDAY=RETURN") }
+            return nil
+        case "RETURN":
+            guard let breakDays else {
+                throw RecurrenceRuleError(part: "X-BREAK", reason: "is missing: X-WORKDAY=RETURN needs the days off before the workday (1…\(WorkdayRule.longestReach))")
+            }
+            return .firstAfterBreak(days: breakDays)
+        default:
+            if breakDays != nil { throw RecurrenceRuleError(part: "X-BREAK", reason: "is only allowed with X-WORKDAY=RETURN, not \(value!)") }
+            switch value {
+            case "SKIP": return .skip
+            case "FORWARD": return .forward
+            case "BACKWARD": return .backward
+            default: return .makeup
+            }
+        }
     }
 
     /// `[+-]digits` that fit in an Int; zero is refused where `signed`,

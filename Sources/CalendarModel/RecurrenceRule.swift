@@ -10,6 +10,10 @@
 /// combinations RFC 5545 forbids (BYWEEKNO outside YEARLY, BYYEARDAY with
 /// DAILY, WEEKLY or MONTHLY, BYMONTHDAY with WEEKLY, a numbered BYDAY outside
 /// MONTHLY and YEARLY or beside BYWEEKNO, BYSETPOS alone) are refused.
+///
+/// Beyond RFC 5545, a rule may carry a `WorkdayRule` (the extension parts
+/// `X-WORKDAY` and `X-BREAK`) and the workday calendar's region
+/// (`X-REGION`); see `WorkdayRule` for what each does.
 public struct RecurrenceRule: Hashable, Sendable {
     public enum Frequency: String, CaseIterable, Hashable, Sendable, Comparable {
         case secondly = "SECONDLY", minutely = "MINUTELY", hourly = "HOURLY", daily = "DAILY"
@@ -72,6 +76,12 @@ public struct RecurrenceRule: Hashable, Sendable {
     public private(set) var seconds: [Int]
     public private(set) var setPositions: [Int]
     public private(set) var firstDayOfTheWeek: Weekday
+    /// How occurrences on days off are treated (`X-WORKDAY`), or nil for a
+    /// plain RFC 5545 rule.
+    public private(set) var workdayRule: WorkdayRule?
+    /// The region of the workday calendar (`X-REGION`), lower-case (`cn`),
+    /// or nil for the caller's default. Only with a `workdayRule`.
+    public private(set) var workdayRegion: String?
 
     public init(
         frequency: Frequency,
@@ -86,7 +96,9 @@ public struct RecurrenceRule: Hashable, Sendable {
         minutes: [Int] = [],
         seconds: [Int] = [],
         setPositions: [Int] = [],
-        firstDayOfTheWeek: Weekday = .monday
+        firstDayOfTheWeek: Weekday = .monday,
+        workdayRule: WorkdayRule? = nil,
+        workdayRegion: String? = nil
     ) throws(RecurrenceRuleError) {
         self.frequency = frequency
         self.interval = interval
@@ -101,6 +113,9 @@ public struct RecurrenceRule: Hashable, Sendable {
         self.seconds = seconds
         self.setPositions = setPositions
         self.firstDayOfTheWeek = firstDayOfTheWeek
+        self.workdayRule = workdayRule
+        // Region codes are case-insensitive; kept lower-case like the calendars' own names.
+        self.workdayRegion = workdayRegion?.lowercased()
         try validate()
     }
 
@@ -108,6 +123,15 @@ public struct RecurrenceRule: Hashable, Sendable {
     public func ending(_ end: End?) throws(RecurrenceRuleError) -> RecurrenceRule {
         var copy = self
         copy.end = end
+        try copy.validate()
+        return copy
+    }
+
+    /// The same rule with other workday parts (`nil`: a plain RFC 5545 rule).
+    public func workdays(_ rule: WorkdayRule?, region: String? = nil) throws(RecurrenceRuleError) -> RecurrenceRule {
+        var copy = self
+        copy.workdayRule = rule
+        copy.workdayRegion = region?.lowercased()
         try copy.validate()
         return copy
     }
@@ -176,6 +200,21 @@ public struct RecurrenceRule: Hashable, Sendable {
         if !setPositions.isEmpty && !hasByPart {
             throw RecurrenceRuleError(part: "BYSETPOS", reason: "needs another BYxxx part to select from")
         }
+        if case .firstAfterBreak(let days) = workdayRule, !(1...WorkdayRule.longestReach).contains(days) {
+            throw RecurrenceRuleError(part: "X-BREAK", reason: "\(days) is outside 1…\(WorkdayRule.longestReach)")
+        }
+        if let region = workdayRegion {
+            guard workdayRule != nil else {
+                throw RecurrenceRuleError(part: "X-REGION", reason: "is only allowed with X-WORKDAY")
+            }
+            guard Self.isRegionCode(region) else {
+                throw RecurrenceRuleError(part: "X-REGION", reason: "'\(region.uppercased())' is not a region code such as CN (1 to 16 letters, digits or '-')")
+            }
+        }
+    }
+
+    static func isRegionCode(_ text: some StringProtocol) -> Bool {
+        (1...16).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
 
     /// Whether any BYxxx part other than BYSETPOS is present.

@@ -10,6 +10,11 @@ final class CompiledRecurrence: Sendable {
     let timeZone: TimeZoneRules
     let exceptionDates: [LocalDateTime]
     let extraDates: [LocalDateTime]
+    /// The schedule the caller gave, if any.
+    let workdays: (any WorkdaySchedule)?
+    let workdayRule: WorkdayRule?
+    /// The schedule workday rules consult: the one given, else the ordinary week.
+    let schedule: any WorkdaySchedule
 
     let plan: ExpansionPlan
     let startLocal: Int64
@@ -21,21 +26,26 @@ final class CompiledRecurrence: Sendable {
     private let countEnd = Mutex<Int64?>(nil)
 
     init(rule: RecurrenceRule?, start: LocalDateTime, isAllDay: Bool, timeZone: TimeZoneRules,
-         exceptionDates: [LocalDateTime], extraDates: [LocalDateTime]) {
+         exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], workdays: (any WorkdaySchedule)?) {
         self.rule = rule
         self.start = start
         self.isAllDay = isAllDay
         self.timeZone = timeZone
         self.exceptionDates = exceptionDates
         self.extraDates = extraDates
+        self.workdays = workdays
+        workdayRule = rule?.workdayRule
+        schedule = workdays ?? OrdinaryWeek()
         plan = ExpansionPlan(rule: rule ?? Self.placeholderRule, start: start)
         startLocal = start.localSeconds
         startResolution = timeZone.resolve(local: startLocal)
         untilInstant = Self.instant(of: rule?.until, in: timeZone, allDay: isAllDay)
-        exclusions = exceptionDates.map { timeZone.resolve($0).instant }.sorted()
+        let exclusions = exceptionDates.map { timeZone.resolve($0).instant }.sorted()
+        self.exclusions = exclusions
         var extras = extraDates.map { local -> OccurrenceCursor.Item in
             let resolution = timeZone.resolve(local)
-            return OccurrenceCursor.Item(instant: resolution.instant, offset: resolution.offset, scheduled: local.localSeconds)
+            return OccurrenceCursor.Item(instant: resolution.instant, scheduled: local.localSeconds, offset: resolution.offset,
+                                         excluded: Self.contains(exclusions, resolution.instant))
         }
         extras.sort { $0.instant < $1.instant }
         extraItems = extras
@@ -55,18 +65,24 @@ final class CompiledRecurrence: Sendable {
         }
     }
 
+    /// Whether an EXDATE names the occurrence scheduled at `instant` (its
+    /// unmoved time, for one a workday rule moved).
+    @inline(__always)
     func isExcluded(_ instant: Int64) -> Bool {
-        guard !exclusions.isEmpty else { return false }
-        var low = 0, high = exclusions.count
-        while low < high {
-            let mid = (low + high) / 2
-            if exclusions[mid] < instant { low = mid + 1 } else { high = mid }
-        }
-        return low < exclusions.count && exclusions[low] == instant
+        !exclusions.isEmpty && Self.contains(exclusions, instant)
     }
 
-    /// The instant of the COUNTth rule occurrence, found once by walking and
-    /// then kept, so that every later seek honours COUNT exactly. The walk is
+    private static func contains(_ sorted: [Int64], _ instant: Int64) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < instant { low = mid + 1 } else { high = mid }
+        }
+        return low < sorted.count && sorted[low] == instant
+    }
+
+    /// The instant of the COUNTth rule occurrence (after any workday
+    /// adjustment), found once by walking and then kept, so that every later seek honours COUNT exactly. The walk is
     /// bounded by COUNT and by the end of year 9999.
     func countEndInstant() -> Int64? {
         guard let count = rule?.count else { return nil }

@@ -8,23 +8,32 @@ public struct Occurrence: Hashable, Sendable, CustomStringConvertible {
     public let instant: Int64
     /// Seconds east of UTC in force at the instant.
     public let utcOffset: Int32
-    /// The wall-clock time the rule asked for. It differs from `localTime`
-    /// only when that time fell into a gap and moved forward.
+    /// The wall-clock time the rule asked for: the occurrence's identity,
+    /// which EXDATE matches and the store keys detached occurrences by. It
+    /// differs from `localTime` when that time fell into a gap and moved
+    /// forward, or when a workday rule moved the occurrence to another day
+    /// (`daysMoved`).
     public let scheduledTime: LocalDateTime
     public let isAllDay: Bool
+    /// The days a workday rule (`X-WORKDAY=FORWARD` or `BACKWARD`) moved the
+    /// occurrence by from its scheduled day: positive forward, negative
+    /// back, 0 when it was not moved.
+    public let daysMoved: Int
 
-    public init(instant: Int64, utcOffset: Int32, scheduledTime: LocalDateTime, isAllDay: Bool) {
+    public init(instant: Int64, utcOffset: Int32, scheduledTime: LocalDateTime, isAllDay: Bool, daysMoved: Int = 0) {
         self.instant = instant
         self.utcOffset = utcOffset
         self.scheduledTime = scheduledTime
         self.isAllDay = isAllDay
+        self.daysMoved = daysMoved
     }
 
-    /// The wall-clock time at the instant.
+    /// The wall-clock time at the instant: where the occurrence rings.
     public var localTime: LocalDateTime { LocalDateTime(localSeconds: instant + Int64(utcOffset)) }
 
-    /// The day of an all-day occurrence, or the local date of a timed one.
-    public var day: CivilDate { isAllDay ? scheduledTime.date : localTime.date }
+    /// The day of an all-day occurrence (after any workday move), or the
+    /// local date of a timed one.
+    public var day: CivilDate { isAllDay ? scheduledTime.date.adding(days: daysMoved) : localTime.date }
 
     public var date: Date { Date(timeIntervalSince1970: TimeInterval(instant)) }
 

@@ -3,10 +3,11 @@ import CalendarModel
 /// Walks a recurrence's occurrences in instant order, one period at a time.
 ///
 /// Periods are expanded in wall-clock order, but a wall-clock time moved
-/// forward out of a gap can land after times of the following period. So
-/// candidates wait in `pending`, sorted by instant, until the *frontier* (the
-/// lowest instant any period not yet expanded can produce) has passed them.
-/// Equal instants are kept once: RFC 5545's recurrence set is a set.
+/// forward out of a gap can land after times of the following period, and a
+/// workday rule moves occurrences to other days. So candidates wait in
+/// `pending`, sorted by instant, until the *frontier* (the lowest instant any
+/// period not yet expanded can produce) has passed them. Equal instants are
+/// kept once: RFC 5545's recurrence set is a set.
 final class OccurrenceCursor {
     private let recurrence: CompiledRecurrence
     private var expander: PeriodExpander
@@ -19,8 +20,10 @@ final class OccurrenceCursor {
     private var lastRuleInstant = Int64.min
     private var startPending: Bool
 
-    /// Rule occurrences after this instant are cut: UNTIL, or where COUNT ends.
-    private let lastAllowed: Int64
+    /// Rule occurrences scheduled after this instant are cut (UNTIL).
+    private let untilLimit: Int64
+    /// Rule occurrences after this instant are cut (where COUNT ends, for a seek).
+    private let countEndLimit: Int64
     private let countLimit: Int?
     private var ruleCount = 0
     private var lookahead: Item?
@@ -29,6 +32,9 @@ final class OccurrenceCursor {
     private let after: Int64
     private var lastReturned = Int64.min
 
+    private let workdayRule: WorkdayRule?
+    private var workdays: WorkdayScanner
+
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
     private var windowHigh = Int64.min
@@ -36,8 +42,14 @@ final class OccurrenceCursor {
 
     struct Item {
         var instant: Int64
-        var offset: Int32
+        /// The wall-clock time the rule asked for, before any gap or workday move.
         var scheduled: Int64
+        var offset: Int32
+        /// Days a workday rule moved it by.
+        var shift: Int32 = 0
+        /// Whether an EXDATE names its scheduled time (or that of another
+        /// occurrence that landed on the same instant).
+        var excluded = false
     }
 
     /// A cursor from DTSTART (`after == nil`), or one that seeks straight to
@@ -48,31 +60,57 @@ final class OccurrenceCursor {
         let plan = recurrence.plan
         expander = PeriodExpander(plan: plan)
         self.after = after ?? Int64.min
-        var limit = recurrence.untilInstant
-        if let countEnd { limit = min(limit, countEnd) }
-        lastAllowed = limit
+        untilLimit = recurrence.untilInstant
+        countEndLimit = countEnd ?? Int64.max
         countLimit = countEnd == nil ? recurrence.rule?.count : nil
+        workdayRule = recurrence.workdayRule
+        workdays = WorkdayScanner(schedule: recurrence.schedule)
         exhausted = recurrence.rule == nil || plan.isEmpty
         unit = plan.base
+        lastProductiveUnit = plan.base
         startPending = true
         if let after, after >= ExpansionPlan.endOfTime + 86_400 * 2 {
             // Nothing is scheduled past year 9999.
             exhausted = true
             startPending = false
-        } else if let after, after >= recurrence.startInstant, !exhausted {
-            // Seek. A wall time earlier than `after + lowest nearby offset`
-            // reads as an instant at or before `after`, so periods wholly
-            // before it can be skipped.
+        } else if let after, after >= recurrence.startInstant, !exhausted, let wall = seekWall(after) {
+            // Seek to the period holding `wall`; the periods before it cannot
+            // produce anything after `after`.
             startPending = false
             lastRuleInstant = recurrence.startInstant
-            let zone = recurrence.timeZone
-            let earliestWall = after + Int64(zone.lowestOffset(near: after))
-            var target = plan.unit(containing: earliestWall)
+            var target = plan.unit(containing: wall)
             // A week-numbered year can begin in the previous December.
             if plan.frequency == .yearly && !plan.weekNumbers.isEmpty { target -= 1 }
             unit = plan.alignedUnit(atOrBefore: target)
         }
         lastProductiveUnit = unit
+        if startPending && workdayRule != nil {
+            // A workday rule judges the start like any other occurrence, and
+            // a moved start can land among (or on) later ones.
+            startPending = false
+            let start = recurrence.startResolution
+            let item = Item(instant: start.instant, scheduled: recurrence.startLocal, offset: start.offset,
+                            excluded: recurrence.isExcluded(start.instant))
+            if let adjusted = adjusted(item) { pending.append(adjusted) }
+        }
+    }
+
+    /// The earliest wall-clock time whose period can hold an occurrence after
+    /// `after`, or nil when the walk must begin at DTSTART.
+    private func seekWall(_ after: Int64) -> Int64? {
+        // A wall time earlier than `after + lowest nearby offset` reads as an
+        // instant at or before `after`.
+        let earliestWall = after + Int64(recurrence.timeZone.lowestOffset(near: after))
+        guard case .forward = workdayRule else { return earliestWall }
+        // FORWARD moves an occurrence across the days off that follow it, so
+        // the walk begins after the last workday before `after`'s day: every
+        // occurrence scheduled on or before that workday lands on or before
+        // it. (Two days back leave room for a gap the moved time falls in.)
+        let day = Int(ExpansionPlan.floorDivide64(earliestWall, 86_400)) - 2
+        let reach = WorkdayRule.longestReach
+        let firstDay = workdays.previous(onOrBefore: day, reach: reach).map { $0 + 1 } ?? day - reach
+        let wall = Int64(firstDay) * 86_400
+        return wall > recurrence.startLocal ? wall : nil
     }
 
     /// The next occurrence, or nil when there are no more.
@@ -81,14 +119,18 @@ final class OccurrenceCursor {
         while true {
             if lookahead == nil { lookahead = nextRuleItem() }
             let extra = extraIndex < extras.count ? extras[extraIndex] : nil
-            let item: Item
+            var item: Item
             switch (lookahead, extra) {
             case (nil, nil):
                 return nil
             case (let rule?, let extra?) where extra.instant <= rule.instant:
                 extraIndex += 1
-                if extra.instant == rule.instant { lookahead = nil }
                 item = extra
+                if extra.instant == rule.instant {
+                    // One occurrence: an RDATE is never moved, so it names it.
+                    lookahead = nil
+                    item.excluded = item.excluded || rule.excluded
+                }
             case (let rule?, _):
                 lookahead = nil
                 item = rule
@@ -96,10 +138,10 @@ final class OccurrenceCursor {
                 extraIndex += 1
                 item = extra
             }
-            guard item.instant > after, item.instant > lastReturned, !recurrence.isExcluded(item.instant) else { continue }
+            guard item.instant > after, item.instant > lastReturned, !item.excluded else { continue }
             lastReturned = item.instant
-            return Occurrence(instant: item.instant, utcOffset: item.offset,
-                              scheduledTime: LocalDateTime(localSeconds: item.scheduled), isAllDay: recurrence.isAllDay)
+            return Occurrence(instant: item.instant, utcOffset: item.offset, scheduledTime: LocalDateTime(localSeconds: item.scheduled),
+                              isAllDay: recurrence.isAllDay, daysMoved: Int(item.shift))
         }
     }
 
@@ -116,10 +158,11 @@ final class OccurrenceCursor {
             let start = recurrence.startResolution
             lastRuleInstant = start.instant
             ruleCount += 1
-            return Item(instant: start.instant, offset: start.offset, scheduled: recurrence.startLocal)
+            return Item(instant: start.instant, scheduled: recurrence.startLocal, offset: start.offset,
+                        excluded: recurrence.isExcluded(start.instant))
         }
         guard let item = nextGeneratedItem() else { return nil }
-        guard item.instant <= lastAllowed else {
+        guard item.instant <= countEndLimit else {
             exhausted = true
             pending.removeAll()
             head = 0
@@ -148,23 +191,82 @@ final class OccurrenceCursor {
             exhausted = true
             return
         }
+        if let workdayRule, plan.frequency < .daily {
+            // A sub-daily rule passes a day that keeps none of its times in one step.
+            let day = Int(ExpansionPlan.floorDivide64(plan.periodStart(unit), 86_400))
+            if workdays.shift(day, for: workdayRule) == nil {
+                moveTo(plan.alignedUnit(atOrAfter: plan.unit(containing: Int64(day + 1) * 86_400)))
+                return
+            }
+        }
         let following = expander.expand(unit)
         if head == pending.count {
             pending.removeAll(keepingCapacity: true)
             head = 0
         }
         let startLocal = recurrence.startLocal
-        for local in expander.candidates where local > startLocal {
-            insert(resolve(local))
+        if workdayRule == nil {
+            for local in expander.candidates where local > startLocal {
+                let item = resolve(local)
+                // (A time moved out of a gap can read later than the next one: no break.)
+                guard item.instant <= untilLimit else { continue }
+                insert(item)
+            }
+            if !expander.candidates.isEmpty { lastProductiveUnit = following }
+        } else {
+            var produced = false
+            for local in expander.candidates where local > startLocal {
+                let scheduled = resolve(local)
+                // UNTIL bounds the time an occurrence was scheduled at, not where it moved.
+                guard scheduled.instant <= untilLimit else { continue }
+                if let item = adjusted(scheduled) {
+                    insert(item)
+                    produced = true
+                }
+            }
+            // A rule whose every occurrence falls on a day off produces nothing.
+            if produced { lastProductiveUnit = following }
         }
-        if !expander.candidates.isEmpty { lastProductiveUnit = following }
-        unit = following
+        moveTo(following)
+    }
+
+    /// Makes `next` the next period to expand, and works out the frontier.
+    private func moveTo(_ next: Int) {
+        let plan = expander.plan
+        unit = next
         if unit > plan.lastUnit {
             frontier = Int64.max
-        } else {
-            frontier = earliestInstant(fromWall: plan.periodStart(unit))
+            return
         }
-        if frontier > lastAllowed { exhausted = true }
+        let wall = plan.periodStart(unit)
+        let scheduledFrontier = earliestInstant(fromWall: wall)
+        frontier = scheduledFrontier
+        if case .backward = workdayRule {
+            // An occurrence of this period or a later one lands no earlier
+            // than the start of the last workday on or before the period's
+            // first day (for a sub-daily period, that may be its own day).
+            let day = Int(ExpansionPlan.floorDivide64(wall, 86_400))
+            if let landing = workdays.previous(onOrBefore: day, reach: WorkdayRule.longestReach) {
+                frontier = min(frontier, earliestInstant(fromWall: Int64(landing) * 86_400))
+            }
+        }
+        if scheduledFrontier > untilLimit || frontier > countEndLimit { exhausted = true }
+    }
+
+    /// The occurrence a scheduled one becomes under the workday rule, or nil
+    /// when the rule drops it.
+    private func adjusted(_ scheduled: Item) -> Item? {
+        guard let workdayRule else { return scheduled }
+        let day = Int(ExpansionPlan.floorDivide64(scheduled.scheduled, 86_400))
+        guard let shift = workdays.shift(day, for: workdayRule) else { return nil }
+        var item = scheduled
+        if shift != 0 {
+            let moved = resolve(scheduled.scheduled + Int64(shift) * 86_400)
+            item.instant = moved.instant
+            item.offset = moved.offset
+            item.shift = Int32(shift)
+        }
+        return item
     }
 
     private func insert(_ item: Item) {
@@ -175,22 +277,36 @@ final class OccurrenceCursor {
         }
         var index = pending.count
         while index > head && pending[index - 1].instant > item.instant { index -= 1 }
-        if index > head && pending[index - 1].instant == item.instant { return }
+        if index > head && pending[index - 1].instant == item.instant {
+            // One occurrence stands for all that land on its instant. It goes
+            // by the one that was not moved, if any, else by the first; an
+            // EXDATE naming any of them removes it.
+            let excluded = pending[index - 1].excluded || item.excluded
+            if pending[index - 1].shift != 0 && item.shift == 0 { pending[index - 1] = item }
+            pending[index - 1].excluded = excluded
+            return
+        }
         pending.insert(item, at: index)
     }
 
+    /// A wall-clock time as an instant, with the EXDATE check of an
+    /// occurrence scheduled at it.
     @inline(__always)
     private func resolve(_ local: Int64) -> Item {
+        var item: Item
         if local >= windowLow && local < windowHigh {
-            return Item(instant: local - Int64(windowOffset), offset: windowOffset, scheduled: local)
+            item = Item(instant: local - Int64(windowOffset), scheduled: local, offset: windowOffset)
+        } else {
+            let resolution = recurrence.timeZone.resolve(local: local)
+            if !resolution.cleanWindow.isEmpty {
+                windowLow = resolution.cleanWindow.lowerBound
+                windowHigh = resolution.cleanWindow.upperBound
+                windowOffset = resolution.offset
+            }
+            item = Item(instant: resolution.instant, scheduled: local, offset: resolution.offset)
         }
-        let resolution = recurrence.timeZone.resolve(local: local)
-        if !resolution.cleanWindow.isEmpty {
-            windowLow = resolution.cleanWindow.lowerBound
-            windowHigh = resolution.cleanWindow.upperBound
-            windowOffset = resolution.offset
-        }
-        return Item(instant: resolution.instant, offset: resolution.offset, scheduled: local)
+        item.excluded = recurrence.isExcluded(item.instant)
+        return item
     }
 
     private func earliestInstant(fromWall local: Int64) -> Int64 {

@@ -16,8 +16,32 @@ import Foundation
 /// - A wall time inside a gap moves forward by the gap's length; one inside
 ///   a fold takes the first of its two instants. HOURLY, MINUTELY and
 ///   SECONDLY step in wall-clock time.
-/// - Exception dates match occurrences by instant; an all-day recurrence's
+/// - Exception dates match occurrences by the instant of their scheduled time; an all-day recurrence's
 ///   occurrences are the local midnights of its days.
+///
+/// A rule with a workday part (`X-WORKDAY`, see `WorkdayRule`) consults a
+/// `WorkdaySchedule`, the one given or else the ordinary week (Monday to
+/// Friday; the caller picks the schedule, by the rule's `workdayRegion` or
+/// its own default):
+///
+/// - The rule applies to every rule occurrence, the start included (a
+///   clock-in rule started on a Sunday does not ring that Sunday), judged by
+///   the date it is scheduled on. RDATEs are never adjusted.
+/// - A moved occurrence keeps its wall-clock time on its new day (a time in
+///   a gap there moves forward as usual). FORWARD and BACKWARD look at most
+///   366 days away; an occurrence with no workday within reach is dropped.
+///   Occurrences that land on the same instant are one occurrence, named by
+///   the one that was not moved if any (else the earliest scheduled), and
+///   the output stays in instant order.
+/// - `scheduledTime` is the unmoved time, the occurrence's identity: EXDATE
+///   matches it (an occurrence that stands for several is removed when any
+///   of them is excluded), and `localTime`/`instant` are where it moved.
+/// - UNTIL bounds scheduled times; COUNT counts the occurrences that survive
+///   the adjustment (COUNT=10 with SKIP is ten workdays; occurrences that
+///   merge count once), excluded ones included as before.
+/// - Every search is bounded: a schedule with no workday at all ends the
+///   expansion within the same 400-year bound as any rule that stops
+///   producing.
 public struct Recurrence: Sendable {
     /// Everything worked out once at construction, shared by every cursor;
     /// a class so that copying a recurrence costs one retain.
@@ -29,25 +53,31 @@ public struct Recurrence: Sendable {
     public var timeZone: TimeZoneRules { compiled.timeZone }
     public var exceptionDates: [LocalDateTime] { compiled.exceptionDates }
     public var extraDates: [LocalDateTime] { compiled.extraDates }
+    /// The workday calendar given for the rule's workday part, if any.
+    public var workdays: (any WorkdaySchedule)? { compiled.workdays }
 
     /// A timed recurrence: `start` is a wall-clock time in `timeZone`.
+    /// `workdays` serves a rule with a workday part (default: the ordinary week).
     public init(rule: RecurrenceRule?, start: LocalDateTime, timeZone: TimeZoneRules,
-                exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = []) {
+                exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
+                workdays: (any WorkdaySchedule)? = nil) {
         compiled = CompiledRecurrence(rule: rule, start: start, isAllDay: false, timeZone: timeZone,
-                                      exceptionDates: exceptionDates, extraDates: extraDates)
+                                      exceptionDates: exceptionDates, extraDates: extraDates, workdays: workdays)
     }
 
     /// An all-day recurrence: occurrences are dates. The zone places their
     /// local midnights in time. Rules that need a time of day (HOURLY and
     /// finer, BYHOUR, BYMINUTE, BYSECOND) are refused.
     public init(rule: RecurrenceRule?, startDate: CivilDate, timeZone: TimeZoneRules,
-                exceptionDates: [CivilDate] = [], extraDates: [CivilDate] = []) throws(RecurrenceError) {
+                exceptionDates: [CivilDate] = [], extraDates: [CivilDate] = [],
+                workdays: (any WorkdaySchedule)? = nil) throws(RecurrenceError) {
         if let part = rule?.timeOfDayPart {
             throw RecurrenceError("\(part) needs a start with a time of day, not the all-day date \(startDate)")
         }
         func midnight(_ date: CivilDate) -> LocalDateTime { LocalDateTime(date: date)! }
         compiled = CompiledRecurrence(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
-                                      exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight))
+                                      exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight),
+                                      workdays: workdays)
     }
 
     // MARK: Queries
