@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import HolidayCalendars
 import RecurrenceEngine
 import SQLiteDatabase
 
@@ -162,18 +163,12 @@ extension CalendarStore {
     /// kept while its rule, start and dates stay the same: a long-lived
     /// store (the daemon, an app) asks for the same series query after query.
     func recurrence(of event: Event) throws -> Recurrence {
-        let source = RecurrenceSource(rule: event.recurrenceRule, start: event.start,
-                                      exceptionDates: event.exceptionDates, extraDates: event.extraDates)
+        let workdays = try workdaySchedule(for: event.recurrenceRule)
+        let source = RecurrenceSource(rule: event.recurrenceRule, start: event.start, exceptionDates: event.exceptionDates,
+                                      extraDates: event.extraDates, workdayStamp: workdays?.stamp)
         if let known = compiledRecurrences[event.identifier], known.source == source { return known.recurrence }
-        let zone = try zone(of: event.start)
-        let recurrence: Recurrence
-        if case .date(let day) = event.start {
-            recurrence = try Recurrence(rule: event.recurrenceRule, startDate: day, timeZone: zone,
-                                        exceptionDates: event.exceptionDates.map(\.date), extraDates: event.extraDates.map(\.date))
-        } else {
-            recurrence = Recurrence(rule: event.recurrenceRule, start: event.start.wallClock, timeZone: zone,
-                                    exceptionDates: event.exceptionDates, extraDates: event.extraDates)
-        }
+        let recurrence = try recurrence(rule: event.recurrenceRule, start: event.start, exceptionDates: event.exceptionDates,
+                                        extraDates: event.extraDates, workdays: workdays?.calendar)
         if compiledRecurrences.count >= 50_000 { compiledRecurrences.removeAll(keepingCapacity: true) }
         compiledRecurrences[event.identifier] = (source, recurrence)
         return recurrence
@@ -186,6 +181,21 @@ extension CalendarStore {
         var start: ItemTime
         var exceptionDates: [LocalDateTime]
         var extraDates: [LocalDateTime]
+        /// For a workday rule, the change counter its workday calendar was built at.
+        var workdayStamp: Int64?
+    }
+
+    /// The engine's view of a rule from `start` (an event's start, a
+    /// reminder's due time), with the workday calendar a workday rule asks for.
+    func recurrence(rule: RecurrenceRule?, start: ItemTime, exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
+                    workdays: WorkdayCalendar?) throws -> Recurrence {
+        let zone = try zone(of: start)
+        if case .date(let day) = start {
+            return try Recurrence(rule: rule, startDate: day, timeZone: zone, exceptionDates: exceptionDates.map(\.date),
+                                  extraDates: extraDates.map(\.date), workdays: workdays)
+        }
+        return Recurrence(rule: rule, start: start.wallClock, timeZone: zone, exceptionDates: exceptionDates,
+                          extraDates: extraDates, workdays: workdays)
     }
 
     /// One occurrence as an event: the series' fields at the occurrence's time.
@@ -225,6 +235,7 @@ extension CalendarStore {
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> ItemIdentifier {
         do { try event.validate() } catch { throw .invalid(error) }
+        try validateWorkdayRegion(of: event.recurrenceRule)
         try requireWritable(event.calendarIdentifier)
         guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
             let identifier = try resolveExternalKey(event.externalKey, type: "event", calendar: event.calendarIdentifier, identifier: event.identifier)

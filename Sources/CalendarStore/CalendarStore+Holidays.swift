@@ -143,4 +143,24 @@ extension CalendarStore {
         workdayCalendars[region] = (counter, calendar)
         return calendar
     }
+
+    /// The workday calendar a rule's workday part consults (its `X-REGION`,
+    /// else China's), with the change counter it was built at; nil for a
+    /// rule without one.
+    func workdaySchedule(for rule: RecurrenceRule?) throws(StoreError) -> (calendar: WorkdayCalendar, stamp: Int64)? {
+        guard let rule, rule.workdayRule != nil else { return nil }
+        let region = rule.workdayRegion ?? "cn"
+        let calendar = try workdayCalendar(region: region)
+        return (calendar, workdayCalendars[region]?.counter ?? 0)
+    }
+
+    /// Refuses a workday rule whose region has no data, bundled or imported.
+    func validateWorkdayRegion(of rule: RecurrenceRule?) throws(StoreError) {
+        guard let region = rule?.workdayRegion, !HolidayData.bundledRegions.contains(region) else { return }
+        if try importedHolidayYears(region: region).isEmpty {
+            throw .invalid(ValidationError(field: "recurrence rule", value: rule?.rfc5545 ?? "",
+                                           reason: "names region \(region.uppercased()), which has no holiday data "
+                                               + "(known: \(HolidayData.bundledRegions.map { $0.uppercased() }.joined(separator: ", ")))"))
+        }
+    }
 }

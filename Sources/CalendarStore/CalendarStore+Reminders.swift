@@ -81,6 +81,19 @@ extension CalendarStore {
                                                    identifier: reminder.identifier)
         if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
         if !stored.isCompleted { stored.completionDate = nil }
+        try validateWorkdayRegion(of: stored.recurrenceRule)
+        if let rule = stored.recurrenceRule, let due = stored.due, !stored.isCompleted {
+            guard let first = try StoreError.wrap({ try firstDue(due, rule: rule) }) else {
+                throw .invalid(ValidationError(field: "recurrence rule", value: rule.rfc5545,
+                                               reason: "has no occurrence from the due time \(due) on"))
+            }
+            if first != due, let start = stored.start {
+                // Keep the distance from start to due.
+                let shift = (try? first.instant(machine: machineTimeZone) - due.instant(machine: machineTimeZone)) ?? 0
+                stored.start = Self.shifted(start, by: shift, machine: machineTimeZone)
+            }
+            stored.due = first
+        }
         let due = try? stored.due?.instant(machine: machineTimeZone)
         _ = try requireMovable(stored.identifier, to: stored.calendarIdentifier)
         let item = stored
@@ -113,15 +126,9 @@ extension CalendarStore {
         if let remaining, remaining > 0 { reminder.recurrenceRule = try? rule.ending(.count(remaining)) }
         if let next {
             if let start = reminder.start, let dueInstant = try? due.instant(machine: machineTimeZone),
-               let nextInstant = try? next.instant(machine: machineTimeZone), let startInstant = try? start.instant(machine: machineTimeZone) {
+               let nextInstant = try? next.instant(machine: machineTimeZone) {
                 // Keep the distance from start to due.
-                let zone = (try? start.timeZone(machine: machineTimeZone)) ?? machineTimeZone
-                let moved = zone.localTime(at: nextInstant - (dueInstant - startInstant))
-                reminder.start = switch start {
-                case .date: .date(moved.date)
-                case .floating: .floating(moved)
-                case .zoned(_, let name): .zoned(moved, zone: name)
-                }
+                reminder.start = Self.shifted(start, by: nextInstant - dueInstant, machine: machineTimeZone)
             }
             reminder.due = next
             try save(done, commit: false)
@@ -135,19 +142,39 @@ extension CalendarStore {
 
     /// The due time of the occurrence after `due`.
     private func nextDue(after due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
-        let zone = try due.timeZone(machine: machineTimeZone)
-        let recurrence: Recurrence
-        if case .date(let day) = due {
-            recurrence = try Recurrence(rule: rule, startDate: day, timeZone: zone)
-        } else {
-            recurrence = Recurrence(rule: rule, start: due.wallClock, timeZone: zone)
-        }
-        let instant = zone.resolve(due.wallClock).instant
+        let recurrence = try recurrence(rule: rule, start: due, workdays: try workdaySchedule(for: rule)?.calendar)
+        let instant = recurrence.timeZone.resolve(due.wallClock).instant
         guard let next = recurrence.occurrences(after: instant).first(where: { _ in true }) else { return nil }
+        return Self.time(next, like: due)
+    }
+
+    /// A workday rule may skip or move its own start: a reminder's due time
+    /// is then its first real occurrence (a clock-in reminder saved on a
+    /// Sunday is due on Monday, not on that Sunday).
+    private func firstDue(_ due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
+        guard let workdays = try workdaySchedule(for: rule) else { return due }
+        let recurrence = try recurrence(rule: rule, start: due, workdays: workdays.calendar)
+        return recurrence.occurrences().first(where: { _ in true }).map { Self.time($0, like: due) }
+    }
+
+    /// An occurrence as an item time of the same kind as `like`.
+    private static func time(_ next: Occurrence, like due: ItemTime) -> ItemTime {
         switch due {
         case .date: return .date(next.day)
         case .floating: return .floating(next.localTime)
         case .zoned(_, let name): return .zoned(next.localTime, zone: name)
+        }
+    }
+
+    /// `time` moved by `seconds`, in its own zone and of its own kind.
+    static func shifted(_ time: ItemTime, by seconds: Int64, machine: TimeZoneRules) -> ItemTime {
+        guard seconds != 0, let instant = try? time.instant(machine: machine) else { return time }
+        let zone = (try? time.timeZone(machine: machine)) ?? machine
+        let moved = zone.localTime(at: instant + seconds)
+        return switch time {
+        case .date: .date(moved.date)
+        case .floating: .floating(moved)
+        case .zoned(_, let name): .zoned(moved, zone: name)
         }
     }
 

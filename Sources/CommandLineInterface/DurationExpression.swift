@@ -6,6 +6,7 @@
 /// - Each unit at most once, largest first; whole numbers only (`90m`, not
 ///   `1.5h`); no spaces inside (`1h30m`, not `1h 30m`).
 /// - A bare number (`10`) is refused: minutes or hours would both be guesses.
+///   Zero is the exception: `0` is zero in any unit (an alarm at the time itself).
 /// - A leading `+` is allowed; a leading `-` only when the caller allows it
 ///   (an alarm `-10m` before the start).
 /// - At most `maximumSeconds` (366 days) either way, so no sum can overflow.
@@ -41,6 +42,7 @@ public struct DurationExpression: Hashable, Sendable {
             body = body.dropFirst()
             guard !body.isEmpty else { throw TimeExpressionRefusal("a sign needs an amount after it, as in \(sign < 0 ? "-" : "+")10m") }
         }
+        if body.allSatisfy({ $0 == "0" }) { return 0 }
         let amount = try amount(body)
         if sign < 0 && !allowingNegative {
             throw TimeExpressionRefusal("a negative duration is not allowed here")

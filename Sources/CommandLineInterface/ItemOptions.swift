@@ -121,10 +121,8 @@ struct ItemOptions {
     // MARK: Rules and dates in a series
 
     func rule(_ text: String, _ option: String = "--repeat") throws(CommandFailure) -> RecurrenceRule {
-        var body = Substring(text).trimmingWhitespace()
-        if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         do {
-            return try RecurrenceRule(rfc5545: String(body))
+            return try RecurrenceRule(rfc5545: RuleShorthand.expand(text))
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }

@@ -1,4 +1,7 @@
 import CalendarModel
+import CalendarStore
+import Foundation
+import HolidayCalendars
 import RecurrenceEngine
 
 /// `chime rrule`: expands a recurrence rule, like `systemd-analyze calendar
@@ -8,13 +11,15 @@ enum RRuleCommand: Command {
     static let abstract = "Expand a recurrence rule (RFC 5545 RRULE) into its occurrences"
     static let help = """
     usage: chime rrule RULE --start START [--tz ZONE] [--count N] [--after INSTANT]
-                            [--exdate DATE ...] [--rdate DATE ...]
+                            [--exdate DATE ...] [--rdate DATE ...] [--db PATH]
 
     Prints the occurrences of RULE, one per line, in order: RFC 3339 local
     time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
     when START is a date.
 
-      RULE               an RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
+      RULE               an RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
+                         with Chime's workday parts (X-WORKDAY, X-BREAK, X-REGION), or
+                         one of the words below
       --start START      the first occurrence: a wall-clock time 2026-12-01T08:50:00
                          in ZONE, or a date 2026-12-01 for an all-day rule; a time
                          with an offset (…+08:00, …Z) is converted to ZONE
@@ -24,6 +29,12 @@ enum RRuleCommand: Command {
                          with an offset or Z, e.g. 2027-01-01T00:00:00Z
       --exdate DATE      leave out an occurrence (EXDATE); repeatable, or comma-separated
       --rdate DATE       add an occurrence (RDATE); repeatable, or comma-separated
+      --db PATH          the store whose holiday data and ordinary week workday rules
+                         use (default as for every command; when there is no store,
+                         the bundled data and Mon–Fri)
+
+    Words for RULE:
+    \(RuleShorthand.help)
 
     The start is always the first occurrence. A wall time that falls into a
     daylight-saving gap moves forward by the gap's length; one that happens
@@ -34,6 +45,7 @@ enum RRuleCommand: Command {
     """
 
     static let parser = ArgumentParser(command: "chime rrule", options: [
+        .init(name: "--db", takesValue: true),
         .init(name: "--start", takesValue: true),
         .init(name: "--tz", takesValue: true),
         .init(name: "--count", short: "-n", takesValue: true),
@@ -57,7 +69,7 @@ enum RRuleCommand: Command {
         }
         let rule: RecurrenceRule
         do {
-            rule = try RecurrenceRule(rfc5545: parsed.positionals[0])
+            rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))
         } catch {
             throw .data("chime rrule: \(error)")
         }
@@ -75,12 +87,14 @@ enum RRuleCommand: Command {
             after = Int64(instant.rounded(.down))
         }
 
+        let workdays = try workdayCalendar(for: rule, parsed, context: context)
         let recurrence: Recurrence
         if let date = CivilDate(parsing: startText) {
             let exceptions = try dates("--exdate", parsed)
             let extras = try dates("--rdate", parsed)
             do {
-                recurrence = try Recurrence(rule: rule, startDate: date, timeZone: zone, exceptionDates: exceptions, extraDates: extras)
+                recurrence = try Recurrence(rule: rule, startDate: date, timeZone: zone, exceptionDates: exceptions, extraDates: extras,
+                                            workdays: workdays)
             } catch {
                 throw .data("chime rrule: \(error)")
             }
@@ -90,13 +104,41 @@ enum RRuleCommand: Command {
             }
             recurrence = Recurrence(rule: rule, start: start, timeZone: zone,
                                     exceptionDates: try times("--exdate", parsed, zone),
-                                    extraDates: try times("--rdate", parsed, zone))
+                                    extraDates: try times("--rdate", parsed, zone), workdays: workdays)
         }
         guard count > 0 else { return }
         let sequence = after.map { recurrence.occurrences(after: $0) } ?? recurrence.occurrences()
+        var years: Set<Int> = []
         for occurrence in sequence.prefix(count) {
             context.standardOutput(occurrence.rfc3339)
+            years.insert(occurrence.day.year)
         }
+        if let workdays, let region = Optional(workdays.region),
+           let warning = HolidayOptions.missingYearsWarning(years.sorted().filter { !workdays.hasData(forYear: $0) }, region: region,
+                                                            week: workdays.ordinaryWeek, command: "chime rrule") {
+            context.standardError(warning)
+        }
+    }
+
+    /// For a workday rule, the calendar it consults: the store's when there
+    /// is one (imported years, the ordinary week set), else the bundled data.
+    static func workdayCalendar(for rule: RecurrenceRule, _ parsed: ArgumentParser.Parsed,
+                                context: CommandContext) throws(CommandFailure) -> WorkdayCalendar? {
+        guard rule.workdayRule != nil else { return nil }
+        let region = rule.workdayRegion ?? "cn"
+        let path = StoreOptions.path(parsed, context: context)
+        if FileManager.default.fileExists(atPath: path) {
+            return try StoreOptions.run("chime rrule") { () throws(StoreError) in
+                try CalendarStore(path: path, readOnly: true, machineTimeZone: context.machineTimeZone()).workdayCalendar(region: region)
+            }
+        }
+        let bundled: WorkdayCalendar?
+        do { bundled = try WorkdayCalendar.bundled(region: region) } catch { throw .data("chime rrule: \(error)") }
+        guard let bundled else {
+            throw .data("chime rrule: X-REGION=\(region.uppercased()): no holiday data for it (known: "
+                        + HolidayData.bundledRegions.map { $0.uppercased() }.joined(separator: ", ") + ")")
+        }
+        return bundled
     }
 
     /// A wall-clock time in `zone`: written without an offset, or converted

@@ -159,3 +159,37 @@ struct HolidaysCommandTests {
         try scratch.refuses(["holidays", "update", "--from", base], status: 69, mentioning: [base + "/2007.json", "nothing imported"])
     }
 }
+
+@Suite("Workday rules on the command line")
+struct WorkdayRuleCommandTests {
+    @Test("the clock-in reminder: --repeat workdays, due on the first workday, moving past the holiday as it is completed")
+    func clockIn() throws {
+        // Friday 2026-09-25, 07:00 in Shanghai: the first day of the Mid-Autumn break.
+        let scratch = Scratch(now: Date(timeIntervalSince1970: RFC3339.instant("2026-09-25T07:00:00+08:00")!))
+        let id = scratch.add("reminder", "Clock in", "--due", "08:50", "--repeat", "workdays", "--alarm", "0")
+        let json = try scratch.ok("show", id, "--json").json()
+        #expect(json["recurrenceRule"] as? String == "FREQ=DAILY;X-WORKDAY=SKIP")
+        #expect(json["due"] as? String == "2026-09-28T08:50:00+08:00")
+        #expect(scratch.ok("list", "reminders").output == ["Mon 09-28 08:50        Clock in  [\(id)]"])
+        for _ in 0..<3 { scratch.ok("complete", id) }
+        #expect(try scratch.ok("show", id, "--json").json()["due"] as? String == "2026-10-08T08:50:00+08:00")
+    }
+
+    @Test("chime rrule takes the words and the workday parts, and warns about years without data")
+    func rrule() throws {
+        let scratch = Scratch()
+        let makeup = scratch.ok("rrule", "makeup-workdays", "--start", "2026-01-01T21:00:00", "--tz", "Asia/Shanghai", "--count", "3")
+        #expect(makeup.output == ["2026-01-04T21:00:00+08:00", "2026-02-14T21:00:00+08:00", "2026-02-28T21:00:00+08:00"])
+        let back = scratch.ok("rrule", "back-to-work", "--start", "2026-01-01T09:00:00", "--tz", "Asia/Shanghai", "--count", "2")
+        #expect(back.output == ["2026-01-04T09:00:00+08:00", "2026-02-24T09:00:00+08:00"])
+        // The 1st of each month, moved to the next workday: 2026-10-01 is in the National Day break.
+        let rent = scratch.ok("rrule", "FREQ=MONTHLY;BYMONTHDAY=1;X-WORKDAY=FORWARD", "--start", "2026-09-01T10:00:00",
+                              "--tz", "Asia/Shanghai", "--count", "2")
+        #expect(rent.output == ["2026-09-01T10:00:00+08:00", "2026-10-08T10:00:00+08:00"])
+        let late = scratch.ok("rrule", "workdays", "--start", "2026-12-31T08:50:00", "--tz", "Asia/Shanghai", "--count", "2")
+        #expect(late.output == ["2026-12-31T08:50:00+08:00", "2027-01-01T08:50:00+08:00"])
+        #expect(late.errors.joined().contains("2027"))
+        let refused = scratch.run("rrule", "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=JP", "--start", "2026-12-01T08:50:00")
+        #expect(refused.status == 65 && refused.errors.joined().contains("JP"))
+    }
+}

@@ -1,0 +1,98 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import HolidayCalendars
+import Testing
+
+/// Workday rules in the store: expanded against the store's workday
+/// calendar (bundled years, imported ones in their place, the ordinary week).
+@Suite("Workday rules in the store")
+struct WorkdayStoreTests {
+    func starts(_ events: [Event]) -> [String] { events.map { $0.start.wallClock.description } }
+
+    @Test("an every-workday event skips the National Day days off and rings on the makeup Saturday")
+    func nationalDay2026() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let start = try StoreFixture.zoned("2026-09-24T08:50:00")
+        let end = try StoreFixture.zoned("2026-09-24T09:00:00")
+        try store.save(Event(calendarIdentifier: calendar, title: "Clock in", start: start, end: end,
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP")))
+        let range = try StoreFixture.date("2026-09-24T00:00:00+08:00")..<StoreFixture.date("2026-10-13T00:00:00+08:00")
+        #expect(starts(try store.events(overlapping: range)) == [
+            "2026-09-24T08:50:00",  // Thu
+            // 09-25..09-27 中秋节
+            "2026-09-28T08:50:00", "2026-09-29T08:50:00", "2026-09-30T08:50:00",
+            // 10-01..10-07 国庆节
+            "2026-10-08T08:50:00", "2026-10-09T08:50:00",
+            "2026-10-10T08:50:00",  // Sat, makeup workday for 国庆节
+            "2026-10-12T08:50:00",
+        ])
+    }
+
+    @Test("importing a year and changing the ordinary week change what a stored workday series gives")
+    func calendarChanges() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.save(Event(calendarIdentifier: calendar, title: "Clock in", start: try StoreFixture.zoned("2026-12-28T08:50:00"),
+                             end: try StoreFixture.zoned("2026-12-28T09:00:00"),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP")))
+        let newYearWeek = try StoreFixture.date("2026-12-31T00:00:00+08:00")..<StoreFixture.date("2027-01-05T00:00:00+08:00")
+        // 2027 has no data: the ordinary week (2027-01-01 is a Friday).
+        #expect(starts(try store.events(overlapping: newYearWeek)) == ["2026-12-31T08:50:00", "2027-01-01T08:50:00", "2027-01-04T08:50:00"])
+        let source = HolidaySource(format: .holidayCNJSON, location: "test")
+        let year2027 = try HolidayYear(region: "cn", year: 2027, entries: [
+            HolidayEntry(date: CivilDate(year: 2027, month: 1, day: 1)!, isOffDay: true, name: "元旦"),
+            HolidayEntry(date: CivilDate(year: 2027, month: 1, day: 2)!, isOffDay: true, name: "元旦"),
+            HolidayEntry(date: CivilDate(year: 2027, month: 1, day: 3)!, isOffDay: true, name: "元旦"),
+        ], source: source)
+        let changes = try store.importHolidayYears([year2027])
+        #expect(changes.map(\.kind) == [.new])
+        #expect(starts(try store.events(overlapping: newYearWeek)) == ["2026-12-31T08:50:00", "2027-01-04T08:50:00"])
+        // The same data again is no change.
+        #expect(try store.importHolidayYears([year2027]).map(\.kind) == [.unchanged])
+        try store.setOrdinaryWeek(OrdinaryWeek(workingDays: [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday]))
+        let week = try StoreFixture.date("2027-01-04T00:00:00+08:00")..<StoreFixture.date("2027-01-11T00:00:00+08:00")
+        #expect(try store.events(overlapping: week).count == 6)
+        // Another process's store sees the same calendar.
+        let other = try fixture.open()
+        #expect(try other.events(overlapping: week).count == 6)
+        #expect(try other.workdayCalendar().isWorkday(CivilDate(year: 2027, month: 1, day: 9)!))
+    }
+
+    @Test("a clock-in reminder saved on a day off is due on the next workday, and completing moves it past the holiday")
+    func clockInReminder() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(now: { Date(timeIntervalSince1970: 1_790_000_000) })
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        // Saturday 2026-09-26 is in the Mid-Autumn break.
+        let clockIn = Reminder(calendarIdentifier: calendar, title: "Clock in", due: try StoreFixture.zoned("2026-09-26T08:50:00"),
+                               recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                               alarms: [Alarm(trigger: .relative(seconds: 0))])
+        try store.save(clockIn)
+        #expect(try store.reminder(identifier: clockIn.identifier).due == (try StoreFixture.zoned("2026-09-28T08:50:00")))
+        for expected in ["2026-09-29T08:50:00", "2026-09-30T08:50:00", "2026-10-08T08:50:00", "2026-10-09T08:50:00", "2026-10-10T08:50:00"] {
+            try store.complete(clockIn.identifier)
+            #expect(try store.reminder(identifier: clockIn.identifier).due == (try StoreFixture.zoned(expected)))
+        }
+        #expect(try store.reminders(.completed(from: nil, to: nil)).count == 5)
+    }
+
+    @Test("a workday rule naming a region without data is refused, and nothing is written")
+    func unknownRegion() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let time = try StoreFixture.zoned("2026-12-01T08:50:00")
+        let event = Event(calendarIdentifier: calendar, title: "Clock in", start: time, end: time,
+                          recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=JP"))
+        #expect {
+            try store.save(event)
+        } throws: { error in
+            "\(error)".contains("JP") && "\(error)".contains("no holiday data")
+        }
+        #expect(try store.summary().events == 0)
+    }
+}
