@@ -82,11 +82,10 @@ extension CalendarStore {
         if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
         if !stored.isCompleted { stored.completionDate = nil }
         try validateWorkdayRegion(of: stored.recurrenceRule)
-        if let rule = stored.recurrenceRule, let due = stored.due, !stored.isCompleted {
-            guard let first = try StoreError.wrap({ try firstDue(due, rule: rule) }) else {
-                throw .invalid(ValidationError(field: "recurrence rule", value: rule.rfc5545,
-                                               reason: "has no occurrence from the due time \(due) on"))
-            }
+        // A rule with no occurrence known yet (the makeup workdays of a year
+        // whose notice is not out) keeps the due time it was given.
+        if let rule = stored.recurrenceRule, let due = stored.due, !stored.isCompleted,
+           let first = try StoreError.wrap({ try firstDue(due, rule: rule) }) {
             if first != due, let start = stored.start {
                 // Keep the distance from start to due.
                 let shift = (try? first.instant(machine: machineTimeZone) - due.instant(machine: machineTimeZone)) ?? 0
