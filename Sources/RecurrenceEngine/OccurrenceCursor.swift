@@ -16,6 +16,8 @@ final class OccurrenceCursor {
     private var head = 0
     private var frontier = Int64.min
     private var exhausted: Bool
+    /// The period after the last one that produced (for a workday rule:
+    /// an occurrence that survived it), or where the walk began.
     private var lastProductiveUnit: Int
     private var lastRuleInstant = Int64.min
     private var startPending: Bool
@@ -191,11 +193,13 @@ final class OccurrenceCursor {
             exhausted = true
             return
         }
-        if let workdayRule, plan.frequency < .daily {
-            // A sub-daily rule passes a day that keeps none of its times in one step.
+        if let workdayRule, plan.frequency <= .daily {
+            // A day the workday rule keeps nothing of is passed in one step,
+            // unexpanded (a sub-daily rule's periods on it too).
             let day = Int(ExpansionPlan.floorDivide64(plan.periodStart(unit), 86_400))
             if workdays.shift(day, for: workdayRule) == nil {
-                moveTo(plan.alignedUnit(atOrAfter: plan.unit(containing: Int64(day + 1) * 86_400)))
+                let nextDay = plan.frequency == .daily ? unit + 1 : plan.unit(containing: Int64(day + 1) * 86_400)
+                moveTo(plan.alignedUnit(atOrAfter: nextDay))
                 return
             }
         }
@@ -214,18 +218,20 @@ final class OccurrenceCursor {
             }
             if !expander.candidates.isEmpty { lastProductiveUnit = following }
         } else {
-            var produced = false
+            var survived = false
             for local in expander.candidates where local > startLocal {
                 let scheduled = resolve(local)
                 // UNTIL bounds the time an occurrence was scheduled at, not where it moved.
                 guard scheduled.instant <= untilLimit else { continue }
                 if let item = adjusted(scheduled) {
                     insert(item)
-                    produced = true
+                    survived = true
                 }
             }
-            // A rule whose every occurrence falls on a day off produces nothing.
-            if produced { lastProductiveUnit = following }
+            // The rule's pattern repeats within the bound, and so does any
+            // workday calendar that is the ordinary week outside a span of
+            // years: nothing surviving for that long means nothing ever will.
+            if survived { lastProductiveUnit = following }
         }
         moveTo(following)
     }
@@ -242,11 +248,13 @@ final class OccurrenceCursor {
         let scheduledFrontier = earliestInstant(fromWall: wall)
         frontier = scheduledFrontier
         if case .backward = workdayRule {
-            // An occurrence of this period or a later one lands no earlier
-            // than the start of the last workday on or before the period's
-            // first day (for a sub-daily period, that may be its own day).
+            // An occurrence on a day off lands on the last workday before
+            // it, at any time of day. So the periods from here on land no
+            // earlier than that day for this day, if it is off, or else for
+            // the next day (which is this day itself when the next is off).
             let day = Int(ExpansionPlan.floorDivide64(wall, 86_400))
-            if let landing = workdays.previous(onOrBefore: day, reach: WorkdayRule.longestReach) {
+            let from = workdays.isWorkday(day) ? day + 1 : day
+            if let landing = workdays.previous(onOrBefore: from, reach: WorkdayRule.longestReach) {
                 frontier = min(frontier, earliestInstant(fromWall: Int64(landing) * 86_400))
             }
         }
@@ -275,18 +283,23 @@ final class OccurrenceCursor {
             pending.append(item)
             return
         }
-        var index = pending.count
-        while index > head && pending[index - 1].instant > item.instant { index -= 1 }
-        if index > head && pending[index - 1].instant == item.instant {
+        // A workday rule can move thousands of sub-daily times onto one day:
+        // find the place by bisection.
+        var low = head, high = pending.count
+        while low < high {
+            let mid = (low + high) / 2
+            if pending[mid].instant < item.instant { low = mid + 1 } else { high = mid }
+        }
+        if pending[low].instant == item.instant {
             // One occurrence stands for all that land on its instant. It goes
             // by the one that was not moved, if any, else by the first; an
             // EXDATE naming any of them removes it.
-            let excluded = pending[index - 1].excluded || item.excluded
-            if pending[index - 1].shift != 0 && item.shift == 0 { pending[index - 1] = item }
-            pending[index - 1].excluded = excluded
+            let excluded = pending[low].excluded || item.excluded
+            if pending[low].shift != 0 && item.shift == 0 { pending[low] = item }
+            pending[low].excluded = excluded
             return
         }
-        pending.insert(item, at: index)
+        pending.insert(item, at: low)
     }
 
     /// A wall-clock time as an instant, with the EXDATE check of an
@@ -311,6 +324,14 @@ final class OccurrenceCursor {
 
     private func earliestInstant(fromWall local: Int64) -> Int64 {
         if local >= windowLow && local < windowHigh { return local - Int64(windowOffset) }
-        return recurrence.timeZone.resolve(local: local).earliestFromHere
+        let resolution = recurrence.timeZone.resolve(local: local)
+        // Days a workday rule passes unexpanded resolve nothing else, so the
+        // window is kept from here too.
+        if !resolution.cleanWindow.isEmpty {
+            windowLow = resolution.cleanWindow.lowerBound
+            windowHigh = resolution.cleanWindow.upperBound
+            windowOffset = resolution.offset
+        }
+        return resolution.earliestFromHere
     }
 }

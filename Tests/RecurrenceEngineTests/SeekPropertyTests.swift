@@ -28,23 +28,88 @@ struct SeekPropertyTests {
     @Test("occurrences after an instant, nextOccurrence and occurrences(in:) match the expansion from the start")
     func seekingMatchesTheExpansion() throws {
         let seed = ProcessInfo.processInfo.environment["CHIME_SEEK_SEED"].flatMap { UInt64($0, radix: 16) } ?? Self.defaultSeed
-        var random = SplitMix64(seed: seed)
-        var zones: [TimeZoneRules] = []
-        for name in SeekCase.zoneNames { zones.append(try TimeZoneRules.named(name)) }
+        let run = try Self.check(seed: seed, cases: Self.caseCount, workdays: false)
+        for failure in run.failures.prefix(10) {
+            Issue.record(Comment(rawValue: failure))
+        }
+        #expect(run.failures.isEmpty, "\(run.failures.count) disagreements between seeking and expanding (seed \(String(seed, radix: 16)))")
+        // The property must not hold by checking nothing.
+        let summary = run.summary
+        #expect(run.checkedSeeks == Self.caseCount * Self.instantsPerCase, "\(summary)")
+        #expect(run.seeksPastTheEnd >= 100, "\(summary)")
+        #expect(run.seeksAtATransition >= 20, "\(summary)")
+        for frequency in RecurrenceRule.Frequency.allCases {
+            #expect(run.frequencies[frequency, default: 0] >= 30, "\(frequency): \(summary)")
+        }
+        for part in SeekCase.partNames {
+            #expect(run.parts[part, default: 0] >= 30, "\(part): \(summary)")
+        }
+    }
 
+    /// The same for rules with a workday part (every form, with random
+    /// rules of every frequency) against random workday calendars: the
+    /// seek's look back (FORWARD) and the frontier's look back (BACKWARD)
+    /// must miss nothing, and an occurrence that stands for several must go
+    /// by the same scheduled time either way.
+    @Test("seeking agrees with expanding for workday rules on random workday calendars")
+    func seekingMatchesTheExpansionWithWorkdays() throws {
+        let seed = ProcessInfo.processInfo.environment["CHIME_SEEK_SEED"].flatMap { UInt64($0, radix: 16) } ?? Self.defaultWorkdaySeed
+        let run = try Self.check(seed: seed, cases: Self.workdayCaseCount, workdays: true)
+        for failure in run.failures.prefix(10) {
+            Issue.record(Comment(rawValue: failure))
+        }
+        #expect(run.failures.isEmpty, "\(run.failures.count) disagreements between seeking and expanding (seed \(String(seed, radix: 16)))")
+        let summary = run.summary
+        #expect(run.checkedSeeks == Self.workdayCaseCount * Self.instantsPerCase, "\(summary)")
+        #expect(run.seeksPastTheEnd >= 30, "\(summary)")
+        for frequency in RecurrenceRule.Frequency.allCases {
+            #expect(run.frequencies[frequency, default: 0] >= 10, "\(frequency): \(summary)")
+        }
+        for part in SeekCase.workdayPartNames {
+            #expect(run.parts[part, default: 0] >= 30, "\(part): \(summary)")
+        }
+        // Moves happened, in both directions, and some reached far.
+        #expect(run.movedForward >= 200 && run.movedBackward >= 200 && run.movedFar >= 5, "\(summary)")
+    }
+
+    static let defaultWorkdaySeed: UInt64 = 0x5EE4_0000_3D4A
+    static let workdayCaseCount = 400
+
+    struct Run {
         var failures: [String] = []
         var checkedSeeks = 0, checkedRanges = 0, seeksPastTheEnd = 0, seeksAtATransition = 0
         var frequencies: [RecurrenceRule.Frequency: Int] = [:]
         var parts: [String: Int] = [:]
-        for index in 0..<Self.caseCount {
-            let example = SeekCase.make(&random, zones: zones)
+        /// Occurrences of the expansions that a workday rule moved, and those moved more than a month.
+        var movedForward = 0, movedBackward = 0, movedFar = 0
+
+        var summary: String {
+            "seeks \(checkedSeeks), ranges \(checkedRanges), past the end \(seeksPastTheEnd), at a transition \(seeksAtATransition), "
+                + "moved forward \(movedForward), back \(movedBackward), far \(movedFar), \(frequencies), \(parts)"
+        }
+    }
+
+    /// Checks `cases` random recurrences from `seed`.
+    static func check(seed: UInt64, cases: Int, workdays: Bool) throws -> Run {
+        var random = SplitMix64(seed: seed)
+        var zones: [TimeZoneRules] = []
+        for name in SeekCase.zoneNames { zones.append(try TimeZoneRules.named(name)) }
+        var run = Run()
+        for index in 0..<cases {
+            let example = SeekCase.make(&random, zones: zones, workdays: workdays)
             let recurrence = example.recurrence
             let expansion = Array(recurrence.occurrences().prefix(Self.expansionLength))
             // Shorter than asked: the expansion is complete, so it also says
             // where the occurrences end.
             let complete = expansion.count < Self.expansionLength
-            frequencies[example.rule?.frequency ?? .daily, default: 0] += 1
-            for part in SeekCase.partNames where example.description.contains(part) { parts[part, default: 0] += 1 }
+            run.frequencies[example.rule?.frequency ?? .daily, default: 0] += 1
+            for part in SeekCase.partNames + SeekCase.workdayPartNames where example.description.contains(part) {
+                run.parts[part, default: 0] += 1
+            }
+            for occurrence in expansion where occurrence.daysMoved != 0 {
+                if occurrence.daysMoved > 0 { run.movedForward += 1 } else { run.movedBackward += 1 }
+                if abs(occurrence.daysMoved) > 31 { run.movedFar += 1 }
+            }
             // Empty only when EXDATE takes out DTSTART and everything else, or
             // UNTIL comes before DTSTART.
             let startInstant = Int64(example.zone.resolve(example.start).instant)
@@ -63,16 +128,16 @@ struct SeekPropertyTests {
                     ? recurrence.occurrences(after: after.seconds) : recurrence.occurrences(after: after.date)
                 let actual = Array(sequence.prefix(known))
                 let next = recurrence.nextOccurrence(after: after.date)
-                checkedSeeks += 1
-                if complete && expectedTail.isEmpty { seeksPastTheEnd += 1 }
-                if after.isAtATransition { seeksAtATransition += 1 }
+                run.checkedSeeks += 1
+                if complete && expectedTail.isEmpty { run.seeksPastTheEnd += 1 }
+                if after.isAtATransition { run.seeksAtATransition += 1 }
                 if actual != expected || (known > 0 && next != expected.first) || (complete && expectedTail.isEmpty && next != nil) {
-                    failures.append("""
+                    run.failures.append("""
                         seed=\(String(seed, radix: 16)) case=\(index) \(example)
                         after \(after.date) (\(after.seconds)\(after.date.timeIntervalSince1970.truncatingRemainder(dividingBy: 1) == 0 ? "" : ", fractional"))
-                        expected (from the expansion): \(expected.map(\.rfc3339).joined(separator: " "))
-                        occurrences(after:):           \(actual.map(\.rfc3339).joined(separator: " "))
-                        nextOccurrence(after:):        \(next?.rfc3339 ?? "nil")
+                        expected (from the expansion): \(expected.map(Self.show).joined(separator: " "))
+                        occurrences(after:):           \(actual.map(Self.show).joined(separator: " "))
+                        nextOccurrence(after:):        \(next.map(Self.show) ?? "nil")
                         """)
                 }
             }
@@ -85,33 +150,24 @@ struct SeekPropertyTests {
                 let range = min(a, b)..<max(a, b)
                 let expected = expansion.filter { range.contains($0.date) }
                 let actual = recurrence.occurrences(in: range)
-                checkedRanges += 1
+                run.checkedRanges += 1
                 if actual != expected {
-                    failures.append("""
+                    run.failures.append("""
                         seed=\(String(seed, radix: 16)) case=\(index) \(example)
                         in \(range.lowerBound.timeIntervalSince1970)..<\(range.upperBound.timeIntervalSince1970)
-                        expected (from the expansion): \(expected.map(\.rfc3339).joined(separator: " "))
-                        occurrences(in:):              \(actual.map(\.rfc3339).joined(separator: " "))
+                        expected (from the expansion): \(expected.map(Self.show).joined(separator: " "))
+                        occurrences(in:):              \(actual.map(Self.show).joined(separator: " "))
                         """)
                 }
             }
         }
 
-        for failure in failures.prefix(10) {
-            Issue.record(Comment(rawValue: failure))
-        }
-        #expect(failures.isEmpty, "\(failures.count) disagreements between seeking and expanding (seed \(String(seed, radix: 16)))")
-        // The property must not hold by checking nothing.
-        let summary = "seeks \(checkedSeeks), ranges \(checkedRanges), past the end \(seeksPastTheEnd), at a transition \(seeksAtATransition), \(frequencies), \(parts)"
-        #expect(checkedSeeks == Self.caseCount * Self.instantsPerCase, "\(summary)")
-        #expect(seeksPastTheEnd >= 100, "\(summary)")
-        #expect(seeksAtATransition >= 20, "\(summary)")
-        for frequency in RecurrenceRule.Frequency.allCases {
-            #expect(frequencies[frequency, default: 0] >= 30, "\(frequency): \(summary)")
-        }
-        for part in SeekCase.partNames {
-            #expect(parts[part, default: 0] >= 30, "\(part): \(summary)")
-        }
+        return run
+    }
+
+    /// An occurrence, with the time it was scheduled at when that differs.
+    static func show(_ occurrence: Occurrence) -> String {
+        occurrence.scheduledTime == occurrence.localTime ? occurrence.rfc3339 : "\(occurrence.rfc3339)(\(occurrence.scheduledTime))"
     }
 
     /// RFC 5545 makes such a recurrence DTSTART alone. Units are stepped
@@ -186,6 +242,8 @@ private struct SeekCase: CustomStringConvertible {
     ]
     static let partNames = ["COUNT=", "UNTIL=", "INTERVAL=", "BYSETPOS=", "BYWEEKNO=", "BYYEARDAY=", "BYMONTHDAY=",
                             "BYMONTH=", "BYDAY=", "BYHOUR=", "BYMINUTE=", "BYSECOND=", "WKST=", "EXDATE", "RDATE", "all-day"]
+    static let workdayPartNames = ["X-WORKDAY=SKIP", "X-WORKDAY=FORWARD", "X-WORKDAY=BACKWARD", "X-WORKDAY=MAKEUP",
+                                   "X-WORKDAY=RETURN"]
 
     let rule: RecurrenceRule?
     let zone: TimeZoneRules
@@ -193,6 +251,7 @@ private struct SeekCase: CustomStringConvertible {
     let isAllDay: Bool
     let exceptions: [LocalDateTime]
     let extras: [LocalDateTime]
+    let workdays: RandomSchedule?
     let recurrence: Recurrence
 
     var description: String {
@@ -200,6 +259,7 @@ private struct SeekCase: CustomStringConvertible {
         text += isAllDay ? start.date.basicFormat + " (all-day)" : start.basicFormat
         if !exceptions.isEmpty { text += " EXDATE:" + exceptions.map { isAllDay ? $0.date.basicFormat : $0.basicFormat }.joined(separator: ",") }
         if !extras.isEmpty { text += " RDATE:" + extras.map { isAllDay ? $0.date.basicFormat : $0.basicFormat }.joined(separator: ",") }
+        if let workdays { text += " workdays: \(workdays)" }
         return text
     }
 
@@ -253,13 +313,13 @@ private struct SeekCase: CustomStringConvertible {
         return Instant(seconds: seconds, date: date, isAtATransition: isAtATransition)
     }
 
-    static func make(_ random: inout SplitMix64, zones: [TimeZoneRules]) -> SeekCase {
+    static func make(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays: Bool = false) -> SeekCase {
         while true {
-            if let example = try? attempt(&random, zones: zones) { return example }
+            if let example = try? attempt(&random, zones: zones, workdays: workdays) { return example }
         }
     }
 
-    private static func attempt(_ random: inout SplitMix64, zones: [TimeZoneRules]) throws -> SeekCase? {
+    private static func attempt(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays withWorkdays: Bool) throws -> SeekCase? {
         let zone = random.element(zones)
         let frequency: RecurrenceRule.Frequency = random.element([
             .yearly, .yearly, .yearly, .monthly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .daily,
@@ -383,10 +443,37 @@ private struct SeekCase: CustomStringConvertible {
         default: end = nil
         }
 
-        let rule = random.chance(0.03) ? nil : try RecurrenceRule(
+        var rule = random.chance(withWorkdays ? 0 : 0.03) ? nil : try RecurrenceRule(
             frequency: frequency, interval: interval, end: end, daysOfTheWeek: weekdays, daysOfTheMonth: monthDays,
             daysOfTheYear: yearDays, weeksOfTheYear: weekNumbers, monthsOfTheYear: months, hours: hours, minutes: minutes,
             seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: Weekday(rawValue: random.int(0...6))!)
+        var workdays: RandomSchedule?
+        if withWorkdays {
+            let schedule = RandomSchedule(&random, around: start.date)
+            var form: WorkdayRule
+            switch random.int(0...9) {
+            case 0...1: form = .skip
+            case 2...3: form = .forward
+            case 4...5: form = .backward
+            case 6...7: form = .makeup
+            default:
+                // A break the calendar never has would leave nothing to check
+                // but the walk to the 400-year bound, which is slow at
+                // DAILY and finer (see WorkdayRecurrenceTests for that bound).
+                let longest = min(schedule.longestBreak, WorkdayRule.longestReach)
+                form = .firstAfterBreak(days: longest > 5 && random.chance(0.15) ? random.int(6...longest) : random.int(1...max(1, min(5, longest))))
+            }
+            // Rules that would keep nothing or walk for long are left out,
+            // as for plain rules above, to keep the run short; what is
+            // checked is whether seeking agrees, not how long a walk takes.
+            // MAKEUP needs makeup days and no weekdays that may miss them
+            // all; SECONDLY rules would move up to 86,400 times a day.
+            if case .makeup = form, schedule.makeupCount == 0 || !weekdays.isEmpty { form = .skip }
+            if frequency == .secondly, case .forward = form { form = .skip }
+            if frequency == .secondly, case .backward = form { form = .skip }
+            rule = try rule?.workdays(form)
+            workdays = schedule
+        }
 
         // RDATEs near the start (before it too), EXDATEs on some of the
         // rule's own occurrences and on a few times that are not.
@@ -400,24 +487,27 @@ private struct SeekCase: CustomStringConvertible {
         if random.chance(0.3) { for _ in 0..<random.int(1...5) { extras.append(nearby()) } }
         var exceptions: [LocalDateTime] = []
         if random.chance(0.3) {
-            let plain = build(rule: rule, start: start, zone: zone, isAllDay: isAllDay, exceptions: [], extras: extras)
+            let plain = build(rule: rule, start: start, zone: zone, isAllDay: isAllDay, exceptions: [], extras: extras,
+                              workdays: workdays)
             let some = Array(plain.occurrences().prefix(60))
             // (None at all when UNTIL, read in UTC, falls before DTSTART.)
             if !some.isEmpty { for _ in 0..<random.int(1...6) { exceptions.append(random.element(some).scheduledTime) } }
             if random.chance(0.5) { exceptions.append(nearby()) }
         }
-        let recurrence = build(rule: rule, start: start, zone: zone, isAllDay: isAllDay, exceptions: exceptions, extras: extras)
+        let recurrence = build(rule: rule, start: start, zone: zone, isAllDay: isAllDay, exceptions: exceptions, extras: extras,
+                               workdays: workdays)
         return SeekCase(rule: rule, zone: zone, start: start, isAllDay: isAllDay, exceptions: exceptions, extras: extras,
-                        recurrence: recurrence)
+                        workdays: workdays, recurrence: recurrence)
     }
 
     private static func build(rule: RecurrenceRule?, start: LocalDateTime, zone: TimeZoneRules, isAllDay: Bool,
-                              exceptions: [LocalDateTime], extras: [LocalDateTime]) -> Recurrence {
+                              exceptions: [LocalDateTime], extras: [LocalDateTime], workdays: RandomSchedule?) -> Recurrence {
         if isAllDay {
             // Sub-daily rules and time parts were kept out above, so this does not throw.
             return try! Recurrence(rule: rule, startDate: start.date, timeZone: zone,
-                                   exceptionDates: exceptions.map(\.date), extraDates: extras.map(\.date))
+                                   exceptionDates: exceptions.map(\.date), extraDates: extras.map(\.date), workdays: workdays)
         }
-        return Recurrence(rule: rule, start: start, timeZone: zone, exceptionDates: exceptions, extraDates: extras)
+        return Recurrence(rule: rule, start: start, timeZone: zone, exceptionDates: exceptions, extraDates: extras,
+                          workdays: workdays)
     }
 }
