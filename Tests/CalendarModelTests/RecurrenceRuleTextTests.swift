@@ -2,6 +2,20 @@ import CalendarModel
 import SeededRandom
 import Testing
 
+/// Expects `text` to be refused with an error that names `part` first and
+/// mentions `mention`.
+func expectRefusal(of text: String, naming part: String, mentioning mention: String,
+                   sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+        let rule = try RecurrenceRule(rfc5545: text)
+        Issue.record("'\(text)' was accepted as \(rule.rfc5545)", sourceLocation: sourceLocation)
+    } catch {
+        #expect(error.part == part, "'\(text)': \(error)", sourceLocation: sourceLocation)
+        #expect(error.description.hasPrefix("invalid recurrence rule: \(part) "), "'\(text)': \(error)", sourceLocation: sourceLocation)
+        #expect(error.description.contains(mention), "'\(text)': \(error)", sourceLocation: sourceLocation)
+    }
+}
+
 @Suite("RFC 5545 RRULE text")
 struct RecurrenceRuleTextTests {
     typealias Rule = RecurrenceRule
@@ -280,14 +294,7 @@ struct RecurrenceRuleTextTests {
         ("FREQ=WEEKLY;WKST=", "WKST", "value"),
     ])
     func refused(text: String, part: String, mention: String) {
-        do {
-            let rule = try Rule(rfc5545: text)
-            Issue.record("'\(text)' was accepted as \(rule.rfc5545)")
-        } catch {
-            #expect(error.part == part, "'\(text)': \(error)")
-            #expect(error.description.hasPrefix("invalid recurrence rule: \(part) "), "'\(text)': \(error)")
-            #expect(error.description.contains(mention), "'\(text)': \(error)")
-        }
+        expectRefusal(of: text, naming: part, mentioning: mention)
     }
 
     @Test("a piece without '=' is refused, naming the piece")
