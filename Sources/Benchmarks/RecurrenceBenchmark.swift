@@ -3,7 +3,7 @@ import Foundation
 import RecurrenceEngine
 import SeededRandom
 
-/// Issue #2's workloads, each measured for Chime's engine and for
+/// Issue #2's workloads (and issue #4's every-workday seek), each measured for Chime's engine and for
 /// Foundation's `Calendar.RecurrenceRule` in the same run, in Asia/Shanghai.
 ///
 /// Chime's figure is the median of several runs. Foundation walks every
@@ -38,7 +38,7 @@ public struct RecurrenceBenchmark {
     public func run(report: (String) -> Void) throws {
         report("recurrence benchmark — \(zoneName), medians of \(repetitions) runs for Chime; µs per unit")
         report(RecurrenceBenchmark.header)
-        for (letter, workload) in zip("abcdef", try workloads()) where only.isEmpty || only.contains(letter) {
+        for (letter, workload) in zip("abcdefg", try workloads()) where only.isEmpty || only.contains(letter) {
             report(RecurrenceBenchmark.format(try workload()))
         }
     }
@@ -172,6 +172,42 @@ public struct RecurrenceBenchmark {
                 return Row(name: "(f) \(rules) weekly rules, next after 2026-11-30", unit: "ms total", ours: ours,
                            foundation: foundation, foundationNote: "sample of \(sample) rules, extrapolated",
                            target: "≤ 30 ms", total: true)
+            },
+            {
+                // (g) the next workday at 08:50 (FREQ=DAILY;X-WORKDAY=SKIP from 2000, on
+                // China's 2025–2026 calendar) after random instants of those two years.
+                // Foundation's peer knows no holidays: the next weekday of
+                // FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR from the same start.
+                let queries = count(1_000)
+                let start = LocalDateTime(parsing: "2000-01-01T08:50:00")!
+                let recurrence = Recurrence(rule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"), start: start,
+                                            timeZone: zone, workdays: BenchmarkWorkdays.china2025And2026)
+                let firstInstant = Int64(LocalDateTime(parsing: "2025-01-01T00:00:00")!.localSeconds - 8 * 3600)
+                let lastInstant = Int64(LocalDateTime(parsing: "2026-12-20T00:00:00")!.localSeconds - 8 * 3600)
+                var random = SplitMix64(seed: 20_252_026)
+                let instants = (0..<queries).map { _ in
+                    Date(timeIntervalSince1970: TimeInterval(random.int64(firstInstant...lastInstant)))
+                }
+                let ours = median {
+                    var checksum: Int64 = 0
+                    for after in instants { checksum &+= recurrence.nextOccurrence(after: after)!.instant }
+                    return checksum
+                } / Double(queries)
+                let rule = Calendar.RecurrenceRule(calendar: calendar, frequency: .weekly, matchingPolicy: .strict,
+                                                   weekdays: weekdays.map { .every($0) })
+                let foundationStart = calendar.date(from: components(start))!
+                let sample = min(queries, 3)
+                let foundation = time {
+                    var checksum = 0.0
+                    for after in instants.prefix(sample) {
+                        let next = rule.recurrences(of: foundationStart, in: after..<after.addingTimeInterval(4 * 86_400))
+                            .first { $0 > after }!
+                        checksum += next.timeIntervalSince1970
+                    }
+                    return Int64(checksum)
+                } / Double(sample)
+                return Row(name: "(g) next workday, DAILY;X-WORKDAY=SKIP", unit: "query", ours: ours, foundation: foundation,
+                           foundationNote: "weekdays without holidays; sample of \(sample), per query", target: "≤ 5", total: false)
             },
         ]
     }

@@ -50,7 +50,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
     /// workday when it falls on a day off"). The region follows in brackets.
     public var workdaySummary: String? {
         guard let workdayRule else { return nil }
-        let plain = (try? workdays(nil)) ?? self
+        let plain = (try? withWorkdayRule(nil)) ?? self
         var text: String
         if frequency == .daily && interval == 1 && !hasByPart && setPositions.isEmpty {
             text = workdayRule.everyDayPhrase

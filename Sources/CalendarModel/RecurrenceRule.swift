@@ -128,7 +128,7 @@ public struct RecurrenceRule: Hashable, Sendable {
     }
 
     /// The same rule with other workday parts (`nil`: a plain RFC 5545 rule).
-    public func workdays(_ rule: WorkdayRule?, region: String? = nil) throws(RecurrenceRuleError) -> RecurrenceRule {
+    public func withWorkdayRule(_ rule: WorkdayRule?, region: String? = nil) throws(RecurrenceRuleError) -> RecurrenceRule {
         var copy = self
         copy.workdayRule = rule
         copy.workdayRegion = region?.lowercased()

@@ -35,7 +35,7 @@ final class CompiledRecurrence: Sendable {
         self.extraDates = extraDates
         self.workdays = workdays
         workdayRule = rule?.workdayRule
-        schedule = workdays ?? OrdinaryWeek()
+        schedule = workdays ?? Self.ordinaryWeek
         plan = ExpansionPlan(rule: rule ?? Self.placeholderRule, start: start)
         startLocal = start.localSeconds
         startResolution = timeZone.resolve(local: startLocal)
@@ -50,6 +50,9 @@ final class CompiledRecurrence: Sendable {
         extras.sort { $0.instant < $1.instant }
         extraItems = extras
     }
+
+    /// The schedule of workday rules given none, made once (its weekdays are a set).
+    private static let ordinaryWeek: any WorkdaySchedule = OrdinaryWeek()
 
     /// Stands in for a missing rule; the cursor then yields the start and the extra dates only.
     private static let placeholderRule = try! RecurrenceRule(frequency: .daily)

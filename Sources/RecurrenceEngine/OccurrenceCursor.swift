@@ -35,7 +35,8 @@ final class OccurrenceCursor {
     private var lastReturned = Int64.min
 
     private let workdayRule: WorkdayRule?
-    private var workdays: WorkdayScanner
+    /// Present for a workday rule only.
+    private var workdays: WorkdayScanner?
 
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
@@ -66,7 +67,7 @@ final class OccurrenceCursor {
         countEndLimit = countEnd ?? Int64.max
         countLimit = countEnd == nil ? recurrence.rule?.count : nil
         workdayRule = recurrence.workdayRule
-        workdays = WorkdayScanner(schedule: recurrence.schedule)
+        workdays = recurrence.workdayRule == nil ? nil : WorkdayScanner(schedule: recurrence.schedule)
         exhausted = recurrence.rule == nil || plan.isEmpty
         unit = plan.base
         lastProductiveUnit = plan.base
@@ -110,7 +111,7 @@ final class OccurrenceCursor {
         // it. (Two days back leave room for a gap the moved time falls in.)
         let day = Int(ExpansionPlan.floorDivide64(earliestWall, 86_400)) - 2
         let reach = WorkdayRule.longestReach
-        let firstDay = workdays.previous(onOrBefore: day, reach: reach).map { $0 + 1 } ?? day - reach
+        let firstDay = workdays!.previous(onOrBefore: day, reach: reach).map { $0 + 1 } ?? day - reach
         let wall = Int64(firstDay) * 86_400
         return wall > recurrence.startLocal ? wall : nil
     }
@@ -197,7 +198,7 @@ final class OccurrenceCursor {
             // A day the workday rule keeps nothing of is passed in one step,
             // unexpanded (a sub-daily rule's periods on it too).
             let day = Int(ExpansionPlan.floorDivide64(plan.periodStart(unit), 86_400))
-            if workdays.shift(day, for: workdayRule) == nil {
+            if workdays!.shift(day, for: workdayRule) == nil {
                 let nextDay = plan.frequency == .daily ? unit + 1 : plan.unit(containing: Int64(day + 1) * 86_400)
                 moveTo(plan.alignedUnit(atOrAfter: nextDay))
                 return
@@ -253,8 +254,8 @@ final class OccurrenceCursor {
             // earlier than that day for this day, if it is off, or else for
             // the next day (which is this day itself when the next is off).
             let day = Int(ExpansionPlan.floorDivide64(wall, 86_400))
-            let from = workdays.isWorkday(day) ? day + 1 : day
-            if let landing = workdays.previous(onOrBefore: from, reach: WorkdayRule.longestReach) {
+            let from = workdays!.isWorkday(day) ? day + 1 : day
+            if let landing = workdays!.previous(onOrBefore: from, reach: WorkdayRule.longestReach) {
                 frontier = min(frontier, earliestInstant(fromWall: Int64(landing) * 86_400))
             }
         }
@@ -266,7 +267,7 @@ final class OccurrenceCursor {
     private func adjusted(_ scheduled: Item) -> Item? {
         guard let workdayRule else { return scheduled }
         let day = Int(ExpansionPlan.floorDivide64(scheduled.scheduled, 86_400))
-        guard let shift = workdays.shift(day, for: workdayRule) else { return nil }
+        guard let shift = workdays!.shift(day, for: workdayRule) else { return nil }
         var item = scheduled
         if shift != 0 {
             let moved = resolve(scheduled.scheduled + Int64(shift) * 86_400)

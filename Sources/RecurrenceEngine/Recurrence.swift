@@ -16,8 +16,9 @@ import Foundation
 /// - A wall time inside a gap moves forward by the gap's length; one inside
 ///   a fold takes the first of its two instants. HOURLY, MINUTELY and
 ///   SECONDLY step in wall-clock time.
-/// - Exception dates match occurrences by the instant of their scheduled time; an all-day recurrence's
-///   occurrences are the local midnights of its days.
+/// - Exception dates match occurrences by the instant of their scheduled
+///   time; an all-day recurrence's occurrences are the local midnights of
+///   its days.
 ///
 /// A rule with a workday part (`X-WORKDAY`, see `WorkdayRule`) consults a
 /// `WorkdaySchedule`, the one given or else the ordinary week (Monday to
@@ -30,7 +31,8 @@ import Foundation
 /// - A moved occurrence keeps its wall-clock time on its new day (a time in
 ///   a gap there moves forward as usual). FORWARD and BACKWARD look at most
 ///   366 days away; an occurrence with no workday within reach is dropped.
-///   Occurrences that land on the same instant are one occurrence, named by
+///   BACKWARD can move an occurrence (the start too) before the start's
+///   instant, up to 366 days. Occurrences that land on the same instant are one occurrence, named by
 ///   the one that was not moved if any (else the earliest scheduled), and
 ///   the output stays in instant order.
 /// - `scheduledTime` is the unmoved time, the occurrence's identity: EXDATE
@@ -39,9 +41,14 @@ import Foundation
 /// - UNTIL bounds scheduled times; COUNT counts the occurrences that survive
 ///   the adjustment (COUNT=10 with SKIP is ten workdays; occurrences that
 ///   merge count once), excluded ones included as before.
-/// - Every search is bounded: a schedule with no workday at all ends the
-///   expansion within the same 400-year bound as any rule that stops
-///   producing.
+/// - Every search is bounded: a rule none of whose occurrences survives for
+///   as long as its pattern takes to repeat (400 years at INTERVAL=1, as for
+///   a rule that stops producing) is finished; with a calendar that is the
+///   ordinary week outside a span of years, that means it never would
+///   again. With no workday at all, or past the years a calendar has data
+///   for, an every-makeup-workday rule answers "none" after that walk (about
+///   15 ms in a release build; a sub-daily rule with an INTERVAL that does
+///   not divide the cycle walks to year 9999, longer).
 public struct Recurrence: Sendable {
     /// Everything worked out once at construction, shared by every cursor;
     /// a class so that copying a recurrence costs one retain.

@@ -46,15 +46,15 @@ struct WorkdayRuleTextTests {
         let rule = try Rule(frequency: .daily, workdayRule: .skip, workdayRegion: "CN")
         #expect(rule.workdayRegion == "cn")
         #expect(rule.rfc5545 == "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=CN")
-        // ending(_:) keeps them; workdays(_:region:) replaces them.
+        // ending(_:) keeps them; withWorkdayRule(_:region:) replaces them.
         #expect(try rule.ending(.count(5)).rfc5545 == "FREQ=DAILY;COUNT=5;X-WORKDAY=SKIP;X-REGION=CN")
-        #expect(try rule.workdays(nil).rfc5545 == "FREQ=DAILY")
-        #expect(try Rule(frequency: .daily).workdays(.makeup).rfc5545 == "FREQ=DAILY;X-WORKDAY=MAKEUP")
+        #expect(try rule.withWorkdayRule(nil).rfc5545 == "FREQ=DAILY")
+        #expect(try Rule(frequency: .daily).withWorkdayRule(.makeup).rfc5545 == "FREQ=DAILY;X-WORKDAY=MAKEUP")
         #expect(throws: RecurrenceRuleError.self) { try Rule(frequency: .daily, workdayRule: .firstAfterBreak(days: 0)) }
         #expect(throws: RecurrenceRuleError.self) { try Rule(frequency: .daily, workdayRule: .firstAfterBreak(days: 367)) }
         #expect(throws: RecurrenceRuleError.self) { try Rule(frequency: .daily, workdayRegion: "cn") }
         #expect(throws: RecurrenceRuleError.self) { try Rule(frequency: .daily, workdayRule: .skip, workdayRegion: "c n") }
-        #expect(throws: RecurrenceRuleError.self) { try rule.workdays(nil, region: "cn") }
+        #expect(throws: RecurrenceRuleError.self) { try rule.withWorkdayRule(nil, region: "cn") }
     }
 
     @Test("a malformed or misplaced workday part is refused, naming the part", arguments: [

@@ -471,7 +471,7 @@ private struct SeekCase: CustomStringConvertible {
             if case .makeup = form, schedule.makeupCount == 0 || !weekdays.isEmpty { form = .skip }
             if frequency == .secondly, case .forward = form { form = .skip }
             if frequency == .secondly, case .backward = form { form = .skip }
-            rule = try rule?.workdays(form)
+            rule = try rule?.withWorkdayRule(form)
             workdays = schedule
         }
 
