@@ -393,7 +393,13 @@ extension CalendarStore {
         guard event.recurrenceRule != nil || !event.extraDates.isEmpty else {
             return EventRange(low: start - pad, high: end + pad, isLong: end + pad - (start - pad) > Self.shortEventLimit)
         }
-        if let rule = event.recurrenceRule, rule.end == nil { return EventRange(low: start - pad, high: nil, isLong: true) }
+        // A workday rule may move an occurrence up to a year and a day off
+        // its scheduled time, and the holiday data may change after this
+        // save: widen the range by that much on the side it moves to.
+        let reach = Int64(WorkdayRule.longestReach) * 86_400
+        let before = event.recurrenceRule?.workdayRule == .backward ? reach : 0
+        let after = event.recurrenceRule?.workdayRule == .forward ? reach : 0
+        if let rule = event.recurrenceRule, rule.end == nil { return EventRange(low: start - pad - before, high: nil, isLong: true) }
         let duration = end - start
         var first = start, last = start
         var walked = 0
@@ -401,9 +407,9 @@ extension CalendarStore {
             first = min(first, occurrence.instant)
             last = occurrence.instant
             walked += 1
-            if walked > 200_000 { return EventRange(low: first - pad, high: nil, isLong: true) }
+            if walked > 200_000 { return EventRange(low: min(first, start) - pad - before, high: nil, isLong: true) }
         }
-        return EventRange(low: first - pad, high: last + duration + pad, isLong: true)
+        return EventRange(low: min(first, start) - pad - before, high: last + duration + pad + after, isLong: true)
     }
 
     private func write(_ event: Event, range: EventRange, in db: Database) throws {

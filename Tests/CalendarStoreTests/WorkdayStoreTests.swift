@@ -96,3 +96,24 @@ struct WorkdayStoreTests {
         #expect(try store.summary().events == 0)
     }
 }
+
+@Suite("Workday rules that move occurrences, in range queries")
+struct WorkdayMoveRangeTests {
+    @Test("a BACKWARD series whose start falls on a day off is found where it moved, before its start")
+    func backwardBeforeStart() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        // The 1st of each month at 10:00, moved back to the previous workday:
+        // 2026-10-01 is National Day, so the first occurrence is Wednesday 2026-09-30.
+        try store.save(Event(calendarIdentifier: calendar, title: "Pay rent", start: try StoreFixture.zoned("2026-10-01T10:00:00"),
+                             end: try StoreFixture.zoned("2026-10-01T10:30:00"),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=MONTHLY;X-WORKDAY=BACKWARD")))
+        // The range ends before the scheduled start, as a day view of 09-30 would.
+        let september = try StoreFixture.date("2026-09-30T00:00:00+08:00")..<StoreFixture.date("2026-10-01T00:00:00+08:00")
+        #expect(try store.events(overlapping: september).map { $0.start.wallClock.description } == ["2026-09-30T10:00:00"])
+        // 2026-11-01 is a Sunday: back to Friday 2026-10-30.
+        let monthEnd = try StoreFixture.date("2026-10-29T00:00:00+08:00")..<StoreFixture.date("2026-11-03T00:00:00+08:00")
+        #expect(try store.events(overlapping: monthEnd).map { $0.start.wallClock.description } == ["2026-10-30T10:00:00"])
+    }
+}
