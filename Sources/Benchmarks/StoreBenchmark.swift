@@ -125,8 +125,10 @@ public struct StoreBenchmark {
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         report("store benchmark — \(singles) single and \(recurring) recurring events, Asia/Shanghai")
         for mix in [Mix.calendar, .endless] where mixes.isEmpty || mixes.contains(mix.rawValue) {
-            let path = mix == .calendar ? keptPath ?? folder + "/calendar.db" : folder + "/endless.db"
-            let reused = mix == .calendar && keptPath.map { FileManager.default.fileExists(atPath: $0) } ?? false
+            // --keep PATH keeps the calendar mix at PATH and the endless one beside it.
+            let kept = keptPath.map { mix == .calendar ? $0 : $0 + "-endless" }
+            let path = kept ?? folder + "/\(mix.rawValue).db"
+            let reused = kept.map { FileManager.default.fileExists(atPath: $0) } ?? false
             let store = try CalendarStore(path: path, machineTimeZone: zone)
             let events = try events(mix, calendar: try store.defaultCalendarForNewEvents().identifier)
             let clock = ContinuousClock()

@@ -145,13 +145,10 @@ extension CalendarStore {
     }
 
     /// The workday calendar a rule's workday part consults (its `X-REGION`,
-    /// else China's), with the change counter it was built at; nil for a
-    /// rule without one.
-    func workdaySchedule(for rule: RecurrenceRule?) throws(StoreError) -> (calendar: WorkdayCalendar, stamp: Int64)? {
+    /// else China's); nil for a rule without one.
+    func workdaySchedule(for rule: RecurrenceRule?) throws(StoreError) -> WorkdayCalendar? {
         guard let rule, rule.workdayRule != nil else { return nil }
-        let region = rule.workdayRegion ?? "cn"
-        let calendar = try workdayCalendar(region: region)
-        return (calendar, workdayCalendars[region]?.counter ?? 0)
+        return try workdayCalendar(region: rule.workdayRegion ?? "cn")
     }
 
     /// Refuses a workday rule whose region has no data, bundled or imported.

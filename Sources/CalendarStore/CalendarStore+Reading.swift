@@ -71,26 +71,25 @@ extension CalendarStore {
                      recurrenceRule: repetition.rule, exceptionDates: repetition.exceptionDates, extraDates: repetition.extraDates)
     }
 
-    /// A row's rule and its exception and extra dates, parsed once per
-    /// item for as long as their text stays the same: a long-lived store
-    /// reads the same series query after query.
+    /// A row's rule (parsed once per distinct text: many items share one,
+    /// every weekday stand-up) and its exception and extra dates.
     func repetition(_ row: Statement, of item: ItemIdentifier) throws -> Repetition {
-        let text = (rule: row.text(ItemColumn.rrule.rawValue), exdates: Self.text(row, .exdates), rdates: Self.text(row, .rdates))
-        if let known = repetitions[item], known.text == text { return known }
         var rule: RecurrenceRule?
-        if let ruleText = text.rule {
-            do { rule = try RecurrenceRule(rfc5545: ruleText) } catch {
-                throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(ruleText)' does not parse: \(error)")
+        if let text = row.text(ItemColumn.rrule.rawValue) {
+            if let parsed = parsedRules[text] {
+                rule = parsed
+            } else {
+                do { rule = try RecurrenceRule(rfc5545: text) } catch {
+                    throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(text)' does not parse: \(error)")
+                }
+                if parsedRules.count >= 10_000 { parsedRules.removeAll(keepingCapacity: true) }
+                parsedRules[text] = rule
             }
         }
-        let repetition = Repetition(text: text, rule: rule, exceptionDates: Self.dates(text.exdates), extraDates: Self.dates(text.rdates))
-        if repetitions.count >= 50_000 { repetitions.removeAll(keepingCapacity: true) }
-        repetitions[item] = repetition
-        return repetition
+        return Repetition(rule: rule, exceptionDates: Self.dates(Self.text(row, .exdates)), extraDates: Self.dates(Self.text(row, .rdates)))
     }
 
     struct Repetition {
-        var text: (rule: String?, exdates: String, rdates: String)
         var rule: RecurrenceRule?
         var exceptionDates: [LocalDateTime]
         var extraDates: [LocalDateTime]

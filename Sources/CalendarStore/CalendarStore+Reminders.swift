@@ -94,7 +94,7 @@ extension CalendarStore {
             stored.due = first
         }
         let due = try? stored.due?.instant(machine: machineTimeZone)
-        _ = try requireMovable(stored.identifier, to: stored.calendarIdentifier)
+        try requireMovable(stored.identifier, to: stored.calendarIdentifier)
         let item = stored
         try perform(commit: commit) { db in try self.write(item, dueInstant: due, in: db) }
     }
@@ -141,7 +141,7 @@ extension CalendarStore {
 
     /// The due time of the occurrence after `due`.
     private func nextDue(after due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
-        let recurrence = try recurrence(rule: rule, start: due, workdays: try workdaySchedule(for: rule)?.calendar)
+        let recurrence = try recurrence(rule: rule, start: due, workdays: try workdaySchedule(for: rule))
         let instant = recurrence.timeZone.resolve(due.wallClock).instant
         guard let next = recurrence.occurrences(after: instant).first(where: { _ in true }) else { return nil }
         return Self.time(next, like: due)
@@ -152,7 +152,7 @@ extension CalendarStore {
     /// Sunday is due on Monday, not on that Sunday).
     private func firstDue(_ due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
         guard let workdays = try workdaySchedule(for: rule) else { return due }
-        let recurrence = try recurrence(rule: rule, start: due, workdays: workdays.calendar)
+        let recurrence = try recurrence(rule: rule, start: due, workdays: workdays)
         return recurrence.occurrences().first(where: { _ in true }).map { Self.time($0, like: due) }
     }
 

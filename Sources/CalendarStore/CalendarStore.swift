@@ -21,12 +21,14 @@ public final class CalendarStore {
     private var pending: [(Database) throws -> Void] = []
     /// Calendars looked up while a batch is pending.
     private var batchCalendars: [ItemIdentifier: ItemCalendar] = [:]
-    /// Rules and dates parsed from their stored text, by item.
-    var repetitions: [ItemIdentifier: Repetition] = [:]
-    /// Series compiled by `recurrence(of:)`.
-    var compiledRecurrences: [ItemIdentifier: (source: RecurrenceSource, recurrence: Recurrence)] = [:]
+    /// How many calendars are read-only, counted once while a batch is pending.
+    private var batchReadOnlyCount: Int?
+    /// Rules parsed from their stored text, by the text.
+    var parsedRules: [String: RecurrenceRule] = [:]
     /// Workday calendars by region, with the change counter they were built at.
     var workdayCalendars: [String: (counter: Int64, calendar: WorkdayCalendar)] = [:]
+    /// How many events the last range query returned.
+    var lastQueryCount = 0
     /// The zone `zone(of:)` found last.
     var recentZone: TimeZoneRules?
     /// The clock the store reads for completion dates; tests pass their own.
@@ -196,15 +198,25 @@ public final class CalendarStore {
 
     /// Refuses a write to an item of a read-only calendar. Within a batch
     /// each calendar is looked up once.
-    /// For a save that moves a stored item to `calendar`: the calendar it
-    /// leaves must take changes too. True when the item moves.
-    func requireMovable(_ item: ItemIdentifier, to calendar: ItemIdentifier) throws(StoreError) -> Bool {
+    /// For a save that may move a stored item to `calendar`: the calendar
+    /// it leaves must take changes too. Only read-only calendars can refuse,
+    /// so without any (the usual store) there is nothing to look up; a
+    /// batch of 100,000 saves would otherwise make as many queries.
+    func requireMovable(_ item: ItemIdentifier, to calendar: ItemIdentifier) throws(StoreError) {
+        if pending.isEmpty { batchReadOnlyCount = nil }
+        let readOnly: Int
+        if let known = batchReadOnlyCount {
+            readOnly = known
+        } else {
+            readOnly = try StoreError.wrap { try database.scalar("SELECT count(*) FROM calendars WHERE allows_modifications = 0") ?? 0 }
+        }
+        batchReadOnlyCount = readOnly
+        guard readOnly > 0 else { return }
         let current: String? = try StoreError.wrap {
             try database.scalar("SELECT calendar_id FROM items WHERE id = ?", [item.rawValue])
         }
-        guard let current, current != calendar.rawValue, let old = ItemIdentifier(current) else { return false }
+        guard let current, current != calendar.rawValue, let old = ItemIdentifier(current) else { return }
         try requireWritable(old)
-        return true
     }
 
     func requireWritable(_ calendarIdentifier: ItemIdentifier) throws(StoreError) {
