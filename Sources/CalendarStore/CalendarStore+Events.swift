@@ -71,9 +71,11 @@ extension CalendarStore {
         try visitEvents(overlapping: range, calendars: calendars) { event, _, stop in body(event, &stop) }
     }
 
-    /// The one walk behind both queries: candidate rows through the two
-    /// range indexes and the detached occurrences in one query each, then
-    /// exact overlap in Swift. `body` also gets each event's start instant.
+    /// The one walk behind both queries, in three steps: candidate rows
+    /// through the two range indexes, kept when something of them falls in
+    /// the range (exact overlap, occurrences found in Swift); the alarms of
+    /// what was kept, in one query; then the events themselves.
+    /// `body` also gets each event's start instant.
     private func visitEvents(overlapping range: Range<Date>, calendars: [ItemIdentifier],
                              _ body: (Event, Int64, inout Bool) -> Void) throws(StoreError) {
         let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
@@ -92,7 +94,8 @@ extension CalendarStore {
             longArguments += calendars.map(\.rawValue)
         }
         arguments += longArguments
-        var stop = false
+        var kept: [Kept] = []
+        var alarmed: [String] = []
         try StoreError.wrap {
             var detached: [String: Set<Int64>] = [:]
             try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
@@ -100,26 +103,49 @@ extension CalendarStore {
                 return true
             }
             try forEachItem(where: short, or: [long], arguments) { row in
-                // When first, the rest of the row only for what is in range.
+                // The schedule first; the rest of the row only for what is in range.
                 var event = try self.eventSchedule(row)
                 let (start, end) = try occupied(event)
+                var occurrences: [Occurrence]?
                 if event.recurrenceRule == nil && event.extraDates.isEmpty {
-                    if start < high && (end > low || (end == start && start >= low)) {
-                        try addDetails(to: &event, row)
-                        body(event, start, &stop)
-                    }
+                    guard start < high && (end > low || (end == start && start >= low)) else { return true }
                 } else {
-                    let schedule = event
-                    try expand(schedule, occupying: end - start, low, high, skipping: detached[event.identifier.rawValue] ?? [],
-                               details: { var series = schedule; try self.addDetails(to: &series, row); return series }) {
-                        occurrence, start in
-                        body(occurrence, start, &stop)
-                        return !stop
-                    }
+                    let found = try self.occurrences(of: event, occupying: end - start, low, high,
+                                                     skipping: detached[event.identifier.rawValue] ?? [])
+                    guard !found.isEmpty else { return true }
+                    occurrences = found
                 }
-                return !stop
+                try addDetails(to: &event, row, alarms: false)
+                if Self.hasAlarms(row) { alarmed.append(event.identifier.rawValue) }
+                kept.append(Kept(event: event, start: start, duration: end - start, occurrences: occurrences))
+                return true
+            }
+            let alarms = try alarms(ofItems: alarmed)
+            var stop = false
+            for var item in kept {
+                if let list = alarms[item.event.identifier.rawValue] { item.event.alarms = list }
+                guard let occurrences = item.occurrences else {
+                    body(item.event, item.start, &stop)
+                    if stop { return }
+                    continue
+                }
+                let zone = try zone(of: item.event.start)
+                let shape = OccurrenceShape(item.event, duration: item.duration, zone: zone, endZone: try self.zone(of: item.event.end))
+                for occurrence in occurrences {
+                    body(shape.event(occurrence), occurrence.instant, &stop)
+                    if stop { return }
+                }
             }
         }
+    }
+
+    /// A row that has something in the range: an event, or a series and
+    /// its occurrences there.
+    private struct Kept {
+        var event: Event
+        var start: Int64
+        var duration: Int64
+        var occurrences: [Occurrence]?
     }
 
     /// The instants an event occupies; an all-day event runs to the midnight
@@ -144,23 +170,24 @@ extension CalendarStore {
         return rules
     }
 
-    /// Calls `body` with the occurrences of `schedule` that overlap
-    /// [low, high); `details` gives the whole series, asked for only when
-    /// there is an occurrence to build.
-    private func expand(_ schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64, skipping detached: Set<Int64>,
-                        details: () throws -> Event, _ body: (Event, Int64) -> Bool) throws {
+    /// The occurrences of a series (read by `eventSchedule`) that overlap
+    /// [low, high), less its detached ones.
+    private func occurrences(of schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64,
+                             skipping detached: Set<Int64>) throws -> [Occurrence] {
         let recurrence = try recurrence(of: schedule)
-        let endZone = try zone(of: schedule.end)
-        var shape: OccurrenceShape?
+        // Only all-day series need their end worked out per occurrence.
+        var days: Int?
+        if case .date(let first) = schedule.start, case .date(let last) = schedule.end { days = last.dayNumber - first.dayNumber }
+        var found: [Occurrence] = []
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
             guard occurrence.instant < high else { break }
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime.localSeconds) { continue }
-            let current = try shape ?? OccurrenceShape(details(), duration: duration, zone: recurrence.timeZone, endZone: endZone)
-            shape = current
-            let end = current.endInstant(occurrence)
+            let end = days.map { recurrence.timeZone.resolve(LocalDateTime(date: occurrence.day.adding(days: $0 + 1))!).instant }
+                ?? occurrence.instant + duration
             guard end > low || (end == occurrence.instant && occurrence.instant >= low) else { continue }
-            if !body(current.event(occurrence), occurrence.instant) { return }
+            found.append(occurrence)
         }
+        return found
     }
 
     /// The engine's view of a recurring event. Compiling one costs about a

@@ -95,14 +95,15 @@ extension CalendarStore {
         var extraDates: [LocalDateTime]
     }
 
-    /// The rest of an event row, on an event read by `eventSchedule(_:)`.
-    func addDetails(to event: inout Event, _ row: Statement) throws {
+    /// The rest of an event row, on an event read by `eventSchedule(_:)`;
+    /// without its alarms when the caller fetches those itself.
+    func addDetails(to event: inout Event, _ row: Statement, alarms withAlarms: Bool = true) throws {
         event.calendarIdentifier = try Self.identifier(row, .calendar)
         event.title = Self.text(row, .title)
         event.location = Self.text(row, .location)
         event.notes = Self.text(row, .notes)
         event.url = row.text(ItemColumn.url.rawValue)
-        event.alarms = try alarms(row, of: event.identifier)
+        if withAlarms { event.alarms = try alarms(row, of: event.identifier) }
         event.externalKey = row.text(ItemColumn.externalKey.rawValue)
         event.seriesIdentifier = row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series)
         event.originalStart = row.isNull(ItemColumn.originalStart.rawValue)
@@ -153,16 +154,31 @@ extension CalendarStore {
 
     // MARK: Alarms
 
+    static func hasAlarms(_ row: Statement) -> Bool { row.int64(ItemColumn.hasAlarms.rawValue) != 0 }
+
     /// The alarms of the item at `row`, in position order. One small query
     /// per item that has any: cheap in SQLite, and most items have none.
     private func alarms(_ row: Statement, of item: ItemIdentifier) throws -> [Alarm] {
-        guard row.int64(ItemColumn.hasAlarms.rawValue) != 0 else { return [] }
-        var alarms: [Alarm] = []
-        try database.withStatement("SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position") { alarm in
-            try alarm.bind([item.rawValue])
-            while try alarm.advance() { alarms.append(try Self.alarm(alarm)) }
+        guard Self.hasAlarms(row) else { return [] }
+        return try alarms(ofItems: [item.rawValue])[item.rawValue] ?? []
+    }
+
+    /// The alarms of many items in one query, by item, in position order.
+    func alarms(ofItems items: [String]) throws -> [String: [Alarm]] {
+        guard !items.isEmpty else { return [:] }
+        var result: [String: [Alarm]] = [:]
+        let sql = items.count == 1
+            ? "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position"
+            : "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position"
+        // Identifiers are hexadecimal: the JSON array needs no escaping.
+        let argument = items.count == 1 ? items[0] : "[\"" + items.joined(separator: "\",\"") + "\"]"
+        try database.withStatement(sql) { alarm in
+            try alarm.bind([argument])
+            while try alarm.advance() {
+                result[alarm.text(0) ?? "", default: []].append(try Self.alarm(alarm))
+            }
         }
-        return alarms
+        return result
     }
 
     private static func alarm(_ row: Statement) throws -> Alarm {
