@@ -16,11 +16,13 @@ let package = Package(
         // each file there is compiled in as PackageResources.<name>_txt.
         .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
                 resources: [.embedInCode("BundledData")]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
+        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+                                                            "AlarmScheduler"]),
         .target(name: "SeededRandom"),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars"]),
+        .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
@@ -30,6 +32,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel"]),
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,36 @@
+import CalendarModel
+import Foundation
+import RecurrenceEngine
+
+/// One moment an alarm rings: which alarm, for which occurrence of which
+/// item, when, and why then.
+///
+/// A firing is identified by its alarm and its occurrence's scheduled time
+/// (`key`): the same pair never rings twice, whatever the clock does.
+public struct Firing: Hashable, Sendable, Comparable {
+    public enum Kind: String, Hashable, Sendable {
+        case event, reminder
+    }
+
+    /// When it rings, in Unix seconds.
+    public var instant: Int64
+    public var alarm: Alarm
+    public var kind: Kind
+    public var itemIdentifier: ItemIdentifier
+    public var title: String
+    /// The occurrence the alarm belongs to: its start (events) or due time
+    /// (reminders); nil for an absolute alarm, which rings once per item.
+    public var occurrence: Occurrence?
+    /// Why it rings on that day, for items on a workday rule: the day's
+    /// reason, and the days off the rule passed over since the last firing.
+    public var explanation: String?
+
+    /// The alarm and the occurrence's scheduled (unmoved) wall-clock time.
+    public var key: String {
+        alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
+    }
+
+    public static func < (lhs: Firing, rhs: Firing) -> Bool {
+        lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.key < rhs.key
+    }
+}

@@ -1,0 +1,174 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import HolidayCalendars
+import RecurrenceEngine
+
+/// Plans alarms: for every time-based alarm of every item in a store, the
+/// firings after a reference instant, in order. Pure apart from reading
+/// the store: the clock reading is an argument.
+///
+/// - An absolute alarm rings once, at its instant.
+/// - A relative alarm rings at each occurrence's start (events) or at the
+///   due time (reminders) plus its offset; an all-day item's occurrences
+///   start at the local midnight of their day.
+/// - A reminder's alarms ring for its current due time only, and only
+///   while it is incomplete: completing it moves the due time on.
+/// - An occurrence that was changed on its own (detached) rings through
+///   its own item, not the series'.
+/// - Location alarms are not time-based: the geofencing plans those.
+public struct FiringPlanner {
+    let store: CalendarStore
+    /// The most firings a single alarm may contribute to one plan: a
+    /// minutely rule must not crowd out everything else.
+    public var perAlarmLimit = 1000
+
+    public init(store: CalendarStore) {
+        self.store = store
+    }
+
+    /// The first `count` firings strictly after `instant`, in order.
+    public func firings(after instant: Int64, count: Int) throws(StoreError) -> [Firing] {
+        guard count > 0 else { return [] }
+        let items = try store.itemsWithAlarms()
+        var sources: [FiringSource] = []
+        for event in items.events {
+            let recurrence = try store.recurrence(ofEvent: event)
+            let workdays = try calendar(for: event.recurrenceRule)
+            let skipped = items.detached[event.identifier] ?? []
+            for alarm in event.alarms {
+                if let source = FiringSource(alarm: alarm, kind: .event, identifier: event.identifier, title: event.title,
+                                             recurrence: recurrence, isRecurring: event.recurrenceRule != nil || !event.extraDates.isEmpty,
+                                             detached: skipped, workdays: workdays, after: instant) {
+                    sources.append(source)
+                }
+            }
+        }
+        for reminder in items.reminders {
+            let recurrence = try store.recurrence(ofReminder: reminder)
+            let workdays = try calendar(for: reminder.recurrenceRule)
+            for alarm in reminder.alarms {
+                if let source = FiringSource(alarm: alarm, kind: .reminder, identifier: reminder.identifier, title: reminder.title,
+                                             recurrence: recurrence, isRecurring: false, detached: [], workdays: workdays,
+                                             after: instant) {
+                    sources.append(source)
+                }
+            }
+        }
+        // A k-way merge: each source yields its firings in order.
+        var heap = FiringHeap()
+        for index in sources.indices {
+            if let first = sources[index].next() { heap.push(first, source: index) }
+        }
+        var result: [Firing] = []
+        var taken = [Int](repeating: 0, count: sources.count)
+        while result.count < count, let (firing, index) = heap.pop() {
+            result.append(firing)
+            taken[index] += 1
+            if taken[index] < perAlarmLimit, let next = sources[index].next() { heap.push(next, source: index) }
+        }
+        return result
+    }
+
+    private func calendar(for rule: RecurrenceRule?) throws(StoreError) -> WorkdayCalendar? {
+        guard let rule, rule.workdayRule != nil else { return nil }
+        return try store.workdayCalendar(region: rule.workdayRegion ?? "cn")
+    }
+}
+
+/// The successive firings of one alarm.
+struct FiringSource {
+    let alarm: Alarm
+    let kind: Firing.Kind
+    let identifier: ItemIdentifier
+    let title: String
+    let offset: Int64
+    let workdays: WorkdayCalendar?
+    let recurrence: Recurrence?
+    private var once: Int64?
+    private var iterator: AnyIterator<Occurrence>?
+    private let detached: Set<LocalDateTime>
+    /// The last occurrence handed out, for explaining the days passed over.
+    private var previous: Int64
+
+    init?(alarm: Alarm, kind: Firing.Kind, identifier: ItemIdentifier, title: String, recurrence: Recurrence?,
+          isRecurring: Bool, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?, after instant: Int64) {
+        self.alarm = alarm
+        self.kind = kind
+        self.identifier = identifier
+        self.title = title
+        self.detached = detached
+        self.workdays = workdays
+        self.recurrence = recurrence
+        previous = instant
+        switch alarm.trigger {
+        case .proximity:
+            return nil
+        case .absolute(let date):
+            let at = Int64(date.timeIntervalSince1970.rounded(.down))
+            guard at > instant else { return nil }
+            once = at
+            offset = 0
+        case .relative(let seconds):
+            guard let recurrence else { return nil }
+            offset = Int64(seconds)
+            // Only the due time counts for a reminder; every occurrence for an event.
+            if kind == .reminder || !isRecurring {
+                guard let first = recurrence.occurrences().first(where: { _ in true }), first.instant + offset > instant else { return nil }
+                iterator = AnyIterator([first].makeIterator())
+            } else {
+                iterator = AnyIterator(recurrence.occurrences(after: instant - offset).makeIterator())
+            }
+        }
+    }
+
+    /// The next firing, or nil when there are no more.
+    mutating func next() -> Firing? {
+        if let at = once {
+            once = nil
+            return Firing(instant: at, alarm: alarm, kind: kind, itemIdentifier: identifier, title: title, occurrence: nil)
+        }
+        // Detached occurrences ring through their own item; a bound keeps
+        // a series detached everywhere from spinning.
+        var passed = 0
+        while passed < 10_000, let occurrence = iterator?.next() {
+            passed += 1
+            if !detached.isEmpty && detached.contains(occurrence.scheduledTime) { continue }
+            let explanation = explain(occurrence)
+            previous = occurrence.instant
+            return Firing(instant: occurrence.instant + offset, alarm: alarm, kind: kind, itemIdentifier: identifier, title: title,
+                          occurrence: occurrence, explanation: explanation)
+        }
+        return nil
+    }
+
+    /// For a workday rule: the day's reason, the move, and the days off
+    /// passed over since the previous firing of this alarm.
+    private func explain(_ occurrence: Occurrence) -> String? {
+        guard let workdays else { return nil }
+        let day = occurrence.day
+        var parts: [String] = []
+        let answer = workdays.answer(on: day)
+        parts.append(answer.isMakeupWorkday ? "\(answer.reason)" : answer.isWorkday ? "workday" : "day off (\(answer.reason))")
+        if occurrence.daysMoved != 0 {
+            let from = occurrence.scheduledTime.date
+            parts.append("moved from \(Self.short(from)) (\(workdays.answer(on: from).reason))")
+        }
+        // Days off between the previous occurrence and this one.
+        let zone = recurrence?.timeZone ?? .utc
+        let since = zone.localTime(at: previous).date.dayNumber + 1
+        let offDays = since < day.dayNumber
+            ? (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !workdays.isWorkday($0) } : []
+        if let first = offDays.first, let last = offDays.last, offDays.count < 370 {
+            let reason = offDays.map { workdays.answer(on: $0).reason }.first { if case .holiday = $0 { true } else { false } }
+            let range = first == last ? Self.short(first) : "\(Self.short(first))…\(Self.short(last))"
+            parts.append("skipped \(range) (\(reason.map { "\($0)" } ?? "weekend"))")
+        }
+        if let missing = workdays.answer(on: day).missingYear { parts.append("no holiday data for \(missing): ordinary week") }
+        return parts.joined(separator: "; ")
+    }
+
+    static func short(_ date: CivilDate) -> String {
+        (date.month < 10 ? "0" : "") + "\(date.month)-" + (date.day < 10 ? "0" : "") + "\(date.day)"
+    }
+}

@@ -1,0 +1,37 @@
+import CalendarModel
+import CommandLineInterface
+import Foundation
+import Testing
+
+@Suite("chime next")
+struct NextCommandTests {
+    @Test("the coming firings, in order, with the alarm, the time it counts from and why a workday rings")
+    func listing() throws {
+        // Wednesday 2026-09-30, noon in Shanghai: the National Day break is ahead.
+        let scratch = Scratch(now: Date(timeIntervalSince1970: RFC3339.instant("2026-09-30T12:00:00+08:00")!))
+        let standUp = scratch.add("event", "Stand-up", "--start", "2026-09-24T09:30", "--duration", "15m", "--repeat", "workdays",
+                                  "--alarm", "-10m")
+        let dentist = scratch.add("event", "Dentist", "--start", "2026-10-08T15:00", "--alarm", "-1h")
+        let run = scratch.ok("next", "--count", "4")
+        #expect(run.output == [
+            "Thu 10-08 09:20        Stand-up  [\(standUp)]  10m before 09:30 — workday; skipped 10-01…10-07 (国庆节)",
+            "Thu 10-08 14:00        Dentist  [\(dentist)]  1h before 15:00",
+            "Fri 10-09 09:20        Stand-up  [\(standUp)]  10m before 09:30 — workday",
+            "Sat 10-10 09:20        Stand-up  [\(standUp)]  10m before 09:30 — makeup workday for 国庆节",
+        ])
+        let json = try scratch.ok("next", "--count", "1", "--json").json()
+        let first = try #require((json["firings"] as? [[String: Any]])?.first)
+        #expect(first["at"] as? String == "2026-10-08T09:20:00+08:00")
+        #expect(first["why"] as? String == "workday; skipped 10-01…10-07 (国庆节)")
+        // 2027 has no holiday data yet: the ordinary week rings on Friday 2027-01-01, and says so.
+        let next = scratch.ok("next", "--after", "2027-01-01", "--count", "1").output.first ?? ""
+        #expect(next.hasPrefix("Fri 01-01 09:20") && next.hasSuffix("no holiday data for 2027: ordinary week"))
+        try scratch.refuses(["next", "--count", "-1"], status: 64, mentioning: ["--count"])
+    }
+
+    @Test("an empty store has nothing to come")
+    func empty() throws {
+        let scratch = Scratch()
+        #expect(scratch.ok("next").output == ["No alarms to come."])
+    }
+}
