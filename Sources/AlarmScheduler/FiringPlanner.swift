@@ -18,7 +18,7 @@ import RecurrenceEngine
 ///   its own item, not the series'.
 /// - Location alarms are not time-based: the geofencing plans those.
 public struct FiringPlanner {
-    let store: CalendarStore
+    public let store: CalendarStore
     /// The most firings a single alarm may contribute to one plan: a
     /// minutely rule must not crowd out everything else.
     public var perAlarmLimit = 1000

@@ -117,6 +117,22 @@ extension CalendarStore {
                 );
                 """)
         }
+        migrator.registerMigration("v4: delivery log") { db in
+            // One row per firing that was shown or passed over, keyed by
+            // alarm and occurrence: what makes every firing happen once.
+            try db.executeScript("""
+                CREATE TABLE deliveries (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    alarm_id TEXT NOT NULL,
+                    item_id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    due_at INTEGER NOT NULL,
+                    recorded_at REAL NOT NULL,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'late', 'missed'))
+                );
+                CREATE INDEX deliveries_due ON deliveries(due_at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,4 +1,6 @@
+import AlarmScheduler
 import CalendarModel
+import CalendarStore
 import CommandLineInterface
 import Foundation
 import Testing
@@ -33,5 +35,29 @@ struct NextCommandTests {
     func empty() throws {
         let scratch = Scratch()
         #expect(scratch.ok("next").output == ["No alarms to come."])
+    }
+}
+
+@Suite("chime missed")
+struct MissedCommandTests {
+    @Test("lists what the scheduler passed over or showed late, newest first")
+    func listing() throws {
+        let scratch = Scratch()
+        let id = scratch.add("event", "Stand-up", "--start", "2026-12-01T09:00", "--repeat", "daily", "--alarm", "0")
+        #expect(scratch.ok("missed").output == ["Nothing missed."])
+        // What the daemon does after a week away, done here by hand.
+        let store = try scratch.store()
+        let planner = FiringPlanner(store: store)
+        let plan = try planner.catchUp(settled: Int64(RFC3339.instant("2026-12-01T08:00:00+08:00")!),
+                                       now: Int64(RFC3339.instant("2026-12-03T10:00:00+08:00")!))
+        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) }
+                         + plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+        #expect(scratch.ok("missed").output == [
+            "Thu 12-03 09:00        Stand-up  [\(id)]  shown late",
+            "Wed 12-02 09:00        Stand-up  [\(id)]  missed",
+            "Tue 12-01 09:00        Stand-up  [\(id)]  missed",
+        ])
+        #expect(try (scratch.ok("missed", "--json").json()["missed"] as? [[String: Any]])?.first?["due"] as? String
+            == "2026-12-03T09:00:00+08:00")
     }
 }

@@ -1,0 +1,99 @@
+import CalendarModel
+import Foundation
+import SQLiteDatabase
+
+/// The delivery log: which firings were shown, shown late, or passed over,
+/// so that none is shown twice and none is dropped without a trace.
+extension CalendarStore {
+    public struct Delivery: Hashable, Sendable {
+        public enum Outcome: String, Sendable {
+            /// Shown on time.
+            case delivered
+            /// Shown after its time, marked as missed with its due time.
+            case late
+            /// Passed over without a popup (too old, or one of many of the same alarm).
+            case missed
+        }
+
+        /// The firing's identity: its alarm and its occurrence.
+        public var key: String
+        public var alarm: ItemIdentifier
+        public var item: ItemIdentifier
+        public var title: String
+        /// When it was due, in Unix seconds.
+        public var due: Int64
+        public var outcome: Outcome
+        public var recordedAt: Date
+
+        public init(key: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
+                    outcome: Outcome, recordedAt: Date) {
+            self.key = key
+            self.alarm = alarm
+            self.item = item
+            self.title = title
+            self.due = due
+            self.outcome = outcome
+            self.recordedAt = recordedAt
+        }
+    }
+
+    /// Records firings in one transaction; a key already recorded keeps its
+    /// first record (a firing happens once). The log is the scheduler's own
+    /// bookkeeping: it does not count as a change to the items.
+    public func record(_ deliveries: [Delivery]) throws(StoreError) {
+        guard !deliveries.isEmpty else { return }
+        try StoreError.wrap { try database.transaction { () throws in
+            let db = database
+            for delivery in deliveries {
+                try db.execute("""
+                    INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
+                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
+                    """, [delivery.key, delivery.alarm.rawValue, delivery.item.rawValue, delivery.title, delivery.due,
+                          delivery.recordedAt.timeIntervalSince1970, delivery.outcome.rawValue])
+            }
+        } }
+    }
+
+    /// Which of `keys` the log already holds.
+    public func recordedKeys(among keys: [String]) throws(StoreError) -> Set<String> {
+        guard !keys.isEmpty else { return [] }
+        return try StoreError.wrap {
+            var found: Set<String> = []
+            // Keys are an identifier, "@" and digits (or "once"): no JSON escaping needed.
+            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            try database.forEachRow("SELECT key FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list]) { row in
+                found.insert(try row.value(0))
+                return true
+            }
+            return found
+        }
+    }
+
+    /// The log, newest due first; `outcomes` empty means all.
+    public func deliveries(outcomes: [Delivery.Outcome] = [], limit: Int = 100) throws(StoreError) -> [Delivery] {
+        try StoreError.wrap {
+            var sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries"
+            if !outcomes.isEmpty { sql += " WHERE outcome IN (" + outcomes.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
+            sql += " ORDER BY due_at DESC, key LIMIT ?"
+            return try database.query(sql, [limit]).map { row in
+                Delivery(key: try row.value(0), alarm: ItemIdentifier(try row.value(1)) ?? .random(), item: ItemIdentifier(try row.value(2)) ?? .random(),
+                         title: try row.value(3), due: try row.value(4), outcome: Delivery.Outcome(rawValue: try row.value(5)) ?? .missed,
+                         recordedAt: Date(timeIntervalSince1970: try row.value(6)))
+            }
+        }
+    }
+
+    /// How far the scheduler has planned and delivered: firings due at or
+    /// before it are settled. Nil before the first run.
+    public func settledThrough() throws(StoreError) -> Int64? {
+        let text: String? = try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = 'scheduler.settled'") }
+        return text.flatMap { Int64($0) }
+    }
+
+    public func setSettledThrough(_ instant: Int64) throws(StoreError) {
+        try StoreError.wrap {
+            try database.execute("INSERT INTO settings (key, value) VALUES ('scheduler.settled', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           [String(instant)])
+        }
+    }
+}

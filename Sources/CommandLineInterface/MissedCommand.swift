@@ -1,0 +1,59 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime missed`: the firings that came due while nothing was watching.
+enum MissedCommand: Command {
+    static let name = "missed"
+    static let abstract = "List alarms that came due while the daemon was down or the machine asleep"
+    static let help = """
+    usage: chime missed [--count N] [--db PATH] [--json]
+
+    Lists, newest first, the firings the scheduler passed over (missed) or
+    showed after their time (late): when each was due, the item, and what
+    became of it. Per alarm, only the latest firing missed within a few
+    hours is shown late; the rest are only recorded here.
+
+      --count N          how many (default 20, at most 10000)
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime missed", options: StoreOptions.common + [
+        .init(name: "--count", short: "-n", takesValue: true),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime missed"
+        let parsed = try parser.parse(arguments)
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        var count = 20
+        if let text = parsed.value("--count") {
+            guard let value = Int(text), (1...10_000).contains(value) else {
+                throw .usage("\(command): --count '\(text)' is not a whole number from 1 to 10000")
+            }
+            count = value
+        }
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let missed = try StoreOptions.run(command) { () throws(StoreError) in
+            try store.deliveries(outcomes: [.missed, .late], limit: count)
+        }
+        let zone = context.machineTimeZone()
+        if parsed.has("--json") {
+            let list: [[String: Any]] = missed.map {
+                ["due": ItemJSON.rfc3339($0.due, in: zone), "item": $0.item.rawValue, "alarm": $0.alarm.rawValue, "title": $0.title,
+                 "outcome": $0.outcome.rawValue, "key": $0.key]
+            }
+            StoreOptions.printJSON(["missed": list], context: context)
+            return
+        }
+        if missed.isEmpty { context.standardOutput("Nothing missed.") }
+        for delivery in missed {
+            let local = zone.localTime(at: delivery.due)
+            let outcome = delivery.outcome == .late ? "shown late" : "missed"
+            context.standardOutput(ItemText.line(day: ItemText.day(local.date), time: ItemText.clock(local), title: delivery.title,
+                                                 identifier: delivery.item) + "  \(outcome)")
+        }
+    }
+}

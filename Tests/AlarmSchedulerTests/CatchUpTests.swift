@@ -1,0 +1,83 @@
+import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import Foundation
+import Testing
+
+/// Firings that came due while nothing was watching, with injected clocks.
+@Suite("Catching up on missed firings, exactly once")
+struct CatchUpTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-catchup-\(UUID().uuidString)").path
+
+    func store() throws -> CalendarStore {
+        try CalendarStore(path: folder + "/chime.db", machineTimeZone: try TimeZoneRules.named("Asia/Shanghai"))
+    }
+
+    func instant(_ rfc3339: String) -> Int64 { Int64(RFC3339.instant(rfc3339)!) }
+
+    /// A daily 09:00 event with an alarm at its start, from 2026-12-01.
+    func daily(_ store: CalendarStore, title: String = "Stand-up", at time: String = "09:00:00") throws {
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let start = ItemTime.zoned(LocalDateTime(parsing: "2026-12-01T\(time)")!, zone: "Asia/Shanghai")
+        try store.save(Event(calendarIdentifier: calendar, title: title, start: start, end: start,
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
+    }
+
+    @Test("a week away: the latest firing inside the window is shown late, the older ones are recorded as missed")
+    func weekAway() throws {
+        let store = try store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try daily(store)
+        let planner = FiringPlanner(store: store)
+        // Down from Tuesday 08:00 to the next Tuesday 10:00: 8 firings came due, the last at 09:00 today.
+        let plan = try planner.catchUp(settled: instant("2026-12-01T08:00:00+08:00"), now: instant("2026-12-08T10:00:00+08:00"))
+        #expect(plan.late.map(\.instant) == [instant("2026-12-08T09:00:00+08:00")])
+        #expect(plan.missed.count == 7)
+        #expect(plan.missed.first?.instant == instant("2026-12-01T09:00:00+08:00"))
+    }
+
+    @Test("outside the window nothing pops up: everything is recorded as missed")
+    func outsideWindow() throws {
+        let store = try store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try daily(store)
+        let plan = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+                                                           now: instant("2026-12-02T15:00:00+08:00"), window: 4 * 3600)
+        #expect(plan.late.isEmpty)
+        #expect(plan.missed.map(\.instant) == [instant("2026-12-01T09:00:00+08:00"), instant("2026-12-02T09:00:00+08:00")])
+    }
+
+    @Test("recorded firings never come back: not after a restart, not when the clock is set back")
+    func exactlyOnce() throws {
+        let store = try store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try daily(store)
+        try daily(store, title: "Lunch", at: "12:00:00")
+        let planner = FiringPlanner(store: store)
+        let settled = instant("2026-12-01T08:00:00+08:00"), now = instant("2026-12-01T13:00:00+08:00")
+        let plan = try planner.catchUp(settled: settled, now: now)
+        #expect(plan.late.map(\.title) == ["Stand-up", "Lunch"])
+        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) })
+        // A restart that lost the settled mark plans the same span again: nothing to show.
+        let again = try FiringPlanner(store: try self.store()).catchUp(settled: settled, now: now)
+        #expect(again.late.isEmpty && again.missed.isEmpty)
+        // The clock set back an hour and forward again: still nothing.
+        #expect(try planner.catchUp(settled: now - 3600, now: now).late.isEmpty)
+        // The next day's firings are new.
+        #expect(try planner.catchUp(settled: now, now: now + 86_400).late.map(\.title) == ["Stand-up", "Lunch"])
+        #expect(try store.deliveries(outcomes: [.late]).count == 2)
+    }
+
+    @Test("a firing recorded twice keeps its first record")
+    func firstRecordWins() throws {
+        let store = try store()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try daily(store)
+        let firing = try FiringPlanner(store: store).firings(after: instant("2026-12-01T00:00:00+08:00"), count: 1)[0]
+        let counter = try store.changeCounter()
+        try store.record([CalendarStore.Delivery(firing, outcome: .delivered, at: Date())])
+        try store.record([CalendarStore.Delivery(firing, outcome: .missed, at: Date())])
+        #expect(try store.deliveries().map(\.outcome) == [.delivered])
+        #expect(try store.changeCounter() == counter, "the log is not a change to the items")
+    }
+}
