@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "chime", targets: ["chime"]),
         .executable(name: "chime-bench", targets: ["chime-bench"]),
+        .executable(name: "chimed", targets: ["chimed"]),
         .library(name: "CalendarModel", targets: ["CalendarModel"]),
         .library(name: "RecurrenceEngine", targets: ["RecurrenceEngine"]),
     ],
@@ -26,6 +27,7 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
+        .executableTarget(name: "chimed", dependencies: ["AlarmScheduler"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel", "SQLiteDatabase"],

@@ -7,6 +7,12 @@ import SQLiteDatabase
 extension CalendarStore {
     public struct Delivery: Hashable, Sendable {
         public enum Outcome: String, Sendable {
+            /// Being shown: recorded before the notifier is called, so that a
+            /// crash while showing it never shows it twice.
+            case showing
+            /// The process stopped while showing it: it may or may not have
+            /// been seen, and is not shown again.
+            case interrupted
             /// Shown on time.
             case delivered
             /// Shown after its time, marked as missed with its due time.
@@ -52,6 +58,34 @@ extension CalendarStore {
                           delivery.recordedAt.timeIntervalSince1970, delivery.outcome.rawValue])
             }
         } }
+    }
+
+    /// Sets the outcome of recorded firings (`showing` → `delivered`, …).
+    public func setOutcome(_ outcome: Delivery.Outcome, keys: [String]) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try StoreError.wrap {
+            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            try database.execute("UPDATE deliveries SET outcome = ? WHERE key IN (SELECT value FROM json_each(?))", [outcome.rawValue, list])
+        }
+    }
+
+    /// Drops records, for firings that could not be shown and are to be tried again.
+    public func forgetDeliveries(keys: [String]) throws(StoreError) {
+        guard !keys.isEmpty else { return }
+        try StoreError.wrap {
+            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            try database.execute("DELETE FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list])
+        }
+    }
+
+    /// After a crash: firings left `showing` become `interrupted`, listed
+    /// with the missed ones rather than shown again. Returns how many.
+    @discardableResult
+    public func settleInterruptedDeliveries() throws(StoreError) -> Int {
+        try StoreError.wrap {
+            try database.execute("UPDATE deliveries SET outcome = 'interrupted' WHERE outcome = 'showing'")
+            return database.changes
+        }
     }
 
     /// Which of `keys` the log already holds.

@@ -128,7 +128,7 @@ extension CalendarStore {
                     title TEXT NOT NULL,
                     due_at INTEGER NOT NULL,
                     recorded_at REAL NOT NULL,
-                    outcome TEXT NOT NULL CHECK (outcome IN ('delivered', 'late', 'missed'))
+                    outcome TEXT NOT NULL CHECK (outcome IN ('showing', 'delivered', 'late', 'missed', 'interrupted'))
                 );
                 CREATE INDEX deliveries_due ON deliveries(due_at);
                 """)

@@ -37,7 +37,7 @@ enum MissedCommand: Command {
         }
         let store = try StoreOptions.open(parsed, context: context, command: command)
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
-            try store.deliveries(outcomes: [.missed, .late], limit: count)
+            try store.deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
         }
         let zone = context.machineTimeZone()
         if parsed.has("--json") {
@@ -51,7 +51,11 @@ enum MissedCommand: Command {
         if missed.isEmpty { context.standardOutput("Nothing missed.") }
         for delivery in missed {
             let local = zone.localTime(at: delivery.due)
-            let outcome = delivery.outcome == .late ? "shown late" : "missed"
+            let outcome = switch delivery.outcome {
+            case .late: "shown late"
+            case .interrupted: "interrupted while shown"
+            default: "missed"
+            }
             context.standardOutput(ItemText.line(day: ItemText.day(local.date), time: ItemText.clock(local), title: delivery.title,
                                                  identifier: delivery.item) + "  \(outcome)")
         }

@@ -1,0 +1,230 @@
+import CalendarModel
+import CalendarStore
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chimed`: knows the next moment any alarm must ring, sleeps on one
+/// wall-clock Dispatch timer until then, and shows each firing once.
+///
+/// Everything runs on one serial queue. What wakes it: the timer (armed on
+/// `.wallDeadline`, CLOCK_REALTIME, so suspend and clock changes do not
+/// make it late), a change to the store's folder (inotify: `chime` and any
+/// other writer), SIGTERM and SIGINT (a clean stop). Nothing else: an idle
+/// daemon with nothing due makes no wakeups.
+///
+/// On every wake it settles the span since the last one: firings that came
+/// due while it was running, within `onTimeGrace`, are shown as due; others
+/// (the daemon was down, the machine asleep) follow the catch-up policy
+/// (`CatchUp`): the latest per alarm within `lateness` shown late, the rest
+/// recorded as missed. Every firing goes into the delivery log before the
+/// settled mark moves, so a crash between the two shows nothing twice.
+public final class Daemon: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var storePath: String
+        /// Where the lock (and later the control socket) live: `$XDG_RUNTIME_DIR/chime`.
+        public var runtimeFolder: String
+        public var lateness: Int64 = CatchUp.defaultWindow
+        public var onTimeGrace: Int64 = 60
+
+        public init(storePath: String, runtimeFolder: String) {
+            self.storePath = storePath
+            self.runtimeFolder = runtimeFolder
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    let options: Options
+    let notifier: any Notifier
+    let log: @Sendable (String) -> Void
+    private let queue = DispatchQueue(label: "chimed")
+    private var store: CalendarStore!
+    private var timer: DispatchSourceTimer?
+    private var watch: DispatchSourceRead?
+    private var signals: [DispatchSourceSignal] = []
+    private var lockDescriptor: Int32 = -1
+    private var armedFor: Int64?
+    /// When this process began watching: anything due before it came due unwatched.
+    private var startedAt: Double = 0
+
+    public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.notifier = notifier
+        self.log = log
+    }
+
+    /// Takes the lock, opens the store, settles what came due while it was
+    /// down, and arms the timer. Call from any thread; then run Dispatch's
+    /// main loop (`dispatchMain()`).
+    public func start() throws {
+        startedAt = Date().timeIntervalSince1970
+        try takeLock()
+        do {
+            store = try CalendarStore(path: options.storePath)
+            let interrupted = try store.settleInterruptedDeliveries()
+            if interrupted > 0 { log("chimed: \(interrupted) firing(s) were being shown when the last run stopped; see 'chime missed'") }
+        } catch {
+            throw Failure(description: "cannot open the store: \(error)")
+        }
+        watchStore()
+        for signal in [SIGTERM, SIGINT] {
+            Glibc.signal(signal, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+            source.setEventHandler { [weak self] in self?.stop(signal: signal) }
+            source.resume()
+            signals.append(source)
+        }
+        queue.sync { wake() }
+        log("chimed: started on \(options.storePath)")
+    }
+
+    /// One instance per user: an exclusive lock on a file in the runtime folder.
+    private func takeLock() throws {
+        let folder = options.runtimeFolder
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw Failure(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
+        }
+        let path = folder + "/chimed.lock"
+        lockDescriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
+            var pid = [UInt8](repeating: 0, count: 32)
+            let count = pread(lockDescriptor, &pid, 31, 0)
+            let holder = count > 0 ? String(decoding: pid[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
+            throw Failure(description: "already running (pid \(holder), lock \(path))")
+        }
+        ftruncate(lockDescriptor, 0)
+        let text = "\(getpid())\n"
+        _ = text.withCString { pwrite(lockDescriptor, $0, strlen($0), 0) }
+    }
+
+    /// Re-plans when anything writes to the store's folder (the database,
+    /// its WAL): that is how `chime` and other writers tell it.
+    private func watchStore() {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            log("chimed: inotify unavailable (\(String(cString: strerror(errno)))); changes are seen at the next firing")
+            return
+        }
+        let folder = (options.storePath as NSString).deletingLastPathComponent
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+        guard inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) >= 0 else {
+            log("chimed: cannot watch \(folder): \(String(cString: strerror(errno)))")
+            close(descriptor)
+            return
+        }
+        // The database and its WAL only: readers write their marks to the
+        // -shm file, and the daemon's own reads must not wake it again.
+        let base = (options.storePath as NSString).lastPathComponent
+        let relevant: Set<String> = [base, base + "-wal", base + "-journal"]
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var changed = false
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                changed = changed || Self.names(in: buffer[0..<count]).contains { relevant.contains($0) }
+            }
+            if changed { self?.wake() }
+        }
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+        watch = source
+    }
+
+    /// The file names in a buffer of `inotify_event`s (a header of four
+    /// 32-bit fields, the last the length of the NUL-padded name after it).
+    static func names(in bytes: ArraySlice<UInt8>) -> [String] {
+        var names: [String] = []
+        var index = bytes.startIndex
+        while index + 16 <= bytes.endIndex {
+            let length = Int(bytes[index + 12]) | Int(bytes[index + 13]) << 8 | Int(bytes[index + 14]) << 16 | Int(bytes[index + 15]) << 24
+            let start = index + 16
+            let end = min(start + length, bytes.endIndex)
+            names.append(String(decoding: bytes[start..<end].prefix { $0 != 0 }, as: UTF8.self))
+            index = end
+        }
+        return names
+    }
+
+    /// Settles everything due up to now, then arms the timer for the next firing.
+    private func wake() {
+        do {
+            try settle()
+            try arm()
+        } catch {
+            log("chimed: \(error)")
+        }
+    }
+
+    private func settle() throws {
+        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+        let settled = try store.settledThrough() ?? now
+        guard now > settled else {
+            if try store.settledThrough() == nil { try store.setSettledThrough(now) }
+            return
+        }
+        let planner = FiringPlanner(store: store)
+        let plan = try planner.catchUp(settled: settled, now: now, window: options.lateness)
+        // Missed ones first: they are only recorded.
+        try store.record(plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+        for firing in plan.late {
+            // Shown as due only if this process was watching when it came due,
+            // and woke for it promptly (not after a suspend).
+            let onTime = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            // Recorded before it is shown: a crash while showing never shows it twice.
+            try store.record([CalendarStore.Delivery(firing, outcome: .showing, at: Date())])
+            do {
+                try notifier.show(firing, late: !onTime)
+            } catch {
+                // Not shown: forgotten again and the settled mark held back, so the next wake tries again.
+                log("chimed: could not show '\(firing.title)': \(error)")
+                try store.forgetDeliveries(keys: [firing.key])
+                try store.setSettledThrough(min(now, firing.instant - 1))
+                return
+            }
+            try store.setOutcome(onTime ? .delivered : .late, keys: [firing.key])
+        }
+        // Written only when something came due: every write wakes the watch
+        // again, and an idle daemon must stay idle.
+        guard !plan.late.isEmpty || !plan.missed.isEmpty else { return }
+        try store.setSettledThrough(now)
+    }
+
+    /// One timer for the earliest firing; none when nothing is due.
+    private func arm() throws {
+        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+        guard let next = try FiringPlanner(store: store).firings(after: now, count: 1).first else {
+            timer?.cancel()
+            timer = nil
+            armedFor = nil
+            return
+        }
+        if armedFor == next.instant, timer != nil { return }
+        timer?.cancel()
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        let seconds = next.instant
+        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: 0)))
+        source.setEventHandler { [weak self] in self?.wake() }
+        source.resume()
+        timer = source
+        armedFor = next.instant
+    }
+
+    private func stop(signal: Int32) {
+        log("chimed: stopping on signal \(signal)")
+        // Whatever was due has been settled on the way here; mark the span done.
+        try? settle()
+        try? store.setSettledThrough(Int64(Date().timeIntervalSince1970.rounded(.down)))
+        timer?.cancel()
+        watch?.cancel()
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+        exit(0)
+    }
+}

@@ -1,0 +1,4 @@
+import AlarmScheduler
+import Foundation
+
+exit(DaemonCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,141 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `chimed` process on a real store file, its firings read from
+/// its standard output (the log notifier).
+@Suite("chimed, the process", .serialized)
+struct DaemonProcessTests {
+    static let executable: String = {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chimed").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("chimed").path
+    }()
+
+    /// A running daemon and the lines it has printed.
+    final class Running: @unchecked Sendable {
+        /// What the daemon printed, with when each line arrived.
+        final class Lines: Sendable {
+            let mutex = Mutex<[(line: String, at: Date)]>([])
+        }
+
+        let process = Process()
+        private let lines = Lines()
+
+        init(store: String, runtime: String) throws {
+            process.executableURL = URL(fileURLWithPath: DaemonProcessTests.executable)
+            process.arguments = ["--db", store]
+            process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            output.fileHandleForReading.readabilityHandler = { [lines] handle in
+                let data = handle.availableData
+                let now = Date()
+                let text = String(decoding: data, as: UTF8.self)
+                lines.mutex.withLock { list in for line in text.split(separator: "\n") { list.append((String(line), now)) } }
+            }
+            try process.run()
+        }
+
+        var printed: [(line: String, at: Date)] { lines.mutex.withLock { $0 } }
+
+        /// Waits (at most `seconds`) until `count` firings were printed.
+        func waitForFirings(_ count: Int, seconds: Double) -> [(line: String, at: Date)] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                let firings = printed.filter { $0.line.hasPrefix("chimed: fired") }
+                if firings.count >= count { return firings }
+                usleep(20_000)
+            }
+            return printed.filter { $0.line.hasPrefix("chimed: fired") }
+        }
+
+        func kill(_ signal: Int32) {
+            Glibc.kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+        }
+    }
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-\(UUID().uuidString)").path
+    var storePath: String { folder + "/data/chime.db" }
+    var runtime: String { folder + "/run" }
+
+    func addReminder(_ title: String, dueIn seconds: Double) throws -> Date {
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let due = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds).rounded(.up))
+        let local = TimeZoneRules.utc.localTime(at: Int64(due.timeIntervalSince1970))
+        try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: title,
+                                due: .zoned(local, zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        return due
+    }
+
+    func prepare() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.executable), "build chimed first (swift build --build-tests)")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        _ = try CalendarStore(path: storePath, machineTimeZone: .utc)
+    }
+
+    @Test("an alarm due in two seconds fires within a second of its time; a store change is seen at once; a second daemon is refused")
+    func firesOnTime() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let daemon = try Running(store: storePath, runtime: runtime)
+        defer { daemon.kill(SIGTERM) }
+        usleep(300_000)
+        // Added after the daemon started: it learns of it through the store's folder.
+        let due = try addReminder("Tea", dueIn: 2)
+        let firings = daemon.waitForFirings(1, seconds: 5)
+        try #require(firings.count == 1, "printed: \(daemon.printed.map(\.line))")
+        #expect(firings[0].line.contains("Tea") && !firings[0].line.contains("(late)"))
+        let lateness = firings[0].at.timeIntervalSince(due)
+        #expect(lateness >= -0.05 && lateness < 1, "fired \(lateness) s after its due time")
+
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: Self.executable)
+        second.arguments = ["--db", storePath]
+        second.environment = ["XDG_RUNTIME_DIR": runtime]
+        let errors = Pipe()
+        second.standardError = errors
+        try second.run()
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 1)
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("already running"))
+    }
+
+    @Test("killed with SIGKILL and restarted, it does not fire again; one due while it was down fires once, late")
+    func exactlyOnceAcrossRestarts() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder("Coffee", dueIn: 1)
+        var daemon = try Running(store: storePath, runtime: runtime)
+        #expect(daemon.waitForFirings(1, seconds: 4).count == 1, "printed: \(daemon.printed.map(\.line))")
+        daemon.kill(SIGKILL)
+
+        daemon = try Running(store: storePath, runtime: runtime)
+        usleep(800_000)
+        #expect(daemon.printed.filter { $0.line.hasPrefix("chimed: fired") }.isEmpty, "fired again: \(daemon.printed.map(\.line))")
+        daemon.kill(SIGTERM)
+
+        // Due while no daemon runs.
+        _ = try addReminder("Lunch", dueIn: 1)
+        usleep(2_500_000)
+        daemon = try Running(store: storePath, runtime: runtime)
+        let firings = daemon.waitForFirings(1, seconds: 3)
+        #expect(firings.count == 1 && firings.first?.line.contains("Lunch") == true && firings.first?.line.hasSuffix("(late)") == true,
+                "printed: \(daemon.printed.map(\.line))")
+        usleep(300_000)
+        #expect(daemon.printed.filter { $0.line.hasPrefix("chimed: fired") }.count == 1)
+        daemon.kill(SIGTERM)
+        let log = try CalendarStore(path: storePath, machineTimeZone: .utc).deliveries()
+        #expect(log.map(\.title).sorted() == ["Coffee", "Lunch"])
+        #expect(log.first { $0.title == "Lunch" }?.outcome == .late)
+    }
+}
