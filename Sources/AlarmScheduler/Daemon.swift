@@ -89,6 +89,12 @@ public final class Daemon: @unchecked Sendable {
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw Failure(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
+        // It holds the lock (and will hold the control socket): it must be a
+        // folder of this user's that nobody else can enter, not a link.
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
+            throw Failure(description: "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
+        }
         let path = folder + "/chimed.lock"
         lockDescriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard lockDescriptor >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
