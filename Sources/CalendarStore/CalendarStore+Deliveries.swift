@@ -64,7 +64,7 @@ extension CalendarStore {
     public func setOutcome(_ outcome: Delivery.Outcome, keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            let list = Self.jsonArray(keys)
             try database.execute("UPDATE deliveries SET outcome = ? WHERE key IN (SELECT value FROM json_each(?))", [outcome.rawValue, list])
         }
     }
@@ -73,7 +73,7 @@ extension CalendarStore {
     public func forgetDeliveries(keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            let list = Self.jsonArray(keys)
             try database.execute("DELETE FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list])
         }
     }
@@ -88,13 +88,20 @@ extension CalendarStore {
         }
     }
 
+    /// A JSON array of strings, for `json_each(?)`: one bound argument for
+    /// a list of any length. Only for texts that need no escaping: item
+    /// identifiers (hexadecimal) and delivery keys (an identifier, "@" and
+    /// digits or "once").
+    static func jsonArray(_ texts: [String]) -> String {
+        "[\"" + texts.joined(separator: "\",\"") + "\"]"
+    }
+
     /// Which of `keys` the log already holds.
     public func recordedKeys(among keys: [String]) throws(StoreError) -> Set<String> {
         guard !keys.isEmpty else { return [] }
         return try StoreError.wrap {
             var found: Set<String> = []
-            // Keys are an identifier, "@" and digits (or "once"): no JSON escaping needed.
-            let list = "[\"" + keys.joined(separator: "\",\"") + "\"]"
+            let list = Self.jsonArray(keys)
             try database.forEachRow("SELECT key FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list]) { row in
                 found.insert(try row.value(0))
                 return true

@@ -170,8 +170,7 @@ extension CalendarStore {
         let sql = items.count == 1
             ? "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position"
             : "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position"
-        // Identifiers are hexadecimal: the JSON array needs no escaping.
-        let argument = items.count == 1 ? items[0] : "[\"" + items.joined(separator: "\",\"") + "\"]"
+        let argument = items.count == 1 ? items[0] : Self.jsonArray(items)
         try database.withStatement(sql) { alarm in
             try alarm.bind([argument])
             while try alarm.advance() {
