@@ -47,6 +47,7 @@ public final class Daemon: @unchecked Sendable {
     private var timer: DispatchSourceTimer?
     private var watch: DispatchSourceRead?
     private var signals: [DispatchSourceSignal] = []
+    private var control: ControlSocket?
     private var lockDescriptor: Int32 = -1
     private var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
@@ -72,6 +73,9 @@ public final class Daemon: @unchecked Sendable {
             throw Failure(description: "cannot open the store: \(error)")
         }
         watchStore()
+        control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue) { [unowned self] request in
+            self.answer(request)
+        }
         for signal in [SIGTERM, SIGINT] {
             Glibc.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
@@ -223,7 +227,39 @@ public final class Daemon: @unchecked Sendable {
         armedFor = next.instant
     }
 
+    /// A control-socket request, on the daemon's queue.
+    private func answer(_ request: [String: Any]) -> [String: Any] {
+        guard let name = request["request"] as? String else {
+            return ["ok": false, "error": "missing \"request\" (status, changed or next)"]
+        }
+        switch name {
+        case "status":
+            var reply: [String: Any] = ["ok": true, "pid": Int(getpid()), "store": options.storePath,
+                                        "started": Date(timeIntervalSince1970: startedAt).ISO8601Format()]
+            reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
+            return reply
+        case "changed":
+            wake()
+            return ["ok": true]
+        case "next":
+            let count = min(max(request["count"] as? Int ?? 10, 0), 1000)
+            do {
+                let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+                let firings = try FiringPlanner(store: store).firings(after: now, count: count)
+                return ["ok": true, "firings": firings.map { firing -> [String: Any] in
+                    ["at": Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format(), "title": firing.title,
+                     "item": firing.itemIdentifier.rawValue, "key": firing.key, "why": firing.explanation ?? NSNull()]
+                }]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        default:
+            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next)"]
+        }
+    }
+
     private func stop(signal: Int32) {
+        control?.stop()
         log("chimed: stopping on signal \(signal)")
         // Whatever was due has been settled on the way here; mark the span done.
         try? settle()

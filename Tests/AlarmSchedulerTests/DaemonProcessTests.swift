@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -137,5 +138,62 @@ struct DaemonProcessTests {
         let log = try CalendarStore(path: storePath, machineTimeZone: .utc).deliveries()
         #expect(log.map(\.title).sorted() == ["Coffee", "Lunch"])
         #expect(log.first { $0.title == "Lunch" }?.outcome == .late)
+    }
+
+    /// Writes raw bytes to the control socket and reads reply lines until `lines` arrived or the peer closed.
+    func raw(_ bytes: [UInt8], lines: Int) throws -> [String] {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array((runtime + "/chime/chimed.sock").utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in path.enumerated() { buffer[index] = byte } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(connected == 0)
+        var limit = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while reply.filter({ $0 == 10 }).count < lines {
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            reply += buffer[0..<count]
+        }
+        return String(decoding: reply, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test("the control socket answers status and next, and a garbage, unknown or oversized request gets an error while the daemon goes on")
+    func controlSocket() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let daemon = try Running(store: storePath, runtime: runtime)
+        defer { daemon.kill(SIGTERM) }
+        let socketPath = runtime + "/chime/chimed.sock"
+        let deadline = Date().addingTimeInterval(5)
+        while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }
+        var info = stat()
+        try #require(lstat(socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600, "socket mode \(String(info.st_mode & 0o777, radix: 8))")
+
+        let replies = try raw(Array("this is not json\n{\"request\":\"dance\"}\n{\"request\":\"status\"}\n".utf8), lines: 3)
+        #expect(replies.count == 3)
+        #expect(replies.first?.contains("\"ok\":false") == true && replies.first?.contains("not a JSON object") == true)
+        #expect(replies.dropFirst().first?.contains("unknown request 'dance'") == true)
+        #expect(replies.last?.contains("\"ok\":true") == true)
+
+        let oversized = try raw(Array(repeating: UInt8(ascii: "x"), count: 70_000), lines: 1)
+        #expect(oversized.first?.contains("longer than") == true)
+
+        let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
+        let status = try client.send(["request": "status"])
+        #expect(status["ok"] as? Bool == true && status["pid"] as? Int == Int(daemon.process.processIdentifier))
+        _ = try addReminder("Tea", dueIn: 30)
+        // Told of the change directly, as `chime` does.
+        #expect(try client.send(["request": "changed"])["ok"] as? Bool == true)
+        let next = try client.send(["request": "next", "count": 5])
+        #expect((next["firings"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Tea"])
     }
 }

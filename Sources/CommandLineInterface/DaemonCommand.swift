@@ -1,0 +1,43 @@
+import AlarmScheduler
+import Foundation
+
+/// `chime daemon status`: asks the running `chimed`.
+enum DaemonCommand: Command {
+    static let name = "daemon"
+    static let abstract = "Ask the running daemon how it is (status)"
+    static let help = """
+    usage: chime daemon status [--json]
+
+    Asks the running chimed over its control socket
+    ($XDG_RUNTIME_DIR/chime/chimed.sock) for its process, its store and the
+    moment its timer is armed for.
+
+    Exit status: 0 when it answered; 64 when the command line is wrong; 69 when
+    no daemon is running.
+    """
+
+    static let parser = ArgumentParser(command: "chime daemon", options: [.init(name: "--json", takesValue: false)])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let parsed = try parser.parse(arguments)
+        guard parsed.positionals == ["status"] else {
+            throw .usage("chime daemon: expected 'status' (see 'chime daemon --help')")
+        }
+        let reply: [String: Any]
+        do {
+            reply = try DaemonClient(environment: context.environment).send(["request": "status"])
+        } catch {
+            throw CommandFailure(message: "chime daemon status: \(error)", status: ExitStatus.unavailable)
+        }
+        if parsed.has("--json") {
+            StoreOptions.printJSON(reply, context: context)
+            return
+        }
+        context.standardOutput("chimed is running (pid \(reply["pid"] ?? "?")) on \(reply["store"] ?? "?"), since \(reply["started"] ?? "?")")
+        if let armed = reply["armedFor"] as? String {
+            context.standardOutput("next firing at \(armed)")
+        } else {
+            context.standardOutput("nothing due: the timer is not armed")
+        }
+    }
+}
