@@ -230,7 +230,7 @@ public final class Daemon: @unchecked Sendable {
     /// A control-socket request, on the daemon's queue.
     private func answer(_ request: [String: Any]) -> [String: Any] {
         guard let name = request["request"] as? String else {
-            return ["ok": false, "error": "missing \"request\" (status, changed or next)"]
+            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze or dismiss)"]
         }
         switch name {
         case "status":
@@ -253,8 +253,28 @@ public final class Daemon: @unchecked Sendable {
             } catch {
                 return ["ok": false, "error": "\(error)"]
             }
+        case "snooze":
+            guard let key = request["key"] as? String else { return ["ok": false, "error": "snooze needs \"key\", a firing's key"] }
+            let seconds = request["seconds"] as? Int ?? 600
+            guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
+            do {
+                let snooze = try store.snooze(key, until: Int64(Date().timeIntervalSince1970.rounded(.down)) + Int64(seconds))
+                wake()
+                return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        case "dismiss":
+            guard let key = request["key"] as? String else { return ["ok": false, "error": "dismiss needs \"key\", a firing's key"] }
+            do {
+                let dropped = try store.dismiss(key)
+                wake()
+                return ["ok": true, "dropped": dropped]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
         default:
-            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next)"]
+            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss)"]
         }
     }
 

@@ -24,10 +24,14 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// Why it rings on that day, for items on a workday rule: the day's
     /// reason, and the days off the rule passed over since the last firing.
     public var explanation: String?
+    /// For a snoozed firing ringing again: the key of the firing that was snoozed.
+    public var snoozedFrom: String?
 
-    /// The alarm and the occurrence's scheduled (unmoved) wall-clock time.
+    /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
+    /// for a snoozed firing, that key and the time it rings again.
     public var key: String {
-        alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
+        if let snoozedFrom { return snoozedFrom + "~" + String(instant) }
+        return alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
     }
 
     public static func < (lhs: Firing, rhs: Firing) -> Bool {

@@ -55,14 +55,26 @@ public struct FiringPlanner {
                 }
             }
         }
+        // Snoozed firings ring once more at their new time.
+        let reminderIdentifiers = Set(items.reminders.map(\.identifier))
+        let snoozed = try store.snoozes(after: instant).map { snooze in
+            Firing(instant: snooze.fireAt, alarm: Alarm(identifier: snooze.alarm, trigger: .absolute(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)))),
+                   kind: reminderIdentifiers.contains(snooze.item) ? .reminder : .event, itemIdentifier: snooze.item, title: snooze.title,
+                   occurrence: nil, explanation: "snoozed", snoozedFrom: snooze.firingKey)
+        }
         // A k-way merge: each source yields its firings in order.
         var heap = FiringHeap()
         for index in sources.indices {
             if let first = sources[index].next() { heap.push(first, source: index) }
         }
+        for firing in snoozed { heap.push(firing, source: -1) }
         var result: [Firing] = []
         var taken = [Int](repeating: 0, count: sources.count)
         while result.count < count, let (firing, index) = heap.pop() {
+            guard index >= 0 else {
+                result.append(firing)
+                continue
+            }
             result.append(firing)
             taken[index] += 1
             if taken[index] < perAlarmLimit, let next = sources[index].next() { heap.push(next, source: index) }

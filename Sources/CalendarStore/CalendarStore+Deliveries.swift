@@ -112,11 +112,16 @@ extension CalendarStore {
 
     /// The log, newest due first; `outcomes` empty means all.
     public func deliveries(outcomes: [Delivery.Outcome] = [], limit: Int = 100) throws(StoreError) -> [Delivery] {
+        let condition = outcomes.isEmpty ? "1" : "outcome IN (" + outcomes.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")"
+        return try deliveries(where: condition, [], limit: limit)
+    }
+
+    private func deliveries(where condition: String, _ arguments: [(any DatabaseValueConvertible)?],
+                            limit: Int = 100) throws(StoreError) -> [Delivery] {
         try StoreError.wrap {
-            var sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries"
-            if !outcomes.isEmpty { sql += " WHERE outcome IN (" + outcomes.map { "'\($0.rawValue)'" }.joined(separator: ",") + ")" }
-            sql += " ORDER BY due_at DESC, key LIMIT ?"
-            return try database.query(sql, [limit]).map { row in
+            let sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries WHERE \(condition) "
+                + "ORDER BY due_at DESC, key LIMIT ?"
+            return try database.query(sql, arguments + [limit]).map { row in
                 Delivery(key: try row.value(0), alarm: ItemIdentifier(try row.value(1)) ?? .random(), item: ItemIdentifier(try row.value(2)) ?? .random(),
                          title: try row.value(3), due: try row.value(4), outcome: Delivery.Outcome(rawValue: try row.value(5)) ?? .missed,
                          recordedAt: Date(timeIntervalSince1970: try row.value(6)))
@@ -136,5 +141,83 @@ extension CalendarStore {
             try database.execute("INSERT INTO settings (key, value) VALUES ('scheduler.settled', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                            [String(instant)])
         }
+    }
+}
+
+/// Snoozes: a firing that was shown rings again later, under a key of its
+/// own (the firing's key and the new time), so the log keeps both.
+extension CalendarStore {
+    public struct Snooze: Hashable, Sendable {
+        /// The firing that was snoozed.
+        public var firingKey: String
+        public var alarm: ItemIdentifier
+        public var item: ItemIdentifier
+        public var title: String
+        /// When the firing was first due.
+        public var due: Int64
+        /// When it rings again.
+        public var fireAt: Int64
+
+        /// The key of the firing the snooze makes.
+        public var key: String { firingKey + "~" + String(fireAt) }
+
+        public init(firingKey: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64, fireAt: Int64) {
+            self.firingKey = firingKey
+            self.alarm = alarm
+            self.item = item
+            self.title = title
+            self.due = due
+            self.fireAt = fireAt
+        }
+    }
+
+    /// Snoozes the firing with `key` (from the log) until `fireAt`; a firing
+    /// snoozed again replaces its earlier snooze. Throws notFound for a key
+    /// the log does not hold.
+    public func snooze(_ key: String, until fireAt: Int64) throws(StoreError) -> Snooze {
+        let baseKey = key.split(separator: "~").first.map(String.init) ?? key
+        guard let delivery = try deliveries(where: "key = ?", [baseKey]).first else {
+            throw .notFound(kind: "firing", identifier: key)
+        }
+        let snooze = Snooze(firingKey: baseKey, alarm: delivery.alarm, item: delivery.item, title: delivery.title,
+                            due: delivery.due, fireAt: fireAt)
+        try StoreError.wrap {
+            try database.transaction {
+                try database.execute("DELETE FROM snoozes WHERE firing_key = ?", [baseKey])
+                try database.execute("""
+                    INSERT INTO snoozes (key, firing_key, alarm_id, item_id, title, due_at, fire_at, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [snooze.key, baseKey, snooze.alarm.rawValue, snooze.item.rawValue, snooze.title, snooze.due, fireAt,
+                          now().timeIntervalSince1970])
+            }
+        }
+        return snooze
+    }
+
+    /// Drops pending snoozes of a firing (its key, or a snooze's key). Returns how many.
+    @discardableResult
+    public func dismiss(_ key: String) throws(StoreError) -> Int {
+        let baseKey = key.split(separator: "~").first.map(String.init) ?? key
+        return try StoreError.wrap {
+            try database.execute("DELETE FROM snoozes WHERE firing_key = ?", [baseKey])
+            return database.changes
+        }
+    }
+
+    /// Pending snoozes that ring after `instant`, earliest first.
+    public func snoozes(after instant: Int64) throws(StoreError) -> [Snooze] {
+        try StoreError.wrap {
+            try database.query("SELECT firing_key, alarm_id, item_id, title, due_at, fire_at FROM snoozes WHERE fire_at > ? ORDER BY fire_at",
+                               [instant]).map { row in
+                Snooze(firingKey: try row.value(0), alarm: ItemIdentifier(try row.value(1)) ?? .random(),
+                       item: ItemIdentifier(try row.value(2)) ?? .random(), title: try row.value(3), due: try row.value(4),
+                       fireAt: try row.value(5))
+            }
+        }
+    }
+
+    /// The latest firing of an item in the log, to snooze from the command line.
+    public func latestDelivery(of item: ItemIdentifier) throws(StoreError) -> Delivery? {
+        try deliveries(where: "item_id = ? AND outcome IN ('showing', 'delivered', 'late')", [item.rawValue]).first
     }
 }

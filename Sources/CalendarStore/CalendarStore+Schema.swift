@@ -133,6 +133,22 @@ extension CalendarStore {
                 CREATE INDEX deliveries_due ON deliveries(due_at);
                 """)
         }
+        migrator.registerMigration("v5: snoozes") { db in
+            // A snoozed firing rings again at fire_at, under its own key.
+            try db.executeScript("""
+                CREATE TABLE snoozes (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    firing_key TEXT NOT NULL,
+                    alarm_id TEXT NOT NULL,
+                    item_id TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    due_at INTEGER NOT NULL,
+                    fire_at INTEGER NOT NULL,
+                    created_at REAL NOT NULL
+                );
+                CREATE INDEX snoozes_fire_at ON snoozes(fire_at);
+                """)
+        }
         return migrator
     }
 }

@@ -81,3 +81,42 @@ struct CatchUpTests {
         #expect(try store.changeCounter() == counter, "the log is not a change to the items")
     }
 }
+
+@Suite("Snoozing a firing")
+struct SnoozeTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-snooze-\(UUID().uuidString)").path
+
+    @Test("a snoozed firing rings once more at its new time, under a key of its own; snoozing again moves it; dismiss drops it")
+    func snooze() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: try TimeZoneRules.named("Asia/Shanghai"))
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let due = ItemTime.zoned(LocalDateTime(parsing: "2026-12-01T09:00:00")!, zone: "Asia/Shanghai")
+        try store.save(Reminder(calendarIdentifier: calendar, title: "Stretch", due: due, alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let planner = FiringPlanner(store: store)
+        let nine = Int64(RFC3339.instant("2026-12-01T09:00:00+08:00")!)
+        let shown = try planner.catchUp(settled: nine - 60, now: nine).late
+        try #require(shown.count == 1)
+        try store.record([CalendarStore.Delivery(shown[0], outcome: .delivered, at: Date())])
+        #expect(throws: StoreError.self) { try store.snooze("nonesuch@1", until: nine + 600) }
+
+        let snooze = try store.snooze(shown[0].key, until: nine + 600)
+        var next = try planner.firings(after: nine, count: 5)
+        #expect(next.map(\.instant) == [nine + 600])
+        #expect(next.first?.key == shown[0].key + "~" + String(nine + 600) && next.first?.key == snooze.key)
+        #expect(next.first?.explanation == "snoozed")
+        // Snoozed again from the snoozed firing: moved, not doubled.
+        _ = try store.snooze(snooze.key, until: nine + 1200)
+        next = try planner.firings(after: nine, count: 5)
+        #expect(next.map(\.instant) == [nine + 1200])
+        // Shown when it comes due, once.
+        let again = try planner.catchUp(settled: nine, now: nine + 1200).late
+        #expect(again.map(\.key) == [shown[0].key + "~" + String(nine + 1200)])
+        try store.record(again.map { CalendarStore.Delivery($0, outcome: .delivered, at: Date()) })
+        #expect(try planner.catchUp(settled: nine, now: nine + 1300).late.isEmpty)
+        // A dismissed snooze does not ring.
+        _ = try store.snooze(shown[0].key, until: nine + 3600)
+        #expect(try store.dismiss(shown[0].key) == 1)
+        #expect(try planner.firings(after: nine + 1300, count: 5).isEmpty)
+    }
+}

@@ -195,5 +195,9 @@ struct DaemonProcessTests {
         #expect(try client.send(["request": "changed"])["ok"] as? Bool == true)
         let next = try client.send(["request": "next", "count": 5])
         #expect((next["firings"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Tea"])
+        // Snoozing needs a firing that rang.
+        #expect((try client.send(["request": "snooze"])["error"] as? String)?.contains("key") == true)
+        #expect((try client.send(["request": "snooze", "key": "nonesuch@1"])["error"] as? String)?.contains("no firing") == true)
+        #expect(try client.send(["request": "status"])["ok"] as? Bool == true)
     }
 }

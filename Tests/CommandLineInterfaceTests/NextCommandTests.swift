@@ -61,3 +61,24 @@ struct MissedCommandTests {
             == "2026-12-03T09:00:00+08:00")
     }
 }
+
+@Suite("chime snooze")
+struct SnoozeCommandTests {
+    @Test("snoozes an item's latest firing, moves it when snoozed again, drops it with --dismiss; refuses what never rang")
+    func snooze() throws {
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Stretch", "--due", "2026-12-01T07:00", "--alarm", "0")
+        try scratch.refuses(["snooze", id], status: 66, mentioning: ["has not rung yet"])
+        // What the daemon does when it shows the firing, done here by hand.
+        let store = try scratch.store()
+        let shown = try FiringPlanner(store: store).catchUp(settled: Int64(RFC3339.instant("2026-12-01T06:00:00+08:00")!),
+                                                            now: Int64(scratch.now.timeIntervalSince1970)).late
+        try store.record(shown.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) })
+        #expect(scratch.ok("snooze", id).output == ["'Stretch' rings again at Tue 12-01 08:10"])
+        #expect(scratch.ok("snooze", id, "30m").output == ["'Stretch' rings again at Tue 12-01 08:30"])
+        #expect(scratch.ok("next").output.count == 1)
+        #expect(scratch.ok("snooze", id, "--dismiss").output == ["dismissed 'Stretch'"])
+        #expect(scratch.ok("next").output == ["No alarms to come."])
+        try scratch.refuses(["snooze", id, "9d"], status: 65, mentioning: ["9d"])
+    }
+}

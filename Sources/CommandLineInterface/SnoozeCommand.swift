@@ -1,0 +1,63 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime snooze ID [DURATION]`: the item's latest firing rings again later.
+enum SnoozeCommand: Command {
+    static let name = "snooze"
+    static let abstract = "Make an item's latest alarm ring again later (default in 10 minutes)"
+    static let help = """
+    usage: chime snooze ID [DURATION] [--db PATH] [--json]
+           chime snooze ID --dismiss [--db PATH] [--json]
+
+    Snoozes the latest firing of the event or reminder ID (any unique prefix):
+    it rings again DURATION from now (default 10m; 30s, 2h, 1d…, at most 7d).
+    Snoozing again moves it; --dismiss drops a pending snooze. The daemon
+    picks the change up at once.
+
+    \(StoreOptions.helpFooter)
+
+    \(StoreOptions.exitStatusHelp)
+    """
+
+    static let parser = ArgumentParser(command: "chime snooze", options: StoreOptions.common + [
+        .init(name: "--dismiss", takesValue: false),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime snooze"
+        let parsed = try parser.parse(arguments)
+        guard (1...2).contains(parsed.positionals.count) else { throw .usage("\(command): give ID and, optionally, DURATION (see '\(command) --help')") }
+        if parsed.has("--dismiss") && parsed.positionals.count == 2 { throw .usage("\(command): --dismiss takes no DURATION") }
+        var seconds = 600
+        if parsed.positionals.count == 2 {
+            do { seconds = try DurationExpression(parsed.positionals[1]).seconds } catch {
+                throw .data("\(command): DURATION: \(error)")
+            }
+            guard (1...7 * 86_400).contains(seconds) else { throw .data("\(command): DURATION '\(parsed.positionals[1])' must be from 1s to 7d") }
+        }
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let item = try StoreOptions.run(command) { () throws(StoreError) in try store.itemIdentifier(matching: parsed.positionals[0]) }
+        guard let delivery = try StoreOptions.run(command, { () throws(StoreError) in try store.latestDelivery(of: item) }) else {
+            throw .notFound("\(command): '\(parsed.positionals[0])' has not rung yet; nothing to snooze")
+        }
+        let zone = context.machineTimeZone()
+        if parsed.has("--dismiss") {
+            let dropped = try StoreOptions.run(command) { () throws(StoreError) in try store.dismiss(delivery.key) }
+            if parsed.has("--json") {
+                StoreOptions.printJSON(["key": delivery.key, "dropped": dropped], context: context)
+            } else {
+                context.standardOutput(dropped == 0 ? "no snooze of '\(delivery.title)' to drop" : "dismissed '\(delivery.title)'")
+            }
+            return
+        }
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try store.snooze(delivery.key, until: now + Int64(seconds)) }
+        if parsed.has("--json") {
+            StoreOptions.printJSON(["key": snooze.key, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
+        } else {
+            let local = zone.localTime(at: snooze.fireAt)
+            context.standardOutput("'\(snooze.title)' rings again at \(ItemText.day(local.date)) \(ItemText.clock(local))")
+        }
+    }
+}
