@@ -27,6 +27,8 @@ public final class Daemon: @unchecked Sendable {
         /// Where the lock (and later the control socket) live: `$XDG_RUNTIME_DIR/chime`.
         public var runtimeFolder: String
         public var lateness: Int64 = CatchUp.defaultWindow
+        /// Where the machine's zone is set (`localtime`); watched to re-plan when it changes.
+        public var zoneFolder = "/etc"
         public var onTimeGrace: Int64 = 60
 
         public init(storePath: String, runtimeFolder: String) {
@@ -48,6 +50,8 @@ public final class Daemon: @unchecked Sendable {
     private var watch: DispatchSourceRead?
     private var signals: [DispatchSourceSignal] = []
     private var control: ControlSocket?
+    private var clockWatch: ClockWatch?
+    private var zoneWatch: DispatchSourceRead?
     private var lockDescriptor: Int32 = -1
     private var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
@@ -73,6 +77,12 @@ public final class Daemon: @unchecked Sendable {
             throw Failure(description: "cannot open the store: \(error)")
         }
         watchStore()
+        clockWatch = ClockWatch(queue: queue) { [weak self] in
+            self?.log("chimed: the clock was set; re-planning")
+            self?.replan()
+        }
+        if clockWatch == nil { log("chimed: no timerfd; a clock set back is noticed at the next firing") }
+        watchZone()
         control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue) { [unowned self] request in
             self.answer(request)
         }
@@ -146,6 +156,49 @@ public final class Daemon: @unchecked Sendable {
         source.setCancelHandler { close(descriptor) }
         source.resume()
         watch = source
+    }
+
+    /// Re-plans from scratch: the timer is armed again even for the same firing.
+    private func replan() {
+        armedFor = nil
+        wake()
+    }
+
+    /// Re-plans when the machine's zone changes (`ln -sf` shows as DELETE and
+    /// CREATE of /etc/localtime, a rename as MOVED_TO). Foundation keeps its
+    /// zone until told, and the store reads floating times in it: both are
+    /// refreshed first.
+    private func watchZone() {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+        guard inotify_add_watch(descriptor, options.zoneFolder, mask) >= 0 else {
+            close(descriptor)
+            return
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler { [weak self] in
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var changed = false
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                changed = changed || Self.names(in: buffer[0..<count]).contains { $0 == "localtime" || $0 == "timezone" }
+            }
+            guard changed, let self else { return }
+            NSTimeZone.resetSystemTimeZone()
+            tzset()
+            do {
+                self.store = try CalendarStore(path: self.options.storePath)
+                self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
+            } catch {
+                self.log("chimed: cannot reopen the store after a time-zone change: \(error)")
+            }
+            self.replan()
+        }
+        source.setCancelHandler { close(descriptor) }
+        source.resume()
+        zoneWatch = source
     }
 
     /// The file names in a buffer of `inotify_event`s (a header of four

@@ -34,14 +34,15 @@ struct DaemonProcessTests {
             process.executableURL = URL(fileURLWithPath: DaemonProcessTests.executable)
             process.arguments = ["--db", store]
             process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            output.fileHandleForReading.readabilityHandler = { [lines] handle in
-                let data = handle.availableData
-                let now = Date()
-                let text = String(decoding: data, as: UTF8.self)
-                lines.mutex.withLock { list in for line in text.split(separator: "\n") { list.append((String(line), now)) } }
+            // Firings come on standard output, the daemon's own log on standard error: both are kept.
+            for (pipe, isOutput) in [(Pipe(), true), (Pipe(), false)] {
+                if isOutput { process.standardOutput = pipe } else { process.standardError = pipe }
+                pipe.fileHandleForReading.readabilityHandler = { [lines] handle in
+                    let data = handle.availableData
+                    let now = Date()
+                    let text = String(decoding: data, as: UTF8.self)
+                    lines.mutex.withLock { list in for line in text.split(separator: "\n") { list.append((String(line), now)) } }
+                }
             }
             try process.run()
         }
@@ -199,5 +200,22 @@ struct DaemonProcessTests {
         #expect((try client.send(["request": "snooze"])["error"] as? String)?.contains("key") == true)
         #expect((try client.send(["request": "snooze", "key": "nonesuch@1"])["error"] as? String)?.contains("no firing") == true)
         #expect(try client.send(["request": "status"])["ok"] as? Bool == true)
+    }
+
+    @Test("setting the wall clock wakes the daemon to re-plan (a CLOCK_REALTIME timerfd)", .enabled(if: geteuid() == 0, "setting the clock needs root"))
+    func clockSet() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let daemon = try Running(store: storePath, runtime: runtime)
+        defer { daemon.kill(SIGTERM) }
+        let deadline = Date().addingTimeInterval(5)
+        while !daemon.printed.contains(where: { $0.line.contains("started") }) && Date() < deadline { usleep(20_000) }
+        // Set the clock to what it reads: a setting all the same, and harmless.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        try #require(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: \(String(cString: strerror(errno)))")
+        let seen = Date().addingTimeInterval(3)
+        while !daemon.printed.contains(where: { $0.line.contains("the clock was set") }) && Date() < seen { usleep(20_000) }
+        #expect(daemon.printed.contains { $0.line.contains("the clock was set; re-planning") }, "printed: \(daemon.printed.map(\.line))")
     }
 }
