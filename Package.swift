@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars"]),
         .systemLibrary(name: "CTimerFD"),
         .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD"]),
-        .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom"]),
+        .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         .executableTarget(name: "chimed", dependencies: ["AlarmScheduler"]),

@@ -237,23 +237,31 @@ public final class Daemon: @unchecked Sendable {
         let plan = try planner.catchUp(settled: settled, now: now, window: options.lateness)
         // Missed ones first: they are only recorded.
         try store.record(plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
-        for firing in plan.late {
+        // Recorded before they are shown, all in one write: a crash while
+        // showing never shows one twice, and a hundred due at once are not
+        // a hundred transactions late.
+        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
+        var onTime: [String] = [], late: [String] = []
+        for (index, firing) in plan.late.enumerated() {
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend).
-            let onTime = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
-            // Recorded before it is shown: a crash while showing never shows it twice.
-            try store.record([CalendarStore.Delivery(firing, outcome: .showing, at: Date())])
+            let due = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
             do {
-                try notifier.show(firing, late: !onTime)
+                try notifier.show(firing, late: !due)
             } catch {
-                // Not shown: forgotten again and the settled mark held back, so the next wake tries again.
+                // Not shown: it and the rest are forgotten again and the settled
+                // mark held back, so the next wake tries them again.
                 log("chimed: could not show '\(firing.title)': \(error)")
-                try store.forgetDeliveries(keys: [firing.key])
+                try store.setOutcome(.delivered, keys: onTime)
+                try store.setOutcome(.late, keys: late)
+                try store.forgetDeliveries(keys: plan.late[index...].map(\.key))
                 try store.setSettledThrough(min(now, firing.instant - 1))
                 return
             }
-            try store.setOutcome(onTime ? .delivered : .late, keys: [firing.key])
+            if due { onTime.append(firing.key) } else { late.append(firing.key) }
         }
+        try store.setOutcome(.delivered, keys: onTime)
+        try store.setOutcome(.late, keys: late)
         // Written only when something came due: every write wakes the watch
         // again, and an idle daemon must stay idle.
         guard !plan.late.isEmpty || !plan.missed.isEmpty else { return }
