@@ -124,38 +124,16 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// Re-plans when anything writes to the store's folder (the database,
-    /// its WAL): that is how `chime` and other writers tell it.
+    /// its WAL): that is how `chime` and other writers tell it. The
+    /// database and its WAL only: readers write their marks to the -shm
+    /// file, and the daemon's own reads must not wake it again.
     private func watchStore() {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else {
-            log("chimed: inotify unavailable (\(String(cString: strerror(errno)))); changes are seen at the next firing")
-            return
-        }
         let folder = (options.storePath as NSString).deletingLastPathComponent
-        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-        guard inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) >= 0 else {
-            log("chimed: cannot watch \(folder): \(String(cString: strerror(errno)))")
-            close(descriptor)
-            return
-        }
-        // The database and its WAL only: readers write their marks to the
-        // -shm file, and the daemon's own reads must not wake it again.
         let base = (options.storePath as NSString).lastPathComponent
         let relevant: Set<String> = [base, base + "-wal", base + "-journal"]
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [weak self] in
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            var changed = false
-            while true {
-                let count = read(descriptor, &buffer, buffer.count)
-                guard count > 0 else { break }
-                changed = changed || Self.names(in: buffer[0..<count]).contains { relevant.contains($0) }
-            }
-            if changed { self?.wake() }
-        }
-        source.setCancelHandler { close(descriptor) }
-        source.resume()
-        watch = source
+        watch = watchFolder(folder.isEmpty ? "." : folder, mask: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE),
+                            names: relevant) { [weak self] in self?.wake() }
+        if watch == nil { log("chimed: cannot watch \(folder); changes are seen at the next firing") }
     }
 
     /// Re-plans from scratch: the timer is armed again even for the same firing.
@@ -169,23 +147,9 @@ public final class Daemon: @unchecked Sendable {
     /// zone until told, and the store reads floating times in it: both are
     /// refreshed first.
     private func watchZone() {
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { return }
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
-        guard inotify_add_watch(descriptor, options.zoneFolder, mask) >= 0 else {
-            close(descriptor)
-            return
-        }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [weak self] in
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            var changed = false
-            while true {
-                let count = read(descriptor, &buffer, buffer.count)
-                guard count > 0 else { break }
-                changed = changed || Self.names(in: buffer[0..<count]).contains { $0 == "localtime" || $0 == "timezone" }
-            }
-            guard changed, let self else { return }
+        zoneWatch = watchFolder(options.zoneFolder, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE),
+                                names: ["localtime", "timezone"]) { [weak self] in
+            guard let self else { return }
             NSTimeZone.resetSystemTimeZone()
             tzset()
             do {
@@ -196,9 +160,31 @@ public final class Daemon: @unchecked Sendable {
             }
             self.replan()
         }
+    }
+
+    /// Calls `changed` on the queue when inotify reports `mask` for one of
+    /// `names` in `folder`; nil when the folder cannot be watched.
+    private func watchFolder(_ folder: String, mask: UInt32, names: Set<String>, changed: @escaping () -> Void) -> DispatchSourceRead? {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { return nil }
+        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        source.setEventHandler {
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var relevant = false
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                guard count > 0 else { break }
+                relevant = relevant || Self.names(in: buffer[0..<count]).contains { names.contains($0) }
+            }
+            if relevant { changed() }
+        }
         source.setCancelHandler { close(descriptor) }
         source.resume()
-        zoneWatch = source
+        return source
     }
 
     /// The file names in a buffer of `inotify_event`s (a header of four
