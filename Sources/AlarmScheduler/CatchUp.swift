@@ -16,6 +16,8 @@ public struct CatchUp: Sendable {
     public var late: [Firing] = []
     /// To record as missed, without a popup.
     public var missed: [Firing] = []
+    /// The first firing after now: what to arm the timer for.
+    public var next: Firing?
 
     /// The default lateness window: a few hours, long enough for a laptop
     /// lid closed over lunch, short enough that yesterday stays yesterday.
@@ -29,11 +31,15 @@ extension FiringPlanner {
     /// The firings due in (`settled`, `now`] that the delivery log does not
     /// hold, sorted into late and missed by `window` (seconds before now).
     public func catchUp(settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws(StoreError) -> CatchUp {
-        guard now > settled else { return CatchUp() }
-        let due = try firings(after: settled, count: CatchUp.limit).prefix { $0.instant <= now }
+        // One plan serves both: what came due, and what comes next.
+        let planned = try firings(after: min(settled, now), count: CatchUp.limit, through: now)
+        var result = CatchUp()
+        result.next = planned.first { $0.instant > now }
+        if result.next == nil && planned.count == CatchUp.limit { result.next = try firings(after: now, count: 1).first }
+        guard now > settled else { return result }
+        let due = planned.prefix { $0.instant <= now }
         let known = try store.recordedKeys(among: due.map(\.key))
         var latest: [ItemIdentifier: Firing] = [:]
-        var result = CatchUp()
         for firing in due where !known.contains(firing.key) {
             if let earlier = latest[firing.alarm.identifier] { result.missed.append(earlier) }
             latest[firing.alarm.identifier] = firing

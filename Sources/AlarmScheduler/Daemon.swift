@@ -202,25 +202,24 @@ public final class Daemon: @unchecked Sendable {
         return names
     }
 
-    /// Settles everything due up to now, then arms the timer for the next firing.
+    /// Settles everything due up to now, then arms the timer for the next
+    /// firing: one plan serves both.
     private func wake() {
         do {
-            try settle()
-            try arm()
+            try arm(for: try settle())
         } catch {
             log("chimed: \(error)")
         }
     }
 
-    private func settle() throws {
+    /// Shows or records what came due; returns the next firing to come.
+    private func settle() throws -> Firing? {
         let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-        let settled = try store.settledThrough() ?? now
-        guard now > settled else {
-            if try store.settledThrough() == nil { try store.setSettledThrough(now) }
-            return
-        }
-        let planner = FiringPlanner(store: store)
-        let plan = try planner.catchUp(settled: settled, now: now, window: options.lateness)
+        let known = try store.settledThrough()
+        if known == nil { try store.setSettledThrough(now) }
+        let settled = known ?? now
+        let plan = try FiringPlanner(store: store).catchUp(settled: settled, now: now, window: options.lateness)
+        guard now > settled else { return plan.next }
         // Missed ones first: they are only recorded.
         try store.record(plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
         // Recorded before they are shown, all in one write: a crash while
@@ -242,7 +241,7 @@ public final class Daemon: @unchecked Sendable {
                 try store.setOutcome(.late, keys: late)
                 try store.forgetDeliveries(keys: plan.late[index...].map(\.key))
                 try store.setSettledThrough(min(now, firing.instant - 1))
-                return
+                return plan.next
             }
             if due { onTime.append(firing.key) } else { late.append(firing.key) }
         }
@@ -250,14 +249,13 @@ public final class Daemon: @unchecked Sendable {
         try store.setOutcome(.late, keys: late)
         // Written only when something came due: every write wakes the watch
         // again, and an idle daemon must stay idle.
-        guard !plan.late.isEmpty || !plan.missed.isEmpty else { return }
-        try store.setSettledThrough(now)
+        if !plan.late.isEmpty || !plan.missed.isEmpty { try store.setSettledThrough(now) }
+        return plan.next
     }
 
     /// One timer for the earliest firing; none when nothing is due.
-    private func arm() throws {
-        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-        guard let next = try FiringPlanner(store: store).firings(after: now, count: 1).first else {
+    private func arm(for next: Firing?) throws {
+        guard let next else {
             timer?.cancel()
             timer = nil
             armedFor = nil
@@ -266,8 +264,7 @@ public final class Daemon: @unchecked Sendable {
         if armedFor == next.instant, timer != nil { return }
         timer?.cancel()
         let source = DispatchSource.makeTimerSource(queue: queue)
-        let seconds = next.instant
-        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: 0)))
+        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(next.instant), tv_nsec: 0)))
         source.setEventHandler { [weak self] in self?.wake() }
         source.resume()
         timer = source
@@ -329,7 +326,7 @@ public final class Daemon: @unchecked Sendable {
         control?.stop()
         log("chimed: stopping on signal \(signal)")
         // Whatever was due has been settled on the way here; mark the span done.
-        try? settle()
+        _ = try? settle()
         try? store.setSettledThrough(Int64(Date().timeIntervalSince1970.rounded(.down)))
         timer?.cancel()
         watch?.cancel()

@@ -27,30 +27,35 @@ public struct FiringPlanner {
         self.store = store
     }
 
-    /// The first `count` firings strictly after `instant`, in order.
-    public func firings(after instant: Int64, count: Int) throws(StoreError) -> [Firing] {
+    /// The first `count` firings strictly after `instant`, in order; with
+    /// `through`, no more than those due by then and the one after.
+    public func firings(after instant: Int64, count: Int, through: Int64? = nil) throws(StoreError) -> [Firing] {
         guard count > 0 else { return [] }
         let items = try store.itemsWithAlarms()
         var sources: [FiringSource] = []
         for event in items.events {
-            let recurrence = try store.recurrence(ofEvent: event)
+            let isRecurring = event.recurrenceRule != nil || !event.extraDates.isEmpty
+            let relative = event.alarms.contains { if case .relative = $0.trigger { true } else { false } }
+            // Only relative alarms need the occurrences; a single event's is its start.
+            let occurrences: Occurrences.Source? = !relative ? nil
+                : isRecurring ? .recurrence(try store.recurrence(ofEvent: event)) : .single(try store.occurrence(at: event.start))
             let workdays = try calendar(for: event.recurrenceRule)
             let skipped = items.detached[event.identifier] ?? []
             for alarm in event.alarms {
                 if let source = FiringSource(alarm: alarm, kind: .event, identifier: event.identifier, title: event.title,
-                                             recurrence: recurrence, isRecurring: event.recurrenceRule != nil || !event.extraDates.isEmpty,
-                                             detached: skipped, workdays: workdays, after: instant) {
+                                             occurrences: occurrences, detached: skipped, workdays: workdays, after: instant) {
                     sources.append(source)
                 }
             }
         }
         for reminder in items.reminders {
-            let recurrence = try store.recurrence(ofReminder: reminder)
+            // A reminder rings for its current due time only.
+            var occurrences: Occurrences.Source?
+            if let due = reminder.due { occurrences = .single(try store.occurrence(at: due)) }
             let workdays = try calendar(for: reminder.recurrenceRule)
             for alarm in reminder.alarms {
                 if let source = FiringSource(alarm: alarm, kind: .reminder, identifier: reminder.identifier, title: reminder.title,
-                                             recurrence: recurrence, isRecurring: false, detached: [], workdays: workdays,
-                                             after: instant) {
+                                             occurrences: occurrences, detached: [], workdays: workdays, after: instant) {
                     sources.append(source)
                 }
             }
@@ -71,6 +76,7 @@ public struct FiringPlanner {
         var result: [Firing] = []
         var taken = [Int](repeating: 0, count: sources.count)
         while result.count < count, let (firing, index) = heap.pop() {
+            if let through, let last = result.last, last.instant > through { break }
             guard index >= 0 else {
                 result.append(firing)
                 continue
@@ -96,22 +102,20 @@ struct FiringSource {
     let title: String
     let offset: Int64
     let workdays: WorkdayCalendar?
-    let recurrence: Recurrence?
     private var once: Int64?
     private var iterator: AnyIterator<Occurrence>?
     private let detached: Set<LocalDateTime>
     /// The last occurrence handed out, for explaining the days passed over.
     private var previous: Int64
 
-    init?(alarm: Alarm, kind: Firing.Kind, identifier: ItemIdentifier, title: String, recurrence: Recurrence?,
-          isRecurring: Bool, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?, after instant: Int64) {
+    init?(alarm: Alarm, kind: Firing.Kind, identifier: ItemIdentifier, title: String, occurrences: Occurrences.Source?,
+          detached: Set<LocalDateTime>, workdays: WorkdayCalendar?, after instant: Int64) {
         self.alarm = alarm
         self.kind = kind
         self.identifier = identifier
         self.title = title
         self.detached = detached
         self.workdays = workdays
-        self.recurrence = recurrence
         previous = instant
         switch alarm.trigger {
         case .proximity:
@@ -122,13 +126,14 @@ struct FiringSource {
             once = at
             offset = 0
         case .relative(let seconds):
-            guard let recurrence else { return nil }
             offset = Int64(seconds)
-            // Only the due time counts for a reminder; every occurrence for an event.
-            if kind == .reminder || !isRecurring {
-                guard let first = recurrence.occurrences().first(where: { _ in true }), first.instant + offset > instant else { return nil }
-                iterator = AnyIterator([first].makeIterator())
-            } else {
+            switch occurrences {
+            case nil:
+                return nil
+            case .single(let occurrence):
+                guard occurrence.instant + offset > instant else { return nil }
+                iterator = AnyIterator([occurrence].makeIterator())
+            case .recurrence(let recurrence):
                 iterator = AnyIterator(recurrence.occurrences(after: instant - offset).makeIterator())
             }
         }
@@ -167,8 +172,9 @@ struct FiringSource {
             parts.append("moved from \(Self.short(from)) (\(workdays.answer(on: from).reason))")
         }
         // Days off between the previous occurrence and this one.
-        let zone = recurrence?.timeZone ?? .utc
-        let since = zone.localTime(at: previous).date.dayNumber + 1
+        // The day after the previous one, on the occurrence's own wall clock.
+        let local = previous + Int64(occurrence.utcOffset)
+        let since = Int((local >= 0 ? local : local - 86_399) / 86_400) + 1
         let offDays = since < day.dayNumber
             ? (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !workdays.isWorkday($0) } : []
         if let first = offDays.first, let last = offDays.last, offDays.count < 370 {
@@ -182,5 +188,14 @@ struct FiringSource {
 
     static func short(_ date: CivilDate) -> String {
         (date.month < 10 ? "0" : "") + "\(date.month)-" + (date.day < 10 ? "0" : "") + "\(date.day)"
+    }
+}
+
+extension Occurrences {
+    /// Where a planner takes an item's occurrences from: its recurrence, or
+    /// the one occurrence of an item that does not repeat.
+    enum Source {
+        case recurrence(Recurrence)
+        case single(Occurrence)
     }
 }

@@ -196,6 +196,18 @@ extension CalendarStore {
         try StoreError.wrap { try recurrence(of: event) }
     }
 
+    /// An item time as the one occurrence of an item that does not repeat:
+    /// resolved in its zone (dates and floating times in the machine's), a
+    /// date at its local midnight. No recurrence is compiled for it.
+    public func occurrence(at time: ItemTime) throws(StoreError) -> Occurrence {
+        try StoreError.wrap {
+            let zone = try zone(of: time)
+            let resolution = zone.resolve(time.wallClock)
+            return Occurrence(instant: resolution.instant, utcOffset: resolution.offset, scheduledTime: time.wallClock,
+                              isAllDay: time.isDateOnly)
+        }
+    }
+
     /// The engine's view of a reminder's schedule from its due time.
     public func recurrence(ofReminder reminder: Reminder) throws(StoreError) -> Recurrence? {
         guard let due = reminder.due else { return nil }
