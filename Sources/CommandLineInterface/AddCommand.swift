@@ -2,6 +2,7 @@
 /// options (`AddEventCommand`, `AddReminderCommand`).
 enum AddCommand: Command {
     static let name = "add"
+    static let changesStore = true
     static let abstract = "Add an event or a reminder"
     static let help = """
     usage: chime add event TITLE --start WHEN [options]

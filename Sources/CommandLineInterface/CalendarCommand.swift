@@ -4,6 +4,7 @@ import CalendarStore
 /// `chime calendar add|remove|rename`: changes the calendars.
 enum CalendarCommand: Command {
     static let name = "calendar"
+    static let changesStore = true
     static let abstract = "Add, remove or rename a calendar"
     static let help = """
     usage: chime calendar add NAME [--color #RRGGBB] [--db PATH] [--json]

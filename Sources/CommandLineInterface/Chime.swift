@@ -1,3 +1,4 @@
+import AlarmScheduler
 /// The `chime` command line: finds the subcommand and maps failures to
 /// messages on standard error and exit statuses.
 public enum Chime {
@@ -40,12 +41,20 @@ public enum Chime {
         }
         do {
             try command.run(rest, context: context)
+            if command.changesStore { tellDaemon(context) }
             return ExitStatus.success
         } catch {
             // An empty message is an answer, not a failure (`chime workday` on a day off).
             if !error.message.isEmpty { context.standardError(error.message) }
             return error.status
         }
+    }
+
+    /// Tells a running daemon that the store changed (it also watches the
+    /// store's folder, so this only makes the re-plan immediate); quiet when
+    /// no daemon runs.
+    static func tellDaemon(_ context: CommandContext) {
+        _ = try? DaemonClient(environment: context.environment).send(["request": "changed"], timeout: 1)
     }
 
     static var usage: String {

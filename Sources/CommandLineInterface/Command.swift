@@ -9,8 +9,12 @@ protocol Command {
     /// The help for these arguments: a command with actions (`add event`)
     /// picks the action's help.
     static func help(for arguments: [String]) -> String
+    /// Whether the command may change the store, so that a running daemon
+    /// is told to re-plan when it succeeds.
+    static var changesStore: Bool { get }
 }
 
 extension Command {
     static func help(for arguments: [String]) -> String { help }
+    static var changesStore: Bool { false }
 }

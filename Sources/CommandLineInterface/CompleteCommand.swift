@@ -5,6 +5,7 @@ import Foundation
 /// `chime complete ID`: marks a reminder done.
 enum CompleteCommand: Command {
     static let name = "complete"
+    static let changesStore = true
     static let abstract = "Complete a reminder (a repeating one moves on to its next occurrence)"
     static let help = """
     usage: chime complete ID [--db PATH] [--json]

@@ -6,6 +6,7 @@ import Foundation
 /// repeating event.
 enum EditCommand: Command {
     static let name = "edit"
+    static let changesStore = true
     static let abstract = "Change an event or reminder, or occurrences of a repeating event"
     static let help = """
     usage: chime edit ID [--title TEXT] [--notes TEXT] [--repeat RRULE|none] [--key KEY|none]

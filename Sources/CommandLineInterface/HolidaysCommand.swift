@@ -7,6 +7,7 @@ import HolidayCalendars
 /// the days off and makeup workdays behind the workday calendar.
 enum HolidaysCommand: Command {
     static let name = "holidays"
+    static let changesStore = true
     static let abstract = "Show, import and update the holiday data behind workdays"
     static let help = """
     usage: chime holidays [--year YEAR] [--region CODE] [--db PATH] [--json]

@@ -5,6 +5,7 @@ import Foundation
 /// `chime remove ID`: removes an item, or occurrences of a repeating event.
 enum RemoveCommand: Command {
     static let name = "remove"
+    static let changesStore = true
     static let abstract = "Remove an event or reminder, or occurrences of a repeating event"
     static let help = """
     usage: chime remove ID [--occurrence WHEN [--span this|future]] [--db PATH] [--json]

@@ -5,6 +5,7 @@ import Foundation
 /// `chime snooze ID [DURATION]`: the item's latest firing rings again later.
 enum SnoozeCommand: Command {
     static let name = "snooze"
+    static let changesStore = true
     static let abstract = "Make an item's latest alarm ring again later (default in 10 minutes)"
     static let help = """
     usage: chime snooze ID [DURATION] [--db PATH] [--json]
