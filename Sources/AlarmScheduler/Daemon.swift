@@ -56,6 +56,8 @@ public final class Daemon: @unchecked Sendable {
     private var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
     private var startedAt: Double = 0
+    /// The day the missing-holiday-data notice was last considered.
+    private var lastNoticeCheck: CivilDate?
 
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -212,9 +214,35 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// One notice per region and year, while workday rules are in use and
+    /// this year's or next year's holiday data is missing: the rules fall
+    /// back to the ordinary week, and people should know before a holiday
+    /// rings them awake. Logged under its own key, so it comes once a year.
+    private func noticeMissingHolidayData(now: Int64) throws {
+        // Once a day is enough, and spares every wake a scan of the rules.
+        let today = store.machineTimeZone.localTime(at: now).date
+        guard today != lastNoticeCheck else { return }
+        lastNoticeCheck = today
+        let year = today.year
+        for region in try store.workdayRegionsInUse().sorted() {
+            let calendar = try store.workdayCalendar(region: region)
+            for missing in [year, year + 1] where !calendar.hasData(forYear: missing) {
+                let key = "holiday-data-\(region)@\(missing)"
+                guard try store.recordedKeys(among: [key]).isEmpty else { continue }
+                try notifier.showNotice(title: "No holiday data for \(missing) (\(region))",
+                                        body: "workday rules follow the ordinary week in \(missing) until its notice is out; "
+                                            + "'chime holidays update' fetches it")
+                try store.record([CalendarStore.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
+                                                         title: "holiday data \(region) \(missing)", due: now, outcome: .delivered,
+                                                         recordedAt: Date())])
+            }
+        }
+    }
+
     /// Shows or records what came due; returns the next firing to come.
     private func settle() throws -> Firing? {
         let now = Int64(Date().timeIntervalSince1970.rounded(.down))
+        do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
         let known = try store.settledThrough()
         if known == nil { try store.setSettledThrough(now) }
         let settled = known ?? now

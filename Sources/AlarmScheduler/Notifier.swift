@@ -7,6 +7,8 @@ public protocol Notifier: Sendable {
     /// was off or asleep), with its due time. Throws when it cannot be
     /// shown now (no notification server), so that it is tried again.
     func show(_ firing: Firing, late: Bool) throws
+    /// Shows something the daemon itself has to say (holiday data missing).
+    func showNotice(title: String, body: String) throws
 }
 
 /// Writes each firing as one line: `chimed: fired 2026-12-01T09:00:00Z Stand-up [3fa2c1d0] (late)`.
@@ -15,6 +17,10 @@ public struct LogNotifier: Notifier {
 
     public init(write: @escaping @Sendable (String) -> Void) {
         self.write = write
+    }
+
+    public func showNotice(title: String, body: String) throws {
+        write("chimed: notice: \(title) — \(body)")
     }
 
     public func show(_ firing: Firing, late: Bool) throws {

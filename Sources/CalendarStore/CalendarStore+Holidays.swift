@@ -160,4 +160,18 @@ extension CalendarStore {
                                                + "(known: \(HolidayData.bundledRegions.map { $0.uppercased() }.joined(separator: ", ")))"))
         }
     }
+
+    /// The regions that stored workday rules use (`X-REGION`, else `cn`).
+    public func workdayRegionsInUse() throws(StoreError) -> Set<String> {
+        try StoreError.wrap {
+            var regions: Set<String> = []
+            try database.forEachRow("SELECT DISTINCT rrule FROM items WHERE rrule LIKE '%X-WORKDAY=%' AND completed = 0") { row in
+                let text: String = try row.value(0)
+                let region = text.split(separator: ";").first { $0.uppercased().hasPrefix("X-REGION=") }.map { String($0.dropFirst(9)).lowercased() }
+                regions.insert(region ?? "cn")
+                return true
+            }
+            return regions
+        }
+    }
 }

@@ -60,6 +60,14 @@ struct DaemonProcessTests {
             return printed.filter { $0.line.hasPrefix("chimed: fired") }
         }
 
+        /// Waits (at most `seconds`, then a little more for stragglers) and returns the lines that start with `prefix`.
+        func wait(forPrefix prefix: String, seconds: Double) -> [String] {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline && !printed.contains(where: { $0.line.hasPrefix(prefix) }) { usleep(20_000) }
+            usleep(300_000)
+            return printed.map(\.line).filter { $0.hasPrefix(prefix) }
+        }
+
         func kill(_ signal: Int32) {
             Glibc.kill(process.processIdentifier, signal)
             process.waitUntilExit()
@@ -217,5 +225,29 @@ struct DaemonProcessTests {
         let seen = Date().addingTimeInterval(3)
         while !daemon.printed.contains(where: { $0.line.contains("the clock was set") }) && Date() < seen { usleep(20_000) }
         #expect(daemon.printed.contains { $0.line.contains("the clock was set; re-planning") }, "printed: \(daemon.printed.map(\.line))")
+    }
+
+    @Test("with workday rules in use and a year's holiday data missing, one notice per year, not again after a restart")
+    func missingHolidayDataNotice() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)
+        try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
+                                due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let year = start.date.year
+        let calendar = try store.workdayCalendar()
+        let missing = [year - 1, year, year + 1].filter { !calendar.hasData(forYear: $0) && $0 >= TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date.year }
+        try #require(!missing.isEmpty, "every year near today has data: nothing to notice")
+        var daemon = try Running(store: storePath, runtime: runtime)
+        let notices = daemon.wait(forPrefix: "chimed: notice:", seconds: 3)
+        #expect(!notices.isEmpty && notices.allSatisfy { line in missing.contains { line.contains(String($0)) } }, "printed: \(daemon.printed.map(\.line))")
+        #expect(Set(notices).count == notices.count, "a notice repeated: \(notices)")
+        daemon.kill(SIGTERM)
+        daemon = try Running(store: storePath, runtime: runtime)
+        usleep(800_000)
+        #expect(daemon.printed.filter { $0.line.hasPrefix("chimed: notice:") }.isEmpty, "again after a restart: \(daemon.printed.map(\.line))")
+        daemon.kill(SIGTERM)
     }
 }
