@@ -124,10 +124,17 @@ public struct DaemonBenchmark {
         let startToArmed = started.at.timeIntervalSince(daemon.spawned) * 1000
         let resident = daemon.residentKilobytes
 
-        // A re-plan after a change: the "changed" request answers once it has re-planned.
+        // A re-plan after one item changes: an alarm moved, then the "changed"
+        // request, which answers once the daemon has re-planned.
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         var replans: [Double] = []
-        for _ in 0..<5 {
+        let reminders = try store.defaultCalendarForNewReminders().identifier
+        var moved = Reminder(calendarIdentifier: reminders, title: "Moved", due: .zoned(zone.localTime(at: Int64(Date().timeIntervalSince1970) + 7200),
+                                                                                        zone: zone.identifier),
+                             alarms: [Alarm(trigger: .relative(seconds: -300))])
+        for round in 0..<5 {
+            moved.alarms = [Alarm(trigger: .relative(seconds: -300 - 60 * round))]
+            try store.save(moved)
             let begin = Date()
             _ = try client.send(["request": "changed"], timeout: 60)
             replans.append(Date().timeIntervalSince(begin) * 1000)
@@ -136,7 +143,6 @@ public struct DaemonBenchmark {
 
         // Latency: 100 reminders due two to three seconds from now, saved by another writer.
         let base = Int64(Date().timeIntervalSince1970.rounded(.up)) + 2
-        let reminders = try store.defaultCalendarForNewReminders().identifier
         for index in 0..<100 {
             let due = zone.localTime(at: base + Int64(index % 2))
             try store.save(Reminder(calendarIdentifier: reminders, title: "Latency \(index)", due: .zoned(due, zone: zone.identifier),
@@ -169,7 +175,7 @@ public struct DaemonBenchmark {
 
         report("daemon benchmark — \(alarms) alarms (\(alarms - recurring) single events, \(recurring) series, \(recurring / 10) on workdays), Asia/Shanghai")
         report(String(format: "start to armed timer            %8.1f ms    target ≤ 500 ms", startToArmed))
-        report(String(format: "re-plan after a change (median) %8.1f ms    target ≤ 1 ms    (the whole plan is redone; 5 runs, slowest %.1f ms)",
+        report(String(format: "re-plan after one change (median)%8.1f ms    target ≤ 1 ms    (one alarm moved; the whole plan is redone; 5 runs, slowest %.1f ms)",
                       replans[replans.count / 2], replans.last ?? 0))
         if latencies.count == 100 {
             report(String(format: "firing latency p99 of 100       %8.1f ms    target ≤ 20 ms   (median %.1f ms; due to printed by the log notifier)",
