@@ -56,6 +56,8 @@ public final class Daemon: @unchecked Sendable {
     private var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
     private var startedAt: Double = 0
+    /// The store's change counter when the daemon last planned.
+    private var plannedAtCounter: Int64?
     /// The day the missing-holiday-data notice was last considered.
     private var lastNoticeCheck: CivilDate?
 
@@ -208,6 +210,7 @@ public final class Daemon: @unchecked Sendable {
     /// firing: one plan serves both.
     private func wake() {
         do {
+            plannedAtCounter = try store.changeCounter()
             try arm(for: try settle())
         } catch {
             log("chimed: \(error)")
@@ -311,7 +314,9 @@ public final class Daemon: @unchecked Sendable {
             reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
             return reply
         case "changed":
-            wake()
+            // `chime` says so after each change, and the store's folder
+            // watch has usually woken the daemon for it already: plan once.
+            if (try? store.changeCounter()) != plannedAtCounter { wake() }
             return ["ok": true]
         case "next":
             let count = min(max(request["count"] as? Int ?? 10, 0), 1000)

@@ -184,10 +184,7 @@ public struct DaemonBenchmark {
             report("firing latency                  only \(latencies.count) of 100 firings arrived within 30 s")
         }
         report(String(format: "resident memory after start     %8.1f MB    target ≤ 40 MB", Double(resident) / 1024))
-        report("wakeups while idle for \(idleSeconds) s      \(String(wakeups).leftPadded(8))       target 0         (voluntary context switches, all threads)")
+        report(String(format: "wakeups while idle for %2d s      %8d       target 0         (voluntary context switches, all threads)",
+                      idleSeconds, wakeups))
     }
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
 }

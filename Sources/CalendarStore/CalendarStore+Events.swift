@@ -175,15 +175,12 @@ extension CalendarStore {
     private func occurrences(of schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64,
                              skipping detached: Set<Int64>) throws -> [Occurrence] {
         let recurrence = try recurrence(of: schedule)
-        // Only all-day series need their end worked out per occurrence.
-        var days: Int?
-        if case .date(let first) = schedule.start, case .date(let last) = schedule.end { days = last.dayNumber - first.dayNumber }
+        let days = OccurrenceShape.allDayLength(of: schedule)
         var found: [Occurrence] = []
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
             guard occurrence.instant < high else { break }
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime.localSeconds) { continue }
-            let end = days.map { recurrence.timeZone.resolve(LocalDateTime(date: occurrence.day.adding(days: $0 + 1))!).instant }
-                ?? occurrence.instant + duration
+            let end = OccurrenceShape.endInstant(occurrence, duration: duration, days: days, zone: recurrence.timeZone)
             guard end > low || (end == occurrence.instant && occurrence.instant >= low) else { continue }
             found.append(occurrence)
         }

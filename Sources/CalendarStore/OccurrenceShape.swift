@@ -17,14 +17,18 @@ struct OccurrenceShape {
         self.duration = duration
         self.zone = zone
         self.endZone = endZone
-        if case .date(let first) = series.start, case .date(let last) = series.end {
-            days = last.dayNumber - first.dayNumber
-        } else {
-            days = nil
-        }
+        days = Self.allDayLength(of: series)
     }
 
-    func endInstant(_ occurrence: Occurrence) -> Int64 {
+    /// For an all-day event: how many days after its first day it ends.
+    static func allDayLength(of event: Event) -> Int? {
+        guard case .date(let first) = event.start, case .date(let last) = event.end else { return nil }
+        return last.dayNumber - first.dayNumber
+    }
+
+    /// When an occurrence ends: `duration` after it, or for an all-day one
+    /// (`days` from `allDayLength`) the local midnight after its last day.
+    static func endInstant(_ occurrence: Occurrence, duration: Int64, days: Int?, zone: TimeZoneRules) -> Int64 {
         guard let days else { return occurrence.instant + duration }
         return zone.resolve(LocalDateTime(date: occurrence.day.adding(days: days + 1))!).instant
     }
