@@ -26,6 +26,9 @@ public struct Firing: Hashable, Sendable, Comparable {
     public var explanation: String?
     /// For a snoozed firing ringing again: the key of the firing that was snoozed.
     public var snoozedFrom: String?
+    /// The item's location text and notes, for the notification's body.
+    public var location: String = ""
+    public var notes: String = ""
 
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.
@@ -33,6 +36,10 @@ public struct Firing: Hashable, Sendable, Comparable {
         if let snoozedFrom { return snoozedFrom + "~" + String(instant) }
         return alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
     }
+
+    /// The key of the firing this one continues: a snoozed firing coming
+    /// back replaces the first one's notification rather than stacking.
+    public var rootKey: String { snoozedFrom.map { String($0.prefix { $0 != "~" }) } ?? key }
 
     public static func < (lhs: Firing, rhs: Firing) -> Bool {
         lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.key < rhs.key

@@ -9,6 +9,32 @@ public protocol Notifier: Sendable {
     func show(_ firing: Firing, late: Bool) throws
     /// Shows something the daemon itself has to say (holiday data missing).
     func showNotice(title: String, body: String) throws
+    /// Where a person's answers to shown firings go (a click on Snooze,
+    /// Done, Dismiss), with the firing's key. Called on any thread: the
+    /// daemon hops to its own queue.
+    func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void)
+    /// Takes a shown firing off the screen (done or dismissed elsewhere).
+    func withdraw(key: String)
+}
+
+/// A person's answer to a shown firing.
+public enum NotificationResponse: Hashable, Sendable {
+    /// Ring again after this many seconds.
+    case snooze(seconds: Int64)
+    /// Reminders: the occurrence is done (completed).
+    case done
+    /// Seen; nothing more.
+    case dismiss
+    /// The notification itself was clicked (the default action).
+    case open
+    /// Closed without an answer (expired, or closed by the server or the person).
+    case closed
+}
+
+extension Notifier {
+    /// A notifier with no way to answer (the log) ignores the handler.
+    public func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void) {}
+    public func withdraw(key: String) {}
 }
 
 /// Writes each firing as one line: `chimed: fired 2026-12-01T09:00:00Z Stand-up [3fa2c1d0] (late)`.
