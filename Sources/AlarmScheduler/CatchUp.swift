@@ -27,28 +27,88 @@ public struct CatchUp: Sendable {
     public static let limit = 10_000
 }
 
+extension CatchUp {
+    /// Sorts the firings that came due unwatched, leaving out those the
+    /// delivery log already holds (`known`): per alarm, the latest within
+    /// `window` seconds of `now` is shown late, the rest recorded as missed.
+    public init(due: [Firing], known: Set<String>, now: Int64, window: Int64) {
+        var latest: [ItemIdentifier: Firing] = [:]
+        for firing in due.sorted() where !known.contains(firing.key) {
+            if let earlier = latest[firing.alarm.identifier] { missed.append(earlier) }
+            latest[firing.alarm.identifier] = firing
+        }
+        for firing in latest.values.sorted() {
+            if firing.instant >= now - window { late.append(firing) } else { missed.append(firing) }
+        }
+        missed.sort()
+    }
+}
+
 extension FiringPlanner {
     /// The firings due in (`settled`, `now`] that the delivery log does not
     /// hold, sorted into late and missed by `window` (seconds before now).
     public func catchUp(settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws(StoreError) -> CatchUp {
         // One plan serves both: what came due, and what comes next.
         let planned = try firings(after: min(settled, now), count: CatchUp.limit, through: now)
+        let next = planned.first { $0.instant > now }
         var result = CatchUp()
-        result.next = planned.first { $0.instant > now }
+        if now > settled {
+            let due = Array(planned.prefix { $0.instant <= now })
+            result = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: window)
+        }
+        result.next = next
         if result.next == nil && planned.count == CatchUp.limit { result.next = try firings(after: now, count: 1).first }
-        guard now > settled else { return result }
-        let due = planned.prefix { $0.instant <= now }
-        let known = try store.recordedKeys(among: due.map(\.key))
-        var latest: [ItemIdentifier: Firing] = [:]
-        for firing in due where !known.contains(firing.key) {
-            if let earlier = latest[firing.alarm.identifier] { result.missed.append(earlier) }
-            latest[firing.alarm.identifier] = firing
-        }
-        for firing in latest.values.sorted() {
-            if firing.instant >= now - window { result.late.append(firing) } else { result.missed.append(firing) }
-        }
-        result.missed.sort()
         return result
+    }
+
+    /// An item's firings due in (`settled`, `now`] and the instant of its
+    /// first firing after `now`: what the daemon needs of an item it wakes
+    /// for. An alarm contributes at most `perAlarmLimit` firings from the
+    /// start of the span, and always those within `window` of `now`, so the
+    /// latest one is among them however long the span.
+    func due(of item: CalendarStore.AlarmedItem, after settled: Int64, through now: Int64,
+             window: Int64) throws(StoreError) -> (due: [Firing], next: Int64?) {
+        var due: [Firing] = [], next: Int64?
+        var cut: Set<ItemIdentifier> = []
+        for var source in try sources(of: item, after: settled) {
+            var taken = 0
+            while let firing = source.next() {
+                if firing.instant > now {
+                    next = min(next ?? .max, firing.instant)
+                    break
+                }
+                due.append(firing)
+                taken += 1
+                if taken == perAlarmLimit {
+                    cut.insert(source.alarm.identifier)
+                    break
+                }
+            }
+        }
+        guard !cut.isEmpty else { return (due, next) }
+        let from = max(settled, now - window)
+        let seen = Set(due.map(\.key))
+        for var source in try sources(of: item, after: from) where cut.contains(source.alarm.identifier) {
+            // The window of a minutely alarm holds a few hundred: the bound is generous.
+            for _ in 0..<100_000 {
+                guard let firing = source.next() else { break }
+                if firing.instant > now {
+                    next = min(next ?? .max, firing.instant)
+                    break
+                }
+                if !seen.contains(firing.key) { due.append(firing) }
+            }
+        }
+        return (due, next)
+    }
+
+    /// When an item's next firing after `instant` is due.
+    func firstInstant(of item: CalendarStore.AlarmedItem, after instant: Int64) throws(StoreError) -> Int64? {
+        var first: Int64?
+        for var source in try sources(of: item, after: instant) {
+            if let firing = source.next() { first = min(first ?? .max, firing.instant) }
+        }
+        return first
     }
 }
 

@@ -44,22 +44,41 @@ public final class Daemon: @unchecked Sendable {
     let options: Options
     let notifier: any Notifier
     let log: @Sendable (String) -> Void
-    private let queue = DispatchQueue(label: "chimed")
-    private var store: CalendarStore!
-    private var timer: DispatchSourceTimer?
+    let queue = DispatchQueue(label: "chimed")
+    var store: CalendarStore!
+    var timer: DispatchSourceTimer?
     private var watch: DispatchSourceRead?
     private var signals: [DispatchSourceSignal] = []
     private var control: ControlSocket?
     private var clockWatch: ClockWatch?
     private var zoneWatch: DispatchSourceRead?
     private var lockDescriptor: Int32 = -1
-    private var armedFor: Int64?
+    var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
-    private var startedAt: Double = 0
-    /// The store's change counter when the daemon last planned.
-    private var plannedAtCounter: Int64?
+    var startedAt: Double = 0
     /// The day the missing-holiday-data notice was last considered.
     private var lastNoticeCheck: CivilDate?
+
+    // The standing plan (Daemon+Planning.swift).
+    var plan = StandingPlan()
+    /// The store's change counter when the plan last caught up with it.
+    var plannedAtCounter: Int64?
+    /// Where the plan stands in the store's item change log.
+    var changeMark: Int64 = 0
+    /// The holiday data and ordinary weeks the plan was made with.
+    var workdayToken: String?
+    /// Everything due through this instant is settled: shown, recorded, or
+    /// waiting in `undelivered` for a notification server.
+    var settled: Int64 = 0
+    /// What the store says is settled; held back before `undelivered`.
+    var settledInStore: Int64?
+    /// Firings to show that could not be shown yet, oldest first: kept out
+    /// of the log, so that a crash leaves them to the catch-up.
+    var undelivered: [Firing] = []
+    var retryTimer: DispatchSourceTimer?
+    var retryDelay: Double = 0
+    /// Firings on screen, by key: what a person's answer refers to.
+    var onScreen: [String: Firing] = [:]
 
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -77,6 +96,14 @@ public final class Daemon: @unchecked Sendable {
             store = try CalendarStore(path: options.storePath)
             let interrupted = try store.settleInterruptedDeliveries()
             if interrupted > 0 { log("chimed: \(interrupted) firing(s) were being shown when the last run stopped; see 'chime missed'") }
+            let now = Int64(startedAt.rounded(.down))
+            if let known = try store.settledThrough() {
+                settled = known
+            } else {
+                settled = now
+                try store.setSettledThrough(now)
+            }
+            settledInStore = settled
         } catch {
             throw Failure(description: "cannot open the store: \(error)")
         }
@@ -97,7 +124,14 @@ public final class Daemon: @unchecked Sendable {
             source.resume()
             signals.append(source)
         }
-        queue.sync { wake() }
+        notifier.onResponse { [weak self] key, response in
+            guard let daemon = self else { return }
+            daemon.queue.async { daemon.respond(to: response, key: key) }
+        }
+        queue.sync {
+            do { try rebuildPlan() } catch { log("chimed: \(error)") }
+            wake()
+        }
         log("chimed: started on \(options.storePath)")
     }
 
@@ -140,9 +174,10 @@ public final class Daemon: @unchecked Sendable {
         if watch == nil { log("chimed: cannot watch \(folder); changes are seen at the next firing") }
     }
 
-    /// Re-plans from scratch: the timer is armed again even for the same firing.
+    /// Re-plans from scratch: the clock or the zone changed.
     private func replan() {
         armedFor = nil
+        do { try rebuildPlan() } catch { log("chimed: \(error)") }
         wake()
     }
 
@@ -206,22 +241,11 @@ public final class Daemon: @unchecked Sendable {
         return names
     }
 
-    /// Settles everything due up to now, then arms the timer for the next
-    /// firing: one plan serves both.
-    private func wake() {
-        do {
-            plannedAtCounter = try store.changeCounter()
-            try arm(for: try settle())
-        } catch {
-            log("chimed: \(error)")
-        }
-    }
-
     /// One notice per region and year, while workday rules are in use and
     /// this year's or next year's holiday data is missing: the rules fall
     /// back to the ordinary week, and people should know before a holiday
     /// rings them awake. Logged under its own key, so it comes once a year.
-    private func noticeMissingHolidayData(now: Int64) throws {
+    func noticeMissingHolidayData(now: Int64) throws {
         // Once a day is enough, and spares every wake a scan of the rules.
         let today = store.machineTimeZone.localTime(at: now).date
         guard today != lastNoticeCheck else { return }
@@ -242,125 +266,12 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// Shows or records what came due; returns the next firing to come.
-    private func settle() throws -> Firing? {
-        let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-        do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
-        let known = try store.settledThrough()
-        if known == nil { try store.setSettledThrough(now) }
-        let settled = known ?? now
-        let plan = try FiringPlanner(store: store).catchUp(settled: settled, now: now, window: options.lateness)
-        guard now > settled else { return plan.next }
-        // Missed ones first: they are only recorded.
-        try store.record(plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
-        // Recorded before they are shown, all in one write: a crash while
-        // showing never shows one twice, and a hundred due at once are not
-        // a hundred transactions late.
-        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
-        var onTime: [String] = [], late: [String] = []
-        for (index, firing) in plan.late.enumerated() {
-            // Shown as due only if this process was watching when it came due,
-            // and woke for it promptly (not after a suspend).
-            let due = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
-            do {
-                try notifier.show(firing, late: !due)
-            } catch {
-                // Not shown: it and the rest are forgotten again and the settled
-                // mark held back, so the next wake tries them again.
-                log("chimed: could not show '\(firing.title)': \(error)")
-                try store.setOutcome(.delivered, keys: onTime)
-                try store.setOutcome(.late, keys: late)
-                try store.forgetDeliveries(keys: plan.late[index...].map(\.key))
-                try store.setSettledThrough(min(now, firing.instant - 1))
-                return plan.next
-            }
-            if due { onTime.append(firing.key) } else { late.append(firing.key) }
-        }
-        try store.setOutcome(.delivered, keys: onTime)
-        try store.setOutcome(.late, keys: late)
-        // Written only when something came due: every write wakes the watch
-        // again, and an idle daemon must stay idle.
-        if !plan.late.isEmpty || !plan.missed.isEmpty { try store.setSettledThrough(now) }
-        return plan.next
-    }
-
-    /// One timer for the earliest firing; none when nothing is due.
-    private func arm(for next: Firing?) throws {
-        guard let next else {
-            timer?.cancel()
-            timer = nil
-            armedFor = nil
-            return
-        }
-        if armedFor == next.instant, timer != nil { return }
-        timer?.cancel()
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(next.instant), tv_nsec: 0)))
-        source.setEventHandler { [weak self] in self?.wake() }
-        source.resume()
-        timer = source
-        armedFor = next.instant
-    }
-
-    /// A control-socket request, on the daemon's queue.
-    private func answer(_ request: [String: Any]) -> [String: Any] {
-        guard let name = request["request"] as? String else {
-            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze or dismiss)"]
-        }
-        switch name {
-        case "status":
-            var reply: [String: Any] = ["ok": true, "pid": Int(getpid()), "store": options.storePath,
-                                        "started": Date(timeIntervalSince1970: startedAt).ISO8601Format()]
-            reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
-            return reply
-        case "changed":
-            // `chime` says so after each change, and the store's folder
-            // watch has usually woken the daemon for it already: plan once.
-            if (try? store.changeCounter()) != plannedAtCounter { wake() }
-            return ["ok": true]
-        case "next":
-            let count = min(max(request["count"] as? Int ?? 10, 0), 1000)
-            do {
-                let now = Int64(Date().timeIntervalSince1970.rounded(.down))
-                let firings = try FiringPlanner(store: store).firings(after: now, count: count)
-                return ["ok": true, "firings": firings.map { firing -> [String: Any] in
-                    ["at": Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format(), "title": firing.title,
-                     "item": firing.itemIdentifier.rawValue, "key": firing.key, "why": firing.explanation ?? NSNull()]
-                }]
-            } catch {
-                return ["ok": false, "error": "\(error)"]
-            }
-        case "snooze":
-            guard let key = request["key"] as? String else { return ["ok": false, "error": "snooze needs \"key\", a firing's key"] }
-            let seconds = request["seconds"] as? Int ?? 600
-            guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
-            do {
-                let snooze = try store.snooze(key, until: Int64(Date().timeIntervalSince1970.rounded(.down)) + Int64(seconds))
-                wake()
-                return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
-            } catch {
-                return ["ok": false, "error": "\(error)"]
-            }
-        case "dismiss":
-            guard let key = request["key"] as? String else { return ["ok": false, "error": "dismiss needs \"key\", a firing's key"] }
-            do {
-                let dropped = try store.dismiss(key)
-                wake()
-                return ["ok": true, "dropped": dropped]
-            } catch {
-                return ["ok": false, "error": "\(error)"]
-            }
-        default:
-            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss)"]
-        }
-    }
-
     private func stop(signal: Int32) {
         control?.stop()
         log("chimed: stopping on signal \(signal)")
         // Whatever was due has been settled on the way here; mark the span done.
-        _ = try? settle()
-        try? store.setSettledThrough(Int64(Date().timeIntervalSince1970.rounded(.down)))
+        wake()
+        if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Int64(Date().timeIntervalSince1970.rounded(.down)))) }
         timer?.cancel()
         watch?.cancel()
         if lockDescriptor >= 0 { close(lockDescriptor) }

@@ -31,61 +31,88 @@ public struct FiringPlanner {
     /// `through`, no more than those due by then and the one after.
     public func firings(after instant: Int64, count: Int, through: Int64? = nil) throws(StoreError) -> [Firing] {
         guard count > 0 else { return [] }
-        let items = try store.itemsWithAlarms()
         var sources: [FiringSource] = []
-        for event in items.events {
+        var reminders = Set<ItemIdentifier>()
+        try store.forEachAlarmedItem { item throws(StoreError) in
+            if case .reminder = item { reminders.insert(item.identifier) }
+            sources += try self.sources(of: item, after: instant)
+        }
+        // Snoozed firings ring once more at their new time.
+        let snoozed = try store.snoozes(after: instant).map { Firing(snoozed: $0, kind: reminders.contains($0.item) ? .reminder : .event) }
+        return merge(sources, snoozed, count: count, through: through)
+    }
+
+    /// The firings of some items in (`instant`, `through`], then the first
+    /// after that, with an alarm's limit: what the daemon needs of the items
+    /// it wakes for.
+    func firings(of items: [CalendarStore.AlarmedItem], after instant: Int64, through: Int64) throws(StoreError) -> [Firing] {
+        var sources: [FiringSource] = []
+        for item in items { sources += try self.sources(of: item, after: instant) }
+        return merge(sources, [], count: .max, through: through)
+    }
+
+    /// A k-way merge: each source yields its firings in order.
+    private func merge(_ sources: [FiringSource], _ extra: [Firing], count: Int, through: Int64?) -> [Firing] {
+        var sources = sources
+        var heap = MinHeap<Pending>()
+        for index in sources.indices {
+            if let first = sources[index].next() { heap.push(Pending(firing: first, source: index)) }
+        }
+        for firing in extra { heap.push(Pending(firing: firing, source: -1)) }
+        var result: [Firing] = []
+        var taken = [Int](repeating: 0, count: sources.count)
+        while result.count < count, let pending = heap.pop() {
+            if let through, let last = result.last, last.instant > through { break }
+            result.append(pending.firing)
+            let index = pending.source
+            guard index >= 0 else { continue }
+            taken[index] += 1
+            if taken[index] < perAlarmLimit, let next = sources[index].next() { heap.push(Pending(firing: next, source: index)) }
+        }
+        return result
+    }
+
+    /// A firing waiting in the merge, with the source it came from.
+    private struct Pending: Comparable {
+        var firing: Firing
+        var source: Int
+        static func < (lhs: Pending, rhs: Pending) -> Bool { lhs.firing < rhs.firing }
+    }
+
+    /// One source per time-based alarm of an item.
+    func sources(of item: CalendarStore.AlarmedItem, after instant: Int64) throws(StoreError) -> [FiringSource] {
+        var sources: [FiringSource] = []
+        switch item {
+        case .event(let event, let detached):
             let isRecurring = event.recurrenceRule != nil || !event.extraDates.isEmpty
             let relative = event.alarms.contains { if case .relative = $0.trigger { true } else { false } }
             // Only relative alarms need the occurrences; a single event's is its start.
             let occurrences: Occurrences.Source? = !relative ? nil
                 : isRecurring ? .recurrence(try store.recurrence(ofEvent: event)) : .single(try store.occurrence(at: event.start))
             let workdays = try calendar(for: event.recurrenceRule)
-            let skipped = items.detached[event.identifier] ?? []
+            let item = FiringSource.Item(kind: .event, identifier: event.identifier, title: event.title, location: event.location,
+                                         notes: event.notes)
             for alarm in event.alarms {
-                if let source = FiringSource(alarm: alarm, kind: .event, identifier: event.identifier, title: event.title,
-                                             occurrences: occurrences, detached: skipped, workdays: workdays, after: instant) {
+                if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: detached,
+                                             workdays: workdays, after: instant) {
                     sources.append(source)
                 }
             }
-        }
-        for reminder in items.reminders {
+        case .reminder(let reminder):
             // A reminder rings for its current due time only.
             var occurrences: Occurrences.Source?
             if let due = reminder.due { occurrences = .single(try store.occurrence(at: due)) }
             let workdays = try calendar(for: reminder.recurrenceRule)
+            let item = FiringSource.Item(kind: .reminder, identifier: reminder.identifier, title: reminder.title, location: "",
+                                         notes: reminder.notes)
             for alarm in reminder.alarms {
-                if let source = FiringSource(alarm: alarm, kind: .reminder, identifier: reminder.identifier, title: reminder.title,
-                                             occurrences: occurrences, detached: [], workdays: workdays, after: instant) {
+                if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: [],
+                                             workdays: workdays, after: instant) {
                     sources.append(source)
                 }
             }
         }
-        // Snoozed firings ring once more at their new time.
-        let reminderIdentifiers = Set(items.reminders.map(\.identifier))
-        let snoozed = try store.snoozes(after: instant).map { snooze in
-            Firing(instant: snooze.fireAt, alarm: Alarm(identifier: snooze.alarm, trigger: .absolute(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)))),
-                   kind: reminderIdentifiers.contains(snooze.item) ? .reminder : .event, itemIdentifier: snooze.item, title: snooze.title,
-                   occurrence: nil, explanation: "snoozed", snoozedFrom: snooze.firingKey)
-        }
-        // A k-way merge: each source yields its firings in order.
-        var heap = FiringHeap()
-        for index in sources.indices {
-            if let first = sources[index].next() { heap.push(first, source: index) }
-        }
-        for firing in snoozed { heap.push(firing, source: -1) }
-        var result: [Firing] = []
-        var taken = [Int](repeating: 0, count: sources.count)
-        while result.count < count, let (firing, index) = heap.pop() {
-            if let through, let last = result.last, last.instant > through { break }
-            guard index >= 0 else {
-                result.append(firing)
-                continue
-            }
-            result.append(firing)
-            taken[index] += 1
-            if taken[index] < perAlarmLimit, let next = sources[index].next() { heap.push(next, source: index) }
-        }
-        return result
+        return sources
     }
 
     private func calendar(for rule: RecurrenceRule?) throws(StoreError) -> WorkdayCalendar? {
@@ -94,12 +121,28 @@ public struct FiringPlanner {
     }
 }
 
+extension Firing {
+    /// A snoozed firing ringing once more at its new time.
+    init(snoozed snooze: CalendarStore.Snooze, kind: Kind) {
+        self.init(instant: snooze.fireAt, alarm: Alarm(identifier: snooze.alarm, trigger: .absolute(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)))),
+                  kind: kind, itemIdentifier: snooze.item, title: snooze.title, occurrence: nil, explanation: "snoozed",
+                  snoozedFrom: snooze.firingKey)
+    }
+}
+
 /// The successive firings of one alarm.
 struct FiringSource {
+    /// What every firing of the item says.
+    struct Item {
+        var kind: Firing.Kind
+        var identifier: ItemIdentifier
+        var title: String
+        var location: String
+        var notes: String
+    }
+
     let alarm: Alarm
-    let kind: Firing.Kind
-    let identifier: ItemIdentifier
-    let title: String
+    let item: Item
     let offset: Int64
     let workdays: WorkdayCalendar?
     private var once: Int64?
@@ -108,12 +151,10 @@ struct FiringSource {
     /// The last occurrence handed out, for explaining the days passed over.
     private var previous: Int64
 
-    init?(alarm: Alarm, kind: Firing.Kind, identifier: ItemIdentifier, title: String, occurrences: Occurrences.Source?,
-          detached: Set<LocalDateTime>, workdays: WorkdayCalendar?, after instant: Int64) {
+    init?(alarm: Alarm, item: Item, occurrences: Occurrences.Source?, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?,
+          after instant: Int64) {
         self.alarm = alarm
-        self.kind = kind
-        self.identifier = identifier
-        self.title = title
+        self.item = item
         self.detached = detached
         self.workdays = workdays
         previous = instant
@@ -143,7 +184,7 @@ struct FiringSource {
     mutating func next() -> Firing? {
         if let at = once {
             once = nil
-            return Firing(instant: at, alarm: alarm, kind: kind, itemIdentifier: identifier, title: title, occurrence: nil)
+            return firing(at: at, occurrence: nil, explanation: nil)
         }
         // Detached occurrences ring through their own item; a bound keeps
         // a series detached everywhere from spinning.
@@ -153,10 +194,14 @@ struct FiringSource {
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime) { continue }
             let explanation = explain(occurrence)
             previous = occurrence.instant
-            return Firing(instant: occurrence.instant + offset, alarm: alarm, kind: kind, itemIdentifier: identifier, title: title,
-                          occurrence: occurrence, explanation: explanation)
+            return firing(at: occurrence.instant + offset, occurrence: occurrence, explanation: explanation)
         }
         return nil
+    }
+
+    private func firing(at instant: Int64, occurrence: Occurrence?, explanation: String?) -> Firing {
+        Firing(instant: instant, alarm: alarm, kind: item.kind, itemIdentifier: item.identifier, title: item.title,
+               occurrence: occurrence, explanation: explanation, location: item.location, notes: item.notes)
     }
 
     /// For a workday rule: the day's reason, the move, and the days off

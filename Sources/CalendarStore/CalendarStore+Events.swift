@@ -213,24 +213,6 @@ extension CalendarStore {
         }
     }
 
-    /// Every item that has a time-based alarm to plan: events (series,
-    /// single events and detached occurrences) and incomplete reminders,
-    /// with the original starts each series has detached.
-    public func itemsWithAlarms() throws(StoreError) -> (events: [Event], reminders: [Reminder], detached: [ItemIdentifier: Set<LocalDateTime>]) {
-        try StoreError.wrap {
-            let events = try fetchItems(where: "type = 'event' AND has_alarms = 1", []) { try self.event($0) }
-            let reminders = try fetchItems(where: "type = 'reminder' AND has_alarms = 1 AND completed = 0", []) { try self.reminder($0) }
-            var detached: [ItemIdentifier: Set<LocalDateTime>] = [:]
-            try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
-                if let series = ItemIdentifier(try row.value(0)) {
-                    detached[series, default: []].insert(LocalDateTime(localSeconds: try row.value(1)))
-                }
-                return true
-            }
-            return (events, reminders, detached)
-        }
-    }
-
     /// The engine's view of a recurring event. Compiling one costs about a
     /// microsecond: cheaper than keeping it (a per-series cache slowed a
     /// cold `chime agenda` by half, and did not speed repeated queries).

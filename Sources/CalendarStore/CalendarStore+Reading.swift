@@ -11,12 +11,12 @@ extension CalendarStore {
     static let itemColumns = """
         id, calendar_id, title, location, notes, url, start_kind, start_local, start_zone, end_kind, end_local, end_zone, \
         due_kind, due_local, due_zone, rrule, exdates, rdates, priority, completed, completion_date, external_key, \
-        series_id, original_start, has_alarms
+        series_id, original_start, has_alarms, type
         """
 
     enum ItemColumn: Int {
         case id, calendar, title, location, notes, url, start, end = 9, due = 12, rrule = 15, exdates, rdates, priority,
-             completed, completionDate, externalKey, series, originalStart, hasAlarms
+             completed, completionDate, externalKey, series, originalStart, hasAlarms, type
     }
 
     /// The alarms table's columns, in the order `alarm(_:)` reads them.

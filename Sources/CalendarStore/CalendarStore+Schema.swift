@@ -149,6 +149,32 @@ extension CalendarStore {
                 CREATE INDEX snoozes_fire_at ON snoozes(fire_at);
                 """)
         }
+        migrator.registerMigration("v6: item change log") { db in
+            // Which items each commit touched, in order, so that the daemon
+            // re-plans those and not the whole store. A detached occurrence
+            // changes its series' firings too, so the series is logged with
+            // it. Rows deleted by a cascade (a calendar removed) fire the
+            // delete trigger as well. Writers prune the log's head
+            // (`pruneItemChanges`); a reader that falls behind the head
+            // re-plans everything.
+            try db.executeScript("""
+                CREATE TABLE item_changes (item_id TEXT NOT NULL);
+                CREATE TRIGGER item_changes_insert AFTER INSERT ON items BEGIN
+                    INSERT INTO item_changes (item_id) VALUES (NEW.id);
+                    INSERT INTO item_changes (item_id) SELECT NEW.series_id WHERE NEW.series_id IS NOT NULL;
+                END;
+                CREATE TRIGGER item_changes_update AFTER UPDATE ON items BEGIN
+                    INSERT INTO item_changes (item_id) VALUES (NEW.id);
+                    INSERT INTO item_changes (item_id) SELECT NEW.series_id WHERE NEW.series_id IS NOT NULL;
+                    INSERT INTO item_changes (item_id) SELECT OLD.series_id
+                        WHERE OLD.series_id IS NOT NULL AND OLD.series_id IS NOT NEW.series_id;
+                END;
+                CREATE TRIGGER item_changes_delete AFTER DELETE ON items BEGIN
+                    INSERT INTO item_changes (item_id) VALUES (OLD.id);
+                    INSERT INTO item_changes (item_id) SELECT OLD.series_id WHERE OLD.series_id IS NOT NULL;
+                END;
+                """)
+        }
         return migrator
     }
 }

@@ -74,6 +74,7 @@ public final class CalendarStore {
             try database.transaction {
                 for change in work { try change(database) }
                 try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
+                try Self.pruneItemChanges(database)
             }
         }
     }

@@ -1,0 +1,186 @@
+import CalendarModel
+import CalendarStore
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The standing plan: what the daemon does on each wake.
+///
+/// The plan holds, per item, when its next firing is due (`StandingPlan`).
+/// A wake brings it up to date with the store: the items the change log
+/// names are planned again, and everything only when the log cannot say
+/// (it was pruned past the plan) or the holiday data changed. Then the
+/// items due by now are read again, their firings settled, and they go
+/// back into the plan with their next firing. A change to one item costs
+/// that item; a firing costs its own item.
+extension Daemon {
+    static var clock: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
+
+    /// Brings the plan up to date, settles everything due up to now, and
+    /// arms the timer for what comes next.
+    func wake() {
+        do {
+            let now = Self.clock
+            do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
+            try catchUpWithStore()
+            try settle(now: now)
+            try arm()
+        } catch {
+            log("chimed: \(error)")
+        }
+    }
+
+    /// Every item planned again, after `settled`.
+    func rebuildPlan() throws {
+        // Read before the items: a change made during the scan is planned again, not lost.
+        plannedAtCounter = try store.changeCounter()
+        changeMark = try store.itemChangeMark()
+        workdayToken = try store.workdayDataToken()
+        var fresh = StandingPlan()
+        let planner = FiringPlanner(store: store)
+        let after = settled
+        try store.forEachAlarmedItem { item throws(StoreError) in
+            fresh.set(item.identifier, next: try planner.firstInstant(of: item, after: after))
+        }
+        plan = fresh
+    }
+
+    /// Plans again the items changed since the plan was made.
+    private func catchUpWithStore() throws {
+        let counter = try store.changeCounter()
+        guard counter != plannedAtCounter else { return }
+        guard try store.workdayDataToken() == workdayToken else { return try rebuildPlan() }
+        let changes = try store.itemChanges(after: changeMark)
+        guard let changed = changes.items else { return try rebuildPlan() }
+        plannedAtCounter = counter
+        changeMark = changes.mark
+        for identifier in changed { plan.remove(identifier) }
+        let planner = FiringPlanner(store: store)
+        for item in try store.alarmedItems(changed) {
+            plan.set(item.identifier, next: try planner.firstInstant(of: item, after: settled))
+        }
+    }
+
+    /// Shows or records what came due in (`settled`, `now`]: the items the
+    /// plan has due, and snoozed firings.
+    private func settle(now: Int64) throws {
+        guard now > settled else {
+            // The clock went back: nothing new is due, and what is waiting is tried again.
+            if !undelivered.isEmpty { try deliver(now: now) }
+            return
+        }
+        let planner = FiringPlanner(store: store)
+        var due: [Firing] = []
+        let items = plan.takeDue(through: now)
+        for start in stride(from: 0, to: items.count, by: 500) {
+            for item in try store.alarmedItems(items[start..<min(start + 500, items.count)]) {
+                let result = try planner.due(of: item, after: settled, through: now, window: options.lateness)
+                due += result.due
+                plan.set(item.identifier, next: result.next)
+            }
+        }
+        let snoozes = try store.snoozes(after: settled).prefix { $0.fireAt <= now }
+        if !snoozes.isEmpty {
+            // A snooze rings only while its item still has alarms (a completed reminder's does not).
+            var live: [ItemIdentifier: Firing.Kind] = [:]
+            for item in try store.alarmedItems(Set(snoozes.map(\.item))) {
+                if case .reminder = item { live[item.identifier] = .reminder } else { live[item.identifier] = .event }
+            }
+            due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0) } }
+        }
+        settled = now
+        guard !due.isEmpty else {
+            if !undelivered.isEmpty { try deliver(now: now) }
+            return
+        }
+        let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: options.lateness)
+        try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+        undelivered += sorted.late
+        try deliver(now: now)
+    }
+
+    /// Shows the firings waiting, oldest first. Each is in the log as
+    /// being shown while it is; when the notifier fails, the rest leave the
+    /// log again and wait, the store's settled mark is held back before
+    /// them (a crash leaves them to the catch-up), and a retry is armed,
+    /// backing off from 5 s to 5 min. One that waited past the lateness
+    /// window is recorded as missed.
+    private func deliver(now: Int64) throws {
+        let stale = undelivered.filter { now - $0.instant > options.lateness }
+        if !stale.isEmpty {
+            try store.record(stale.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+            undelivered.removeAll { now - $0.instant > options.lateness }
+        }
+        try store.record(undelivered.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
+        var onTime: [String] = [], late: [String] = []
+        var shown = 0
+        for firing in undelivered {
+            // Shown as due only if this process was watching when it came due,
+            // and woke for it promptly (not after a suspend or a wait for a server).
+            let isDue = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            do {
+                try notifier.show(firing, late: !isDue)
+            } catch {
+                if retryDelay == 0 { log("chimed: could not show '\(firing.title)': \(error); trying again") }
+                break
+            }
+            shown += 1
+            remember(firing)
+            if isDue { onTime.append(firing.key) } else { late.append(firing.key) }
+        }
+        try store.setOutcome(.delivered, keys: onTime)
+        try store.setOutcome(.late, keys: late)
+        undelivered.removeFirst(shown)
+        try store.forgetDeliveries(keys: undelivered.map(\.key))
+        let mark = undelivered.first.map { min(settled, $0.instant - 1) } ?? settled
+        if mark != settledInStore {
+            try store.setSettledThrough(mark)
+            settledInStore = mark
+        }
+        if undelivered.isEmpty {
+            if retryDelay > 0 { log("chimed: notifications are shown again") }
+            retryTimer?.cancel()
+            retryTimer = nil
+            retryDelay = 0
+        } else {
+            retryDelay = min(max(retryDelay * 2, 5), 300)
+            let source = DispatchSource.makeTimerSource(queue: queue)
+            source.schedule(wallDeadline: .now() + retryDelay)
+            source.setEventHandler { [weak self] in
+                guard let self else { return }
+                do { try self.deliver(now: Self.clock) } catch { self.log("chimed: \(error)") }
+            }
+            retryTimer?.cancel()
+            source.resume()
+            retryTimer = source
+        }
+    }
+
+    /// Keeps a shown firing for the answer to it; a bounded number.
+    private func remember(_ firing: Firing) {
+        if onScreen.count >= 1000, let oldest = onScreen.values.min() { onScreen[oldest.key] = nil }
+        onScreen[firing.key] = firing
+    }
+
+    /// One timer for the earliest firing or snooze; none when nothing is due.
+    private func arm() throws {
+        let snooze = try store.snoozes(after: settled).first?.fireAt
+        let next = [plan.earliest(), snooze].compactMap { $0 }.min()
+        guard let next else {
+            timer?.cancel()
+            timer = nil
+            armedFor = nil
+            return
+        }
+        if armedFor == next, timer != nil { return }
+        timer?.cancel()
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(next), tv_nsec: 0)))
+        source.setEventHandler { [weak self] in self?.wake() }
+        source.resume()
+        timer = source
+        armedFor = next
+    }
+}

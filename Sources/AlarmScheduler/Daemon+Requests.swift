@@ -1,0 +1,93 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the daemon answers: requests on the control socket, and a person's
+/// answers to the notifications it showed.
+extension Daemon {
+    /// A control-socket request, on the daemon's queue.
+    func answer(_ request: [String: Any]) -> [String: Any] {
+        guard let name = request["request"] as? String else {
+            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze or dismiss)"]
+        }
+        switch name {
+        case "status":
+            var reply: [String: Any] = ["ok": true, "pid": Int(getpid()), "store": options.storePath,
+                                        "started": Date(timeIntervalSince1970: startedAt).ISO8601Format(),
+                                        "planned": plan.count, "waiting": undelivered.count]
+            reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
+            return reply
+        case "changed":
+            // `chime` says so after each change, and the store's folder
+            // watch has usually woken the daemon for it already: plan once.
+            if (try? store.changeCounter()) != plannedAtCounter { wake() }
+            return ["ok": true]
+        case "next":
+            let count = min(max(request["count"] as? Int ?? 10, 0), 1000)
+            do {
+                let now = Self.clock
+                let firings = try FiringPlanner(store: store).firings(after: now, count: count)
+                return ["ok": true, "firings": firings.map { firing -> [String: Any] in
+                    ["at": Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format(), "title": firing.title,
+                     "item": firing.itemIdentifier.rawValue, "key": firing.key, "why": firing.explanation ?? NSNull()]
+                }]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        case "snooze":
+            guard let key = request["key"] as? String else { return ["ok": false, "error": "snooze needs \"key\", a firing's key"] }
+            let seconds = request["seconds"] as? Int ?? 600
+            guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
+            do {
+                let snooze = try store.snooze(key, until: Int64(Date().timeIntervalSince1970.rounded(.down)) + Int64(seconds))
+                wake()
+                return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        case "dismiss":
+            guard let key = request["key"] as? String else { return ["ok": false, "error": "dismiss needs \"key\", a firing's key"] }
+            do {
+                let dropped = try store.dismiss(key)
+                wake()
+                return ["ok": true, "dropped": dropped]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        default:
+            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss)"]
+        }
+    }
+
+
+    /// A person answered a shown firing (on the daemon's queue).
+    func respond(to response: NotificationResponse, key: String) {
+        let firing = onScreen[key]
+        do {
+            switch response {
+            case .snooze(let seconds):
+                let snooze = try store.snooze(key, until: Self.clock + seconds)
+                log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
+                onScreen[key] = nil
+                wake()
+            case .done:
+                onScreen[key] = nil
+                guard let firing, firing.kind == .reminder else { return }
+                try store.complete(firing.itemIdentifier)
+                try store.dismiss(key)
+                log("chimed: completed '\(firing.title)'")
+                wake()
+            case .dismiss:
+                onScreen[key] = nil
+                try store.dismiss(key)
+            case .open, .closed:
+                onScreen[key] = nil
+            }
+        } catch {
+            log("chimed: cannot answer '\(firing?.title ?? key)': \(error)")
+        }
+    }
+}
