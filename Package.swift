@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
-        .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel"]),
+        .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
     ],
     swiftLanguageModes: [.v6]

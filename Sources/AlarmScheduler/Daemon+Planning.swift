@@ -9,12 +9,10 @@ import Glibc
 /// The standing plan: what the daemon does on each wake.
 ///
 /// The plan holds, per item, when its next firing is due (`StandingPlan`).
-/// A wake brings it up to date with the store: the items the change log
-/// names are planned again, and everything only when the log cannot say
-/// (it was pruned past the plan) or the holiday data changed. Then the
-/// items due by now are read again, their firings settled, and they go
-/// back into the plan with their next firing. A change to one item costs
-/// that item; a firing costs its own item.
+/// A wake brings it up to date with the store's change log, then reads
+/// again the items due by now, settles their firings, and puts them back
+/// with their next firing. A change to one item costs that item; a firing
+/// costs its own item.
 extension Daemon {
     static var clock: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
 
@@ -24,7 +22,7 @@ extension Daemon {
         do {
             let now = Self.clock
             do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
-            try catchUpWithStore()
+            try plan.update(from: store, after: settled)
             try settle(now: now)
             try arm()
         } catch {
@@ -34,33 +32,10 @@ extension Daemon {
 
     /// Every item planned again, after `settled`.
     func rebuildPlan() throws {
-        // Read before the items: a change made during the scan is planned again, not lost.
-        plannedAtCounter = try store.changeCounter()
-        changeMark = try store.itemChangeMark()
-        workdayToken = try store.workdayDataToken()
-        var fresh = StandingPlan()
-        let planner = FiringPlanner(store: store)
-        let after = settled
-        try store.forEachAlarmedItem { item throws(StoreError) in
-            fresh.set(item.identifier, next: try planner.firstInstant(of: item, after: after))
-        }
-        plan = fresh
-    }
-
-    /// Plans again the items changed since the plan was made.
-    private func catchUpWithStore() throws {
-        let counter = try store.changeCounter()
-        guard counter != plannedAtCounter else { return }
-        guard try store.workdayDataToken() == workdayToken else { return try rebuildPlan() }
-        let changes = try store.itemChanges(after: changeMark)
-        guard let changed = changes.items else { return try rebuildPlan() }
-        plannedAtCounter = counter
-        changeMark = changes.mark
-        for identifier in changed { plan.remove(identifier) }
-        let planner = FiringPlanner(store: store)
-        for item in try store.alarmedItems(changed) {
-            plan.set(item.identifier, next: try planner.firstInstant(of: item, after: settled))
-        }
+        let begin = Date()
+        plan = try StandingPlan.make(from: store, after: settled)
+        store.releaseMemory()
+        log(String(format: "chimed: planned %d item(s) in %.0f ms", plan.count, Date().timeIntervalSince(begin) * 1000))
     }
 
     /// Shows or records what came due in (`settled`, `now`]: the items the

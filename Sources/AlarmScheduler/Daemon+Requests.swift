@@ -23,7 +23,7 @@ extension Daemon {
         case "changed":
             // `chime` says so after each change, and the store's folder
             // watch has usually woken the daemon for it already: plan once.
-            if (try? store.changeCounter()) != plannedAtCounter { wake() }
+            if (try? store.changeCounter()) != plan.plannedAtCounter { wake() }
             return ["ok": true]
         case "next":
             let count = min(max(request["count"] as? Int ?? 10, 0), 1000)

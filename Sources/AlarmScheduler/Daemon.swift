@@ -61,12 +61,6 @@ public final class Daemon: @unchecked Sendable {
 
     // The standing plan (Daemon+Planning.swift).
     var plan = StandingPlan()
-    /// The store's change counter when the plan last caught up with it.
-    var plannedAtCounter: Int64?
-    /// Where the plan stands in the store's item change log.
-    var changeMark: Int64 = 0
-    /// The holiday data and ordinary weeks the plan was made with.
-    var workdayToken: String?
     /// Everything due through this instant is settled: shown, recorded, or
     /// waiting in `undelivered` for a notification server.
     var settled: Int64 = 0
@@ -76,6 +70,7 @@ public final class Daemon: @unchecked Sendable {
     /// of the log, so that a crash leaves them to the catch-up.
     var undelivered: [Firing] = []
     var retryTimer: DispatchSourceTimer?
+    private var lookAgainPending = false
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
     var onScreen: [String: Firing] = [:]
@@ -94,6 +89,7 @@ public final class Daemon: @unchecked Sendable {
         try takeLock()
         do {
             store = try CalendarStore(path: options.storePath)
+            store.limitPageCache(kilobytes: 2048)
             let interrupted = try store.settleInterruptedDeliveries()
             if interrupted > 0 { log("chimed: \(interrupted) firing(s) were being shown when the last run stopped; see 'chime missed'") }
             let now = Int64(startedAt.rounded(.down))
@@ -170,8 +166,24 @@ public final class Daemon: @unchecked Sendable {
         let base = (options.storePath as NSString).lastPathComponent
         let relevant: Set<String> = [base, base + "-wal", base + "-journal"]
         watch = watchFolder(folder.isEmpty ? "." : folder, mask: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE),
-                            names: relevant) { [weak self] in self?.wake() }
+                            names: relevant) { [weak self] in self?.storeWritten() }
         if watch == nil { log("chimed: cannot watch \(folder); changes are seen at the next firing") }
+    }
+
+    /// A writer wrote to the store. Its commit becomes visible to readers a
+    /// moment after its last write to the WAL (when the shared index, which
+    /// inotify does not see, is updated), so a wake right away may still
+    /// read the old state: one more look shortly after settles it. A burst
+    /// of writes shares that look.
+    private func storeWritten() {
+        wake()
+        guard !lookAgainPending else { return }
+        lookAgainPending = true
+        queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+            guard let self else { return }
+            self.lookAgainPending = false
+            if (try? self.store.changeCounter()) != self.plan.plannedAtCounter { self.wake() }
+        }
     }
 
     /// Re-plans from scratch: the clock or the zone changed.
@@ -193,6 +205,7 @@ public final class Daemon: @unchecked Sendable {
             tzset()
             do {
                 self.store = try CalendarStore(path: self.options.storePath)
+                self.store.limitPageCache(kilobytes: 2048)
                 self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
             } catch {
                 self.log("chimed: cannot reopen the store after a time-zone change: \(error)")

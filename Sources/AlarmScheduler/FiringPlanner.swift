@@ -33,7 +33,7 @@ public struct FiringPlanner {
         guard count > 0 else { return [] }
         var sources: [FiringSource] = []
         var reminders = Set<ItemIdentifier>()
-        try store.forEachAlarmedItem { item throws(StoreError) in
+        try store.forEachAlarmedItem(after: instant) { item throws(StoreError) in
             if case .reminder = item { reminders.insert(item.identifier) }
             sources += try self.sources(of: item, after: instant)
         }

@@ -1,4 +1,5 @@
 import CalendarModel
+import CalendarStore
 
 /// The daemon's plan between wakes: for every item with alarms, the instant
 /// its next firing is due, in a heap ordered by instant.
@@ -15,13 +16,14 @@ struct StandingPlan {
         let low: UInt64
 
         init(_ identifier: ItemIdentifier) {
-            var halves: [UInt64] = [0, 0]
+            var high: UInt64 = 0, low: UInt64 = 0
             for (index, digit) in identifier.rawValue.utf8.enumerated() {
+                // Lowercase hexadecimal digits, as ItemIdentifier guarantees.
                 let value = UInt64(digit <= 57 ? digit - 48 : digit - 87)
-                halves[index / 16] = halves[index / 16] << 4 | value
+                if index < 16 { high = high << 4 | value } else { low = low << 4 | value }
             }
-            high = halves[0]
-            low = halves[1]
+            self.high = high
+            self.low = low
         }
 
         var identifier: ItemIdentifier {
@@ -46,9 +48,59 @@ struct StandingPlan {
 
     private var heap = MinHeap<Entry>()
     private var current: [Key: Int64] = [:]
+    /// The store's change counter when the plan last caught up with it.
+    private(set) var plannedAtCounter: Int64?
+    /// Where the plan stands in the store's item change log.
+    private var changeMark: Int64 = 0
+    /// The holiday data and ordinary weeks the plan was made with.
+    private var workdayToken: String?
 
     /// The items planned.
     var count: Int { current.count }
+
+    /// Every item's next instant, for tests and for `status`.
+    var entries: [ItemIdentifier: Int64] {
+        Dictionary(uniqueKeysWithValues: current.map { ($0.key.identifier, $0.value) })
+    }
+
+    /// Plans every item of `store` from scratch: each item's first firing after `instant`.
+    static func make(from store: CalendarStore, after instant: Int64) throws(StoreError) -> StandingPlan {
+        var plan = StandingPlan()
+        // Read before the items: a change made during the scan is planned again, not lost.
+        plan.plannedAtCounter = try store.changeCounter()
+        plan.changeMark = try store.itemChangeMark()
+        plan.workdayToken = try store.workdayDataToken()
+        let planner = FiringPlanner(store: store)
+        try store.forEachAlarmedItem(after: instant, details: false) { item throws(StoreError) in
+            plan.set(item.identifier, next: try planner.firstInstant(of: item, after: instant))
+        }
+        return plan
+    }
+
+    /// Brings the plan up to date with `store`: the items its change log
+    /// names since the plan was made are planned again from `instant`.
+    /// Everything is, when the log cannot say (it was pruned past the plan)
+    /// or the holiday data or ordinary weeks changed.
+    mutating func update(from store: CalendarStore, after instant: Int64) throws(StoreError) {
+        let counter = try store.changeCounter()
+        guard counter != plannedAtCounter else { return }
+        guard try store.workdayDataToken() == workdayToken else {
+            self = try Self.make(from: store, after: instant)
+            return
+        }
+        let changes = try store.itemChanges(after: changeMark)
+        guard let changed = changes.items else {
+            self = try Self.make(from: store, after: instant)
+            return
+        }
+        plannedAtCounter = counter
+        changeMark = changes.mark
+        for identifier in changed { remove(identifier) }
+        let planner = FiringPlanner(store: store)
+        for item in try store.alarmedItems(changed) {
+            set(item.identifier, next: try planner.firstInstant(of: item, after: instant))
+        }
+    }
 
     /// Plans `item` for `instant`, replacing what it had; nil: nothing to come.
     mutating func set(_ item: ItemIdentifier, next instant: Int64?) {

@@ -1,6 +1,9 @@
 import CalendarModel
 import Foundation
 import SQLiteDatabase
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension CalendarStore {
     /// An item whose alarms the daemon plans: an event (with the original
@@ -14,6 +17,25 @@ extension CalendarStore {
             switch self {
             case .event(let event, _): event.identifier
             case .reminder(let reminder): reminder.identifier
+            }
+        }
+
+        var alarms: [Alarm] {
+            get {
+                switch self {
+                case .event(let event, _): event.alarms
+                case .reminder(let reminder): reminder.alarms
+                }
+            }
+            set {
+                switch self {
+                case .event(var event, let detached):
+                    event.alarms = newValue
+                    self = .event(event, detached: detached)
+                case .reminder(var reminder):
+                    reminder.alarms = newValue
+                    self = .reminder(reminder)
+                }
             }
         }
     }
@@ -57,17 +79,59 @@ extension CalendarStore {
         try StoreError.wrap { try database.scalar("SELECT max(rowid) FROM item_changes") ?? 0 }
     }
 
-    /// Every item with alarms, one at a time, so that planning a large
-    /// store never holds all of it at once.
-    public func forEachAlarmedItem(_ body: (AlarmedItem) throws -> Void) throws(StoreError) {
+    /// Every item with alarms that may ring after `instant` (nil: every
+    /// item with alarms), one at a time, so that planning a large store
+    /// never holds all of it at once. Without `details`, events carry only
+    /// what says when they ring (their schedule and alarms; no title,
+    /// location or notes): a plan of a hundred thousand needs no more.
+    ///
+    /// Single events long past are most of a store that has been used for
+    /// years, and they cannot ring again: one whose end is more than a week
+    /// before `instant` is left out unless an alarm of its own rings later
+    /// (an absolute alarm after `instant`, or one set more than a week
+    /// after the start). The range index finds the rest without reading
+    /// the old rows.
+    public func forEachAlarmedItem(after instant: Int64? = nil, details: Bool = true,
+                                   _ body: (AlarmedItem) throws -> Void) throws(StoreError) {
+        var conditions = ["has_alarms = 1 AND (type = 'event' OR completed = 0)"]
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if let instant {
+            let recent = instant - Self.lateAlarmSlack - Self.shortEventLimit
+            conditions = [
+                "type = 'reminder' AND completed = 0 AND has_alarms = 1",
+                "type = 'event' AND has_alarms = 1 AND (is_long = 1 OR is_long IS NULL OR range_low IS NULL OR range_low >= ?)",
+                """
+                type = 'event' AND is_long = 0 AND range_low < ? AND id IN (SELECT item_id FROM alarms
+                    WHERE (kind = 'absolute' AND absolute_at > ?) OR (kind = 'relative' AND offset_seconds > ?))
+                """,
+            ]
+            arguments = [recent, recent, instant, Self.lateAlarmSlack]
+        }
         try StoreError.wrap {
             let detached = try detachedStarts(of: nil)
-            try forEachItem(where: "has_alarms = 1 AND (type = 'event' OR completed = 0)", []) { row in
-                try body(try alarmedItem(row, detached: detached))
+            // Alarms are read for a few hundred items at a time: one query,
+            // not one per item.
+            var chunk: [AlarmedItem] = []
+            func flush() throws {
+                let alarms = try alarms(ofItems: chunk.map(\.identifier.rawValue))
+                for var item in chunk {
+                    item.alarms = alarms[item.identifier.rawValue] ?? []
+                    try body(item)
+                }
+                chunk.removeAll(keepingCapacity: true)
+            }
+            try forEachItem(where: conditions[0], or: Array(conditions.dropFirst()), arguments) { row in
+                chunk.append(try alarmedItem(row, detached: detached, details: details, alarms: false))
+                if chunk.count == 256 { try flush() }
                 return true
             }
+            try flush()
         }
     }
+
+    /// How long after its start a relative alarm may ring for a single
+    /// event to be found among recent ones; one set later is looked up.
+    static let lateAlarmSlack: Int64 = 7 * 86_400
 
     /// The items among `identifiers` that have alarms; the others (removed,
     /// without alarms, completed reminders) have nothing to plan.
@@ -86,9 +150,11 @@ extension CalendarStore {
         }
     }
 
-    private func alarmedItem(_ row: Statement, detached: [ItemIdentifier: Set<LocalDateTime>]) throws -> AlarmedItem {
-        if row.text(ItemColumn.type.rawValue) == "reminder" { return .reminder(try reminder(row)) }
-        let event = try event(row)
+    private func alarmedItem(_ row: Statement, detached: [ItemIdentifier: Set<LocalDateTime>], details: Bool = true,
+                             alarms: Bool = true) throws -> AlarmedItem {
+        if row.text(ItemColumn.type.rawValue) == "reminder" { return .reminder(try reminder(row, alarms: alarms)) }
+        var event = try eventSchedule(row)
+        if details { try addDetails(to: &event, row, alarms: alarms) }
         return .event(event, detached: detached[event.identifier] ?? [])
     }
 
@@ -117,3 +183,28 @@ extension CalendarStore {
         }
     }
 }
+
+extension CalendarStore {
+    /// Caps SQLite's page cache (32 MB by default, for queries that come
+    /// back to the same pages): a daemon reads a few items per wake, and
+    /// its one full scan is sequential.
+    public func limitPageCache(kilobytes: Int) {
+        try? database.execute("PRAGMA cache_size = -\(max(kilobytes, 64))")
+    }
+
+    /// Gives back the memory a large read took: SQLite's page cache, then
+    /// the C heap's free pages. A daemon that scanned the whole store once
+    /// need not keep the store in memory for the rest of its life.
+    public func releaseMemory() {
+        try? database.execute("PRAGMA shrink_memory")
+        #if canImport(Glibc)
+        _ = chimeMallocTrim(0)
+        #endif
+    }
+}
+
+#if canImport(Glibc)
+/// glibc's `malloc_trim` (`<malloc.h>`, which the Glibc module leaves out).
+@_silgen_name("malloc_trim")
+private func chimeMallocTrim(_ pad: Int) -> Int32
+#endif

@@ -110,7 +110,7 @@ extension CalendarStore {
             ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue))
     }
 
-    func reminder(_ row: Statement) throws -> Reminder {
+    func reminder(_ row: Statement, alarms withAlarms: Bool = true) throws -> Reminder {
         let identifier = try Self.identifier(row, .id)
         let completion = ItemColumn.completionDate.rawValue
         return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
@@ -119,7 +119,8 @@ extension CalendarStore {
                         start: try Self.time(row, .start), due: try Self.time(row, .due),
                         isCompleted: row.int64(ItemColumn.completed.rawValue) != 0,
                         completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),
-                        recurrenceRule: try repetition(row, of: identifier).rule, alarms: try alarms(row, of: identifier),
+                        recurrenceRule: try repetition(row, of: identifier).rule,
+                        alarms: withAlarms ? try alarms(row, of: identifier) : [],
                         externalKey: row.text(ItemColumn.externalKey.rawValue))
     }
 

@@ -13,12 +13,13 @@ case "store":
     let mix = arguments.firstIndex(of: "--mix").flatMap { arguments.indices.contains($0 + 1) ? [arguments[$0 + 1]] : nil } ?? []
     try StoreBenchmark(scale: quick ? 0.01 : 1, keptPath: kept, mixes: mix).run { print($0) }
 case "daemon":
-    // daemon [--quick]: 100,000 alarms (1,000 with --quick) and 60 s idle (5 s with --quick).
-    try DaemonBenchmark(scale: quick ? 0.01 : 1, idleSeconds: quick ? 5 : 60).run { print($0) }
+    // daemon [--quick] [--keep PATH]: 100,000 alarms (1,000 with --quick) and 60 s idle (5 s with --quick).
+    let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    try DaemonBenchmark(scale: quick ? 0.01 : 1, idleSeconds: quick ? 5 : 60, keptPath: kept).run { print($0) }
 case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] | daemon [--quick] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] | daemon [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }

@@ -1,0 +1,93 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import Testing
+
+/// The item change log the daemon re-plans from.
+@Suite("The item change log")
+struct ItemChangeLogTests {
+    @Test("names the items each commit touched, a detached occurrence's series with it, and the items a removed calendar took")
+    func namesChangedItems() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = ItemCalendar(title: "Work")
+        try store.save(calendar)
+        let daily = Event(calendarIdentifier: calendar.identifier, title: "Stand-up",
+                          start: try StoreFixture.zoned("2026-12-01T09:00:00"), end: try StoreFixture.zoned("2026-12-01T09:15:00"),
+                          recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY"), alarms: [Alarm(trigger: .relative(seconds: -300))])
+        try store.save(daily)
+        let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Pay rent",
+                                due: try StoreFixture.zoned("2026-12-05T10:00:00"))
+        try store.save(reminder)
+
+        var mark = try store.itemChangeMark()
+        #expect(try store.itemChanges(after: mark).items == [])
+
+        // A detached occurrence changes its series' firings as well.
+        var moved = try store.occurrence(of: daily.identifier, originalStart: try StoreFixture.time("2026-12-03T09:00:00"))
+        moved.start = try StoreFixture.zoned("2026-12-03T10:00:00")
+        moved.end = try StoreFixture.zoned("2026-12-03T10:15:00")
+        let detached = try store.save(moved, span: .thisEvent)
+        var changes = try store.itemChanges(after: mark)
+        #expect(changes.items == [daily.identifier, detached])
+        mark = changes.mark
+
+        try store.complete(reminder.identifier)
+        changes = try store.itemChanges(after: mark)
+        #expect(changes.items == [reminder.identifier])
+        mark = changes.mark
+
+        // Removing the calendar removes the series and its occurrence through the foreign key's cascade.
+        try store.removeCalendar(calendar.identifier, removingItems: true)
+        changes = try store.itemChanges(after: mark)
+        #expect(changes.items == [daily.identifier, detached])
+        #expect(try store.itemChanges(after: changes.mark).items == [])
+    }
+
+    @Test("a reader the log has moved past is told it cannot say what changed")
+    func prunedPastTheReader() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let mark = try store.itemChangeMark()
+        try store.save(Reminder(calendarIdentifier: calendar, title: "First"))
+        #expect(try store.itemChanges(after: mark).items?.count == 1)
+        // More changes than the log keeps (20,000), in one commit.
+        for index in 0..<20_010 { try store.save(Reminder(calendarIdentifier: calendar, title: "Bulk \(index)"), commit: false) }
+        try store.commit()
+        let changes = try store.itemChanges(after: mark)
+        #expect(changes.items == nil)
+        #expect(changes.mark > mark + 20_000)
+        // A reader that is up to date goes on as before.
+        #expect(try store.itemChanges(after: changes.mark).items == [])
+    }
+
+    @Test("past single events are left out of a plan after an instant unless an alarm of theirs rings later")
+    func pastEventsLeftOut() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        func event(_ title: String, _ start: String, _ alarm: Alarm.Trigger) throws -> Event {
+            Event(calendarIdentifier: calendar, title: title, start: try StoreFixture.zoned(start), end: try StoreFixture.zoned(start),
+                  alarms: [Alarm(trigger: alarm)])
+        }
+        try store.save(try event("Old", "2026-09-01T09:00:00", .relative(seconds: -600)))
+        try store.save(try event("Old, absolute alarm later", "2026-09-01T09:00:00",
+                                 .absolute(try StoreFixture.date("2026-12-02T09:00:00+08:00"))))        // 2026-12-02T01:00:00Z
+        try store.save(try event("Old, alarm 100 days after", "2026-09-01T09:00:00", .relative(seconds: 100 * 86_400)))
+        try store.save(try event("Last week", "2026-11-25T09:00:00", .relative(seconds: 0)))
+        try store.save(try event("Coming", "2026-12-10T09:00:00", .relative(seconds: 0)))
+        try store.save(Event(calendarIdentifier: calendar, title: "Old series", start: try StoreFixture.zoned("2026-01-01T09:00:00"),
+                             end: try StoreFixture.zoned("2026-01-01T09:00:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=WEEKLY"),
+                             alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let after = Int64(try StoreFixture.date("2026-12-01T00:00:00+08:00").timeIntervalSince1970)   // 2026-11-30T16:00:00Z
+        var titles: [String] = []
+        try store.forEachAlarmedItem(after: after) { item in
+            if case .event(let event, _) = item { titles.append(event.title) }
+        }
+        #expect(titles.sorted() == ["Coming", "Last week", "Old series", "Old, absolute alarm later", "Old, alarm 100 days after"])
+        var all = 0
+        try store.forEachAlarmedItem { _ in all += 1 }
+        #expect(all == 6)
+    }
+}
