@@ -40,14 +40,15 @@ struct GeofenceIndexTests {
     }
 
     @Test("finds exactly the circles a brute-force scan finds (random circles and points, seeded)",
-          arguments: [(1 as UInt64, 0.01), (2, 0.1), (3, 1.0), (4, 0.001)])
-    func equivalence(seed: UInt64, cellSize: Double) {
+          arguments: [(1 as UInt64, 0.01, 64), (2, 0.1, 64), (3, 1.0, 4), (4, 0.001, 1)])
+    func equivalence(seed: UInt64, cellSize: Double, maximumCells: Int) {
         var random = SplitMix64(seed: seed)
         let circles = randomCircles(&random, count: 2000)
-        var index = GeofenceIndex<Int>(cellSize: cellSize)
+        var index = GeofenceIndex<Int>(cellSize: cellSize, maximumCellsPerEntry: maximumCells)
         for (key, circle) in circles.enumerated() { index.insert(key, centre: circle.centre, radius: circle.radius) }
         #expect(index.count == 2000)
-        #expect(index.fallbackCount > 0 && index.fallbackCount < 2000, "some circles too big for cells, not all")
+        #expect(index.entriesPerLevel.filter { $0 > 0 }.count >= 3, "circles spread over grids: \(index.entriesPerLevel)")
+        if maximumCells == 1 { #expect(index.entriesPerLevel.last! > 0, "some on the fallback list") }
         var hits = 0
         for point in randomPoints(&random, near: circles, count: 3000) {
             let expected = Set(circles.indices.filter { circles[$0].centre.distance(to: point) <= circles[$0].radius })
