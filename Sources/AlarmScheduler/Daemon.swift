@@ -75,6 +75,12 @@ public final class Daemon: @unchecked Sendable {
     /// Firings on screen, by key: what a person's answer refers to.
     var onScreen: [String: Firing] = [:]
 
+    /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
+    public static func runtimeFolder(_ environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/chime" }
+        return "/tmp/chime-\(getuid())"
+    }
+
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.notifier = notifier
