@@ -66,4 +66,56 @@ struct DaemonInProcessTests {
         #expect(shown.at.timeIntervalSince1970 >= Double(due))
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
     }
+
+    /// Fails to show anything until it is made available.
+    final class AwayNotifier: Notifier {
+        let available = Atomic<Bool>(false)
+        let attempts = Atomic<Int>(0)
+        let recorder = RecordingNotifier()
+        struct Away: Error {}
+        func show(_ firing: Firing, late: Bool) throws {
+            attempts.add(1, ordering: .relaxed)
+            guard available.load(ordering: .relaxed) else { throw Away() }
+            try recorder.show(firing, late: late)
+        }
+        func showNotice(title: String, body: String) throws {}
+    }
+
+    @Test("a firing the notifier cannot show is kept, the settled mark held before it, and shown once when it can be")
+    func notifierAway() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-away-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let storePath = folder + "/data/chime.db"
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 1
+        try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Away",
+                                due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        let notifier = AwayNotifier()
+        let lines = Mutex<[String]>([])
+        let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
+        try daemon.start()
+        defer { daemon.shutdown() }
+
+        // Due, tried, not shown: nothing in the log, and the settled mark before it.
+        let deadline = Date().addingTimeInterval(5)
+        while notifier.attempts.load(ordering: .relaxed) == 0 && Date() < deadline { usleep(20_000) }
+        #expect(notifier.attempts.load(ordering: .relaxed) >= 1)
+        usleep(300_000)   // the attempt is over
+        #expect(try store.deliveries().isEmpty)
+        #expect(try #require(try store.settledThrough()) < due)
+        // The server is back: the retry (5 s after the first failure) shows it, once.
+        notifier.available.store(true, ordering: .relaxed)
+        let shown = try #require(notifier.recorder.wait(for: "Away", seconds: 10), "\(lines.withLock { $0 })")
+        #expect(shown.firing.instant == due)
+        usleep(300_000)
+        #expect(notifier.recorder.shown.withLock { $0.count } == 1)
+        #expect(try store.deliveries().map(\.outcome) == [.delivered])
+        #expect(try #require(try store.settledThrough()) >= due)
+        #expect(lines.withLock { $0 }.contains { $0.contains("could not show 'Away'") })
+    }
 }
