@@ -33,6 +33,8 @@ extension Daemon {
     /// Every item planned again, after `settled`.
     func rebuildPlan() throws {
         let begin = Date()
+        // A larger page cache for the scan saves a fifth of its time but
+        // leaves the heap ~7 MB larger for good (measured): kept small.
         plan = try StandingPlan.make(from: store, after: settled)
         store.releaseMemory()
         log(String(format: "chimed: planned %d item(s) in %.0f ms", plan.count, Date().timeIntervalSince(begin) * 1000))
