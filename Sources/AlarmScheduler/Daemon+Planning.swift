@@ -44,8 +44,9 @@ extension Daemon {
     /// plan has due, and snoozed firings.
     private func settle(now: Int64) throws {
         guard now > settled else {
-            // The clock went back: nothing new is due, and what is waiting is tried again.
-            if !undelivered.isEmpty { try deliver(now: now) }
+            // The clock went back, or a store write woke us within the
+            // second: nothing new is due.
+            try deliverUnlessWaiting(now: now)
             return
         }
         let planner = FiringPlanner(store: store)
@@ -68,13 +69,22 @@ extension Daemon {
             due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0) } }
         }
         settled = now
-        guard !due.isEmpty else {
-            if !undelivered.isEmpty { try deliver(now: now) }
-            return
+        if !due.isEmpty {
+            let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: options.lateness)
+            try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+            undelivered += sorted.late
+            // Something new came due: a moment worth trying the notifier.
+            if !sorted.late.isEmpty { return try deliver(now: now) }
         }
-        let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: options.lateness)
-        try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
-        undelivered += sorted.late
+        try deliverUnlessWaiting(now: now)
+    }
+
+    /// Delivers what is waiting, unless the notifier failed and a retry is
+    /// armed: only the retry tries again. Delivering writes to the store,
+    /// and the write wakes the daemon; without this, a failing notifier
+    /// would be tried in a tight loop.
+    private func deliverUnlessWaiting(now: Int64) throws {
+        guard !undelivered.isEmpty, retryTimer == nil else { return }
         try deliver(now: now)
     }
 
