@@ -25,6 +25,8 @@ let package = Package(
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars"]),
         .systemLibrary(name: "CTimerFD"),
         .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD"]),
+        .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
+        .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
@@ -37,6 +39,8 @@ let package = Package(
                                                                      "AlarmScheduler"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel"]),
+        .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "AlarmScheduler", "CalendarModel",
+                                                                     "RecurrenceEngine"]),
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
     ],
     swiftLanguageModes: [.v6]
