@@ -39,6 +39,23 @@ final class NotificationTable: @unchecked Sendable {
         self.options = options
     }
 
+    /// Every table of the process, for `serverVanished` (GLib thread only).
+    nonisolated(unsafe) private static var tables: [Weak] = []
+    private struct Weak { weak var table: NotificationTable? }
+
+    /// The notification server left the bus: nothing of ours is on screen
+    /// any more. Nobody answered, so nothing is reported.
+    static func serverVanished() {
+        tables.removeAll { $0.table == nil }
+        for case let table? in tables.map(\.table) {
+            for entry in table.entries.values {
+                entry.settled = true
+                chime_object_unref(entry.notification)
+            }
+            table.entries.removeAll()
+        }
+    }
+
     func setHandler(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) {
         self.handler.withLock { $0 = handler }
     }
@@ -82,6 +99,7 @@ final class NotificationTable: @unchecked Sendable {
             chime_object_unref(notification)
             throw error
         }
+        if entries.isEmpty, !Self.tables.contains(where: { $0.table === self }) { Self.tables.append(Weak(table: self)) }
         entries[rootKey] = entry
     }
 

@@ -80,6 +80,11 @@ enum SessionBus {
         g_dbus_connection_set_exit_on_close(bus, 0)
         connection = bus
         connectedAddress = address
+        // When the server goes away its notifications go with it (without a
+        // NotificationClosed): forget them, so that a server that comes back
+        // is not asked to replace ids it never gave.
+        _ = g_bus_watch_name_on_connection(bus, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
+                                           { _, _, _ in NotificationTable.serverVanished() }, nil, nil)
         if initializedName != appName {
             if notify_is_initted() != 0 { notify_uninit() }
             guard notify_init(appName) != 0 else { throw .serverUnavailable(message: "notify_init failed") }

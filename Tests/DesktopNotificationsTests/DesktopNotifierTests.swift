@@ -165,6 +165,20 @@ struct DesktopNotifierTests {
         #expect(server.notify(summary: "After return") != nil)
     }
 
+    @Test("after the server went away and came back, a firing shown again is new there, not a replacement")
+    func serverRestartForgets() throws {
+        let firing = Firings.timed("Across a restart", at: "2026-12-01T08:50:00")
+        try server.notifier.show(firing, late: false)
+        _ = try #require(server.notify(summary: "Across a restart"))
+        try server.script("stop-dunst")
+        try server.script("start-dunst")
+        // The vanish signal reaches the GLib thread on its own time.
+        usleep(100_000)
+        try server.notifier.show(firing, late: false)
+        let again = try #require(server.notify(summary: "Across a restart", skipping: 1))
+        #expect(again.replacesID == 0)
+    }
+
     @Test("dunst frozen: show times out at the watchdog, later calls fail at once, and all is well once it thaws")
     func serverFrozen() throws {
         let pid = try #require(server.dunstPID)
