@@ -1,0 +1,148 @@
+import AlarmScheduler
+import CalendarModel
+import Foundation
+import Synchronization
+
+/// Shows firings as desktop notifications through libnotify, with Snooze,
+/// Done (reminders) and Dismiss buttons, and tells the daemon what the
+/// person answered.
+///
+/// Every libnotify call runs on one GLib thread per process (see
+/// `GLibThread`) and is bounded by `Options.watchdog`: `show` throws when
+/// there is no bus, no server, or no answer in time, so that the daemon
+/// keeps the firing undelivered and tries again. Showing a firing whose
+/// `rootKey` is still on screen replaces that notification instead of
+/// stacking a second one.
+///
+/// One process talks to one session bus (libnotify keeps a single
+/// connection): the first notifier to show decides which.
+public final class DesktopNotifier: Notifier, @unchecked Sendable {
+    /// How firings look and how long calls may take.
+    public struct Options: Sendable {
+        /// The application name the server shows.
+        public var appName = "Chime"
+        /// The urgency of firings. Critical ones stay until acted on.
+        public var urgency: Urgency = .critical
+        /// What Snooze asks for.
+        public var snoozeSeconds: Int64 = 600
+        /// An icon name from the theme (`chime`, installed under
+        /// `share/icons/hicolor/scalable/apps/`) or an absolute path.
+        public var icon = "chime"
+        /// The `desktop-entry` hint: the basename of the installed `chime.desktop`.
+        public var desktopEntry = "chime"
+        /// The `category` hint of firings (the specification's form for
+        /// vendor categories is `x-vendor.class`).
+        public var category = "x-chime.alarm"
+        /// The `category` hint of the daemon's own notices.
+        public var noticeCategory = "x-chime.notice"
+        /// The `sound-name` hint, from the freedesktop sound naming spec.
+        public var soundName = "alarm-clock-elapsed"
+        /// The longest any call to libnotify may take before `show` gives up.
+        public var watchdog: Double = 5
+        /// The session bus; nil finds it from `environment`
+        /// (`DBUS_SESSION_BUS_ADDRESS`, then `$XDG_RUNTIME_DIR/bus`).
+        public var busAddress: String?
+        /// Where the bus is looked up when `busAddress` is nil.
+        public var environment: [String: String]
+        /// The zone the body's times are read in, asked at each `show` (the
+        /// machine's zone may change while the daemon runs).
+        public var timeZone: @Sendable () -> TimeZoneRules
+
+        public init(environment: [String: String] = ProcessInfo.processInfo.environment,
+                    timeZone: @escaping @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }) {
+            self.environment = environment
+            self.timeZone = timeZone
+        }
+    }
+
+    /// The specification's three urgency levels.
+    public enum Urgency: String, Sendable, CaseIterable {
+        case low, normal, critical
+    }
+
+    public let options: Options
+    let core: NotificationTable
+    private let thread = GLibThread.shared
+
+    public init(options: Options = Options()) {
+        self.options = options
+        core = NotificationTable(options: options)
+    }
+
+    /// The session bus address this notifier uses now, or why there is none.
+    public func busAddress() throws(NotificationError) -> String {
+        if let address = options.busAddress { return address }
+        return try SessionBus.address(environment: options.environment,
+                                      fileExists: { FileManager.default.fileExists(atPath: $0) }).get()
+    }
+
+    public func show(_ firing: Firing, late: Bool) throws {
+        let address = try busAddress()
+        let content = NotificationContent(
+            rootKey: firing.rootKey, key: firing.key,
+            summary: FiringText.summary(for: firing),
+            body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: Int64(Date().timeIntervalSince1970)),
+            urgency: options.urgency, category: options.category, sound: true,
+            actions: Self.actions(for: firing.kind, snoozeSeconds: options.snoozeSeconds))
+        let core = self.core, appName = options.appName
+        try thread.call(watchdog: options.watchdog) { () throws(NotificationError) in
+            try SessionBus.connect(address: address, appName: appName)
+            try core.present(content)
+        }
+    }
+
+    public func showNotice(title: String, body: String) throws {
+        let address = try busAddress()
+        let content = NotificationContent(
+            rootKey: nil, key: nil, summary: title.replacingNUL().trimmingSpaces().isEmpty ? "Chime" : title.replacingNUL(),
+            body: FiringText.escapeMarkup(body), urgency: .normal, category: options.noticeCategory, sound: false, actions: [])
+        let core = self.core, appName = options.appName
+        try thread.call(watchdog: options.watchdog) { () throws(NotificationError) in
+            try SessionBus.connect(address: address, appName: appName)
+            try core.present(content)
+        }
+    }
+
+    public func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void) {
+        core.setHandler(handler)
+    }
+
+    /// Closes the notification showing `key` (or continuing it: a key is
+    /// matched against the shown firing's key and its root key). Does not
+    /// wait: a blocked server must not block the daemon.
+    public func withdraw(key: String) {
+        let core = self.core
+        thread.post { core.withdraw(key: key) }
+    }
+
+    /// The buttons of a firing: Snooze, Done for reminders, Dismiss, and the
+    /// default action (a click on the notification).
+    static func actions(for kind: Firing.Kind, snoozeSeconds: Int64) -> [NotificationAction] {
+        var actions = [NotificationAction(id: "default", label: "Open", response: .open),
+                       NotificationAction(id: "snooze", label: FiringText.snoozeLabel(seconds: snoozeSeconds),
+                                          response: .snooze(seconds: snoozeSeconds))]
+        if kind == .reminder { actions.append(NotificationAction(id: "done", label: "Done", response: .done)) }
+        actions.append(NotificationAction(id: "dismiss", label: "Dismiss", response: .dismiss))
+        return actions
+    }
+}
+
+/// One button: the action id sent over D-Bus, its label, and what it means.
+struct NotificationAction: Sendable, Hashable {
+    var id: String
+    var label: String
+    var response: NotificationResponse
+}
+
+/// Everything one notification says, worked out before the GLib thread is asked.
+struct NotificationContent: Sendable {
+    /// Nil for a notice, which is never replaced nor answered.
+    var rootKey: String?
+    var key: String?
+    var summary: String
+    var body: String
+    var urgency: DesktopNotifier.Urgency
+    var category: String
+    var sound: Bool
+    var actions: [NotificationAction]
+}

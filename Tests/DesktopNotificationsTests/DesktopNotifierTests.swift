@@ -1,0 +1,210 @@
+@testable import AlarmScheduler
+import CalendarModel
+import DesktopNotifications
+import Foundation
+import Testing
+
+/// The real notifier, through real libnotify and a real session bus, to a
+/// real dunst (contrib/notification-server), read back with dbus-monitor
+/// and answered through dunstctl. These fail, not skip, when dunst or Xvfb
+/// is missing: contrib/setup installs them.
+@Suite("Desktop notifications through libnotify to dunst", .serialized)
+struct DesktopNotifierTests {
+    let server: NotificationServer
+
+    init() throws {
+        server = try NotificationServer.shared.get()
+        try server.reset()
+    }
+
+    @Test("summary, body, urgency, actions and hints arrive as sent")
+    func arrives() throws {
+        let firing = Firings.timed("Stand-up", at: "2026-12-01T08:50:00", location: "Room 3", notes: "bring slides")
+        try server.notifier.show(firing, late: false)
+        let call = try #require(server.notify(summary: "Stand-up"))
+        #expect(call.appName == "Chime")
+        #expect(call.replacesID == 0)
+        #expect(call.body == "Tue 1 Dec 08:50\nRoom 3\nbring slides")
+        #expect(Set(call.actions.map { "\($0.id)=\($0.label)" }) == ["default=Open", "snooze=Snooze 10 min", "dismiss=Dismiss"])
+        #expect(call.hints["urgency"] == "2") // critical
+        #expect(call.hints["category"] == "x-chime.alarm")
+        #expect(call.hints["desktop-entry"] == "chime")
+        #expect(call.hints["sound-name"] == "alarm-clock-elapsed")
+        // libnotify 0.8.1 sends the icon as app_icon; later ones as the image-path hint.
+        #expect(call.icon == "chime" || call.hints["image-path"] == "chime")
+    }
+
+    @Test("a reminder gets Done; a late one says it was missed")
+    func reminderLate() throws {
+        let firing = Firings.timed("Pay rent", at: "2026-12-01T08:50:00", kind: .reminder)
+        try server.notifier.show(firing, late: true)
+        let call = try #require(server.notify(summary: "Pay rent"))
+        #expect(call.actions.map(\.id).contains("done"))
+        #expect(call.body.hasPrefix("missed, was due "))
+    }
+
+    @Test("a title '<b>&' arrives as it is in the summary, and markup in the body arrives escaped")
+    func escaped() throws {
+        let firing = Firings.timed("<b>&", at: "2026-12-01T08:50:00", location: "Tom & <Jerry>", notes: "a<b")
+        try server.notifier.show(firing, late: false)
+        let call = try #require(server.notify(summary: "<b>&"))
+        #expect(call.body == "Tue 1 Dec 08:50\nTom &amp; &lt;Jerry&gt;\na&lt;b")
+    }
+
+    @Test("showing a firing with the same root key again replaces the first notification")
+    func replaces() throws {
+        let first = Firings.timed("Replace me", at: "2026-12-01T08:50:00")
+        try server.notifier.show(first, late: false)
+        let shown = try #require(server.notify(summary: "Replace me"))
+        var again = first
+        again.snoozedFrom = first.key
+        again.instant += 600
+        try server.notifier.show(again, late: false)
+        let second = try #require(server.notify(summary: "Replace me", skipping: 1))
+        #expect(shown.replacesID == 0)
+        #expect(second.replacesID == shown.returnedID)
+        #expect(second.returnedID == shown.returnedID)
+    }
+
+    @Test("choosing an action in dunst's context menu reports it with the key of the firing shown",
+          arguments: [("snooze", NotificationResponse.snooze(seconds: 600)), ("done", .done), ("dismiss", .dismiss)])
+    func contextMenu(action: String, expected: NotificationResponse) throws {
+        let firing = Firings.timed("Menu \(action)", at: "2026-12-01T08:50:00", kind: .reminder)
+        try server.notifier.show(firing, late: false)
+        let id = try #require(server.notify(summary: "Menu \(action)")?.returnedID)
+        try server.chooseInMenu("[\(id),\(action)]")
+        try server.dunstctl("context")
+        #expect(server.response(for: firing.key) == expected)
+        // dunst closes it after the answer; that close is no second answer.
+        usleep(200_000)
+        #expect(server.responses.withLock { $0.filter { $0.key == firing.key }.count } == 1)
+    }
+
+    @Test("an answer to a replaced notification carries the key of the firing shown now")
+    func answerAfterReplace() throws {
+        let first = Firings.timed("Snoozed once", at: "2026-12-01T08:50:00")
+        try server.notifier.show(first, late: false)
+        var again = first
+        again.snoozedFrom = first.key
+        again.instant += 600
+        try server.notifier.show(again, late: false)
+        let id = try #require(server.notify(summary: "Snoozed once", skipping: 1)?.returnedID)
+        try server.chooseInMenu("[\(id),dismiss]")
+        try server.dunstctl("context")
+        #expect(server.response(for: again.key) == .dismiss)
+        #expect(server.responses.withLock { $0.contains { $0.key == first.key } } == false)
+    }
+
+    @Test("dunstctl action 0 (a click) reports .open")
+    func defaultAction() throws {
+        let firing = Firings.timed("Click me", at: "2026-12-01T08:50:00")
+        try server.notifier.show(firing, late: false)
+        _ = try #require(server.notify(summary: "Click me"))
+        try server.dunstctl("action", "0")
+        #expect(server.response(for: firing.key) == .open)
+    }
+
+    @Test("closing it in dunst without an answer reports .closed")
+    func closedByPerson() throws {
+        let firing = Firings.timed("Close me", at: "2026-12-01T08:50:00")
+        try server.notifier.show(firing, late: false)
+        _ = try #require(server.notify(summary: "Close me"))
+        try server.dunstctl("close")
+        #expect(server.response(for: firing.key) == .closed)
+    }
+
+    @Test("withdraw closes it on the server, and reports nothing")
+    func withdraw() throws {
+        let firing = Firings.timed("Withdraw me", at: "2026-12-01T08:50:00")
+        try server.notifier.show(firing, late: false)
+        let id = try #require(server.notify(summary: "Withdraw me")?.returnedID)
+        server.notifier.withdraw(key: firing.key)
+        #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(id) })
+        usleep(200_000)
+        #expect(server.response(for: firing.key, within: 0) == nil)
+    }
+
+    @Test("no bus at all: show throws at once, without touching GLib")
+    func noBus() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("chime-no-bus-\(UUID().uuidString)").path
+        var options = DesktopNotifier.Options(environment: ["XDG_RUNTIME_DIR": empty, "DISPLAY": ":0"])
+        options.watchdog = 1
+        let started = Date()
+        #expect(throws: NotificationError.self) {
+            try DesktopNotifier(options: options).show(Firings.timed("Nobody", at: "2026-12-01T08:50:00"), late: false)
+        }
+        #expect(Date().timeIntervalSince(started) < 0.1)
+    }
+
+    @Test("a bus address with nothing behind it: show throws quickly, no hang")
+    func deadBus() {
+        guard case .busUnreachable? = server.deadBus.error else {
+            Issue.record("expected busUnreachable, got \(String(describing: server.deadBus.error))")
+            return
+        }
+        #expect(server.deadBus.seconds < 1)
+    }
+
+    @Test("dunst gone: show throws within the watchdog; dunst back: show works again")
+    func serverAwayAndBack() throws {
+        let stop = Date()
+        try server.script("stop-dunst")
+        print("DesktopNotificationsTests: dunst stopped in \(NotificationServer.milliseconds(Date().timeIntervalSince(stop))) ms")
+        defer { try? server.script("start-dunst") }
+        let started = Date()
+        #expect(throws: NotificationError.self) {
+            try server.notifier.show(Firings.timed("While away", at: "2026-12-01T08:50:00"), late: false)
+        }
+        let seconds = Date().timeIntervalSince(started)
+        #expect(seconds < NotificationServer.watchdog + 0.2)
+        print("DesktopNotificationsTests: with dunst gone, show threw after \(NotificationServer.milliseconds(seconds)) ms")
+        let restart = Date()
+        try server.script("start-dunst")
+        print("DesktopNotificationsTests: dunst restarted in \(NotificationServer.milliseconds(Date().timeIntervalSince(restart))) ms")
+        try server.notifier.show(Firings.timed("After return", at: "2026-12-01T08:50:00"), late: false)
+        #expect(server.notify(summary: "After return") != nil)
+    }
+
+    @Test("after the server went away and came back, a firing shown again is new there, not a replacement")
+    func serverRestartForgets() throws {
+        let firing = Firings.timed("Across a restart", at: "2026-12-01T08:50:00")
+        try server.notifier.show(firing, late: false)
+        _ = try #require(server.notify(summary: "Across a restart"))
+        try server.script("stop-dunst")
+        try server.script("start-dunst")
+        // The vanish signal reaches the GLib thread on its own time.
+        usleep(100_000)
+        try server.notifier.show(firing, late: false)
+        let again = try #require(server.notify(summary: "Across a restart", skipping: 1))
+        #expect(again.replacesID == 0)
+    }
+
+    @Test("dunst frozen: show times out at the watchdog, later calls fail at once, and all is well once it thaws")
+    func serverFrozen() throws {
+        let pid = try #require(server.dunstPID)
+        kill(pid, SIGSTOP)
+        var thawed = false
+        defer { if !thawed { kill(pid, SIGCONT) } }
+        let started = Date()
+        #expect(throws: NotificationError.timedOut(seconds: NotificationServer.watchdog)) {
+            try server.notifier.show(Firings.timed("Frozen", at: "2026-12-01T08:50:00"), late: false)
+        }
+        let timedOut = Date().timeIntervalSince(started)
+        #expect(timedOut >= NotificationServer.watchdog && timedOut < NotificationServer.watchdog + 0.5)
+        let again = Date()
+        do {
+            try server.notifier.show(Firings.timed("Still frozen", at: "2026-12-01T08:50:00"), late: false)
+            Issue.record("a call while the thread is stuck went through")
+        } catch NotificationError.stuck {
+            #expect(Date().timeIntervalSince(again) < 0.05)
+        }
+        kill(pid, SIGCONT)
+        thawed = true
+        // The blocked call gets its answer once dunst runs again, and the thread is free.
+        let recovered = NotificationServer.waitUntil(seconds: 5) {
+            (try? server.notifier.show(Firings.timed("Thawed", at: "2026-12-01T08:50:00"), late: false)) != nil
+        }
+        #expect(recovered)
+        #expect(server.notify(summary: "Thawed") != nil)
+    }
+}

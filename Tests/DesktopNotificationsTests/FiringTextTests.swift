@@ -1,0 +1,154 @@
+@testable import AlarmScheduler
+import CalendarModel
+@testable import DesktopNotifications
+import RecurrenceEngine
+import Testing
+
+/// Makes firings the way the planner does, for the text tests and the end-to-end ones.
+enum Firings {
+    static let shanghai = try! TimeZoneRules.named("Asia/Shanghai")
+
+    /// A timed occurrence at a wall-clock time in Shanghai (UTC+8, no DST).
+    static func timed(_ title: String, at local: String, kind: Firing.Kind = .event, alarmOffset: Int64 = 0,
+                      location: String = "", notes: String = "", alarm: Alarm = .relative(seconds: 0)) -> Firing {
+        let time = LocalDateTime(parsing: local)!
+        let instant = time.localSeconds - 8 * 3600
+        let occurrence = Occurrence(instant: instant, utcOffset: 8 * 3600, scheduledTime: time, isAllDay: false)
+        return Firing(instant: instant + alarmOffset, alarm: alarm, kind: kind, itemIdentifier: .random(), title: title,
+                      occurrence: occurrence, explanation: nil, snoozedFrom: nil, location: location, notes: notes)
+    }
+
+    static func allDay(_ title: String, on day: String) -> Firing {
+        let time = LocalDateTime(parsing: day + "T00:00:00")!
+        let occurrence = Occurrence(instant: time.localSeconds - 8 * 3600, utcOffset: 8 * 3600, scheduledTime: time, isAllDay: true)
+        return Firing(instant: occurrence.instant - 3600, alarm: .relative(seconds: -3600), kind: .reminder,
+                      itemIdentifier: .random(), title: title, occurrence: occurrence)
+    }
+
+    /// Unix seconds of a Shanghai wall-clock time.
+    static func instant(_ local: String) -> Int64 { LocalDateTime(parsing: local)!.localSeconds - 8 * 3600 }
+}
+
+@Suite("What a notification says: escaped markup, when, where, notes")
+struct FiringTextTests {
+    let zone = Firings.shanghai
+
+    @Test("&, < and > are escaped for the body markup; quotes and other text pass through")
+    func escaping() {
+        #expect(FiringText.escapeMarkup("<b>Tom & Jerry</b> \"quoted\" 'single' 下班") ==
+                "&lt;b&gt;Tom &amp; Jerry&lt;/b&gt; \"quoted\" 'single' 下班")
+        #expect(FiringText.escapeMarkup("&amp;") == "&amp;amp;")
+        #expect(FiringText.escapeMarkup("a\u{0}b") == "a\u{FFFD}b")
+    }
+
+    @Test("the body is when, then location, then notes, one line each, each escaped")
+    func bodyLines() {
+        // 2026-12-01 is a Tuesday.
+        let firing = Firings.timed("Stand-up", at: "2026-12-01T08:50:00", location: "Room 3 & <lobby>",
+                                   notes: "  bring the R&D slides\n")
+        let body = FiringText.body(for: firing, late: false, zone: zone, now: Firings.instant("2026-12-01T08:50:00"))
+        #expect(body == "Tue 1 Dec 08:50\nRoom 3 &amp; &lt;lobby&gt;\nbring the R&amp;D slides")
+    }
+
+    @Test("an empty location or notes leaves no empty line")
+    func emptyPieces() {
+        let firing = Firings.timed("Stand-up", at: "2026-12-01T08:50:00", notes: "notes only")
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: Firings.instant("2026-12-01T08:00:00")) ==
+                "Tue 1 Dec 08:50\nnotes only")
+    }
+
+    @Test("the time is the occurrence's, not the alarm's: an alarm 10 minutes early still shows 09:00")
+    func occurrenceTime() {
+        let firing = Firings.timed("Review", at: "2026-12-01T09:00:00", alarmOffset: -600)
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant) == "Tue 1 Dec 09:00")
+    }
+
+    @Test("times are read in the zone passed in: 08:50 in Shanghai is 01:50 in Berlin (UTC+1 in December)")
+    func zonePassedIn() throws {
+        let berlin = try TimeZoneRules.named("Europe/Berlin")
+        let firing = Firings.timed("Stand-up", at: "2026-12-01T08:50:00")
+        #expect(FiringText.body(for: firing, late: false, zone: berlin, now: firing.instant) == "Tue 1 Dec 01:50")
+    }
+
+    @Test("a late firing from today says 'missed, was due 08:50'; from another day it names the day")
+    func late() {
+        let firing = Firings.timed("Stand-up", at: "2026-12-01T08:50:00")
+        #expect(FiringText.body(for: firing, late: true, zone: zone, now: Firings.instant("2026-12-01T11:00:00")) ==
+                "missed, was due 08:50")
+        // Seen the next morning, 2026-12-02.
+        #expect(FiringText.body(for: firing, late: true, zone: zone, now: Firings.instant("2026-12-02T07:30:00")) ==
+                "missed, was due Tue 1 Dec 08:50")
+    }
+
+    @Test("an all-day occurrence shows its day alone; another year adds the year")
+    func allDayAndYear() {
+        let firing = Firings.allDay("Pay rent", on: "2027-01-05") // a Tuesday
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: Firings.instant("2026-12-31T10:00:00")) ==
+                "Tue 5 Jan 2027")
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: Firings.instant("2027-01-04T23:00:00")) ==
+                "Tue 5 Jan")
+        #expect(FiringText.body(for: firing, late: true, zone: zone, now: Firings.instant("2027-01-05T09:00:00")) ==
+                "missed, was due Tue 5 Jan")
+    }
+
+    @Test("an absolute alarm, with no occurrence, shows its own instant")
+    func absoluteAlarm() {
+        var firing = Firings.timed("Call back", at: "2026-12-01T15:05:00")
+        firing.occurrence = nil
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant) == "Tue 1 Dec 15:05")
+    }
+
+    @Test("the summary is the title as plain text (the spec gives it no markup); an empty title becomes '(untitled)'")
+    func summary() {
+        #expect(FiringText.summary(for: Firings.timed("<b>&", at: "2026-12-01T08:50:00")) == "<b>&")
+        #expect(FiringText.summary(for: Firings.timed("  ", at: "2026-12-01T08:50:00")) == "(untitled)")
+    }
+
+    @Test("Snooze is labelled with its length")
+    func snoozeLabel() {
+        #expect(FiringText.snoozeLabel(seconds: 600) == "Snooze 10 min")
+        #expect(FiringText.snoozeLabel(seconds: 7200) == "Snooze 2 h")
+        #expect(FiringText.snoozeLabel(seconds: 90) == "Snooze 90 s")
+    }
+
+    @Test("reminders get Done, events do not; every firing gets the default action, Snooze and Dismiss")
+    func actions() {
+        let event = DesktopNotifier.actions(for: .event, snoozeSeconds: 300).map(\.id)
+        let reminder = DesktopNotifier.actions(for: .reminder, snoozeSeconds: 300)
+        #expect(event == ["default", "snooze", "dismiss"])
+        #expect(reminder.map(\.id) == ["default", "snooze", "done", "dismiss"])
+        #expect(reminder[1].response == .snooze(seconds: 300))
+    }
+}
+
+@Suite("Finding the session bus without ever autolaunching one")
+struct SessionBusTests {
+    @Test("DBUS_SESSION_BUS_ADDRESS wins; else $XDG_RUNTIME_DIR/bus when it exists; else no bus")
+    func resolution() throws {
+        let exists: (String) -> Bool = { $0 == "/run/user/1000/bus" }
+        #expect(try SessionBus.address(environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/b",
+                                                     "XDG_RUNTIME_DIR": "/run/user/1000"], fileExists: exists).get() == "unix:path=/tmp/b")
+        #expect(try SessionBus.address(environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], fileExists: exists).get() ==
+                "unix:path=/run/user/1000/bus")
+        #expect(throws: NotificationError.self) {
+            try SessionBus.address(environment: ["XDG_RUNTIME_DIR": "/run/user/1001"], fileExists: exists).get()
+        }
+        #expect(throws: NotificationError.self) { try SessionBus.address(environment: [:], fileExists: exists).get() }
+    }
+
+    @Test("an address that asks for autolaunch counts as no bus")
+    func autolaunchRefused() {
+        let result = SessionBus.address(environment: ["DBUS_SESSION_BUS_ADDRESS": "autolaunch:"], fileExists: { _ in true })
+        guard case .failure(.noBus(let reason)) = result else {
+            Issue.record("expected noBus, got \(result)")
+            return
+        }
+        #expect(reason.contains("autolaunch"))
+    }
+
+    @Test("odd bytes in the runtime folder are %-escaped in the address")
+    func escaping() throws {
+        #expect(try SessionBus.address(environment: ["XDG_RUNTIME_DIR": "/run/my user;x"], fileExists: { _ in true }).get() ==
+                "unix:path=/run/my%20user%3Bx/bus")
+    }
+}
