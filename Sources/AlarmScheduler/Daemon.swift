@@ -74,6 +74,8 @@ public final class Daemon: @unchecked Sendable {
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
     var onScreen: [String: Firing] = [:]
+    /// Location alarms (Daemon+Location.swift).
+    var location = LocationWatch()
 
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -126,6 +128,7 @@ public final class Daemon: @unchecked Sendable {
         }
         queue.sync {
             do { try rebuildPlan() } catch { log("chimed: \(error)") }
+            do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             wake()
         }
         log("chimed: started on \(options.storePath)")
@@ -284,6 +287,7 @@ public final class Daemon: @unchecked Sendable {
         log("chimed: stopping on signal \(signal)")
         // Whatever was due has been settled on the way here; mark the span done.
         wake()
+        do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
         if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Int64(Date().timeIntervalSince1970.rounded(.down)))) }
         timer?.cancel()
         watch?.cancel()
