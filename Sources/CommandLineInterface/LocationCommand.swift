@@ -76,29 +76,30 @@ enum LocationCommand: Command {
     }
 
     /// Negative numbers (`-33.87`, and `-inf`, which is refused later with
-    /// a reason) are positionals, not options, unless they are an option's value.
+    /// a reason) are positionals, not options, unless they are an option's
+    /// value; positionals keep their order (LAT before LON).
     static func positionalNumbers(_ arguments: [String]) -> [String] {
-        var options: [String] = [], numbers: [String] = []
+        var options: [String] = [], positionals: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
+            index += 1
             if argument == "--" {
-                numbers += arguments[(index + 1)...]
+                positionals += arguments[index...]
                 break
             }
-            if argument.hasPrefix("-"), argument.count > 1, Double(argument) != nil {
-                numbers.append(argument)
-            } else {
-                options.append(argument)
-                let takesValue = parser.options.contains { ($0.name == argument || $0.short == argument) && $0.takesValue }
-                if takesValue, index + 1 < arguments.count {
-                    options.append(arguments[index + 1])
-                    index += 1
-                }
+            guard argument.hasPrefix("-"), argument.count > 1, Double(argument) == nil else {
+                positionals.append(argument)
+                continue
             }
-            index += 1
+            options.append(argument)
+            let takesValue = parser.options.contains { ($0.name == argument || $0.short == argument) && $0.takesValue }
+            if takesValue, index < arguments.count {
+                options.append(arguments[index])
+                index += 1
+            }
         }
-        return numbers.isEmpty ? options : options + ["--"] + numbers
+        return positionals.isEmpty ? options : options + ["--"] + positionals
     }
 
     // MARK: One position
