@@ -31,7 +31,7 @@ let package = Package(
                                                   "Geofencing"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
-        .executableTarget(name: "chimed", dependencies: ["AlarmScheduler"]),
+        .executableTarget(name: "chimed", dependencies: ["CommandLineInterface"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing"],

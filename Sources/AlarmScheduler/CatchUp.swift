@@ -30,7 +30,8 @@ public struct CatchUp: Sendable {
 extension CatchUp {
     /// Sorts the firings that came due unwatched, leaving out those the
     /// delivery log already holds (`known`): per alarm, the latest within
-    /// `window` seconds of `now` is shown late, the rest recorded as missed.
+    /// its window (the alarm's `missedWindow`, else `window` seconds) of
+    /// `now` is shown late, the rest recorded as missed.
     public init(due: [Firing], known: Set<String>, now: Int64, window: Int64) {
         var latest: [ItemIdentifier: Firing] = [:]
         for firing in due.sorted() where !known.contains(firing.key) {
@@ -38,7 +39,9 @@ extension CatchUp {
             latest[firing.alarm.identifier] = firing
         }
         for firing in latest.values.sorted() {
-            if firing.instant >= now - window { late.append(firing) } else { missed.append(firing) }
+            // The alarm's own window, where it has one.
+            let window = firing.alarm.missedWindow.map(Int64.init) ?? window
+            if window > 0 && firing.instant >= now - window { late.append(firing) } else { missed.append(firing) }
         }
         missed.sort()
     }
@@ -86,17 +89,19 @@ extension FiringPlanner {
             }
         }
         guard !cut.isEmpty else { return (due, next) }
-        let from = max(settled, now - window)
         let seen = Set(due.map(\.key))
-        for var source in try sources(of: item, after: from) where cut.contains(source.alarm.identifier) {
-            // The window of a minutely alarm holds a few hundred: the bound is generous.
-            for _ in 0..<100_000 {
-                guard let firing = source.next() else { break }
-                if firing.instant > now {
-                    next = min(next ?? .max, firing.instant)
-                    break
+        for alarm in cut {
+            let from = max(settled, now - Int64(item.alarms.first { $0.identifier == alarm }?.missedWindow ?? Int(window)))
+            for var source in try sources(of: item, after: from) where source.alarm.identifier == alarm {
+                // The window of a minutely alarm holds a few hundred: the bound is generous.
+                for _ in 0..<100_000 {
+                    guard let firing = source.next() else { break }
+                    if firing.instant > now {
+                        next = min(next ?? .max, firing.instant)
+                        break
+                    }
+                    if !seen.contains(firing.key) { due.append(firing) }
                 }
-                if !seen.contains(firing.key) { due.append(firing) }
             }
         }
         return (due, next)

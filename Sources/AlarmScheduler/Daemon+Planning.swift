@@ -81,13 +81,14 @@ extension Daemon {
     /// being shown while it is; when the notifier fails, the rest leave the
     /// log again and wait, the store's settled mark is held back before
     /// them (a crash leaves them to the catch-up), and a retry is armed,
-    /// backing off from 5 s to 5 min. One that waited past the lateness
+    /// backing off from 5 s to 5 min. One that waited past its lateness
     /// window is recorded as missed.
     func deliver(now: Int64) throws {
-        let stale = undelivered.filter { now - $0.instant > options.lateness }
+        let isStale = { (firing: Firing) in now - firing.instant > firing.alarm.missedWindow.map(Int64.init) ?? self.options.lateness }
+        let stale = undelivered.filter(isStale)
         if !stale.isEmpty {
             try store.record(stale.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
-            undelivered.removeAll { now - $0.instant > options.lateness }
+            undelivered.removeAll(where: isStale)
         }
         try store.record(undelivered.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
         var onTime: [String] = [], late: [String] = []

@@ -30,6 +30,10 @@ public final class Daemon: @unchecked Sendable {
         /// Where the machine's zone is set (`localtime`); watched to re-plan when it changes.
         public var zoneFolder = "/etc"
         public var onTimeGrace: Int64 = 60
+        /// The machine's zone, read again when `zoneFolder` says it changed.
+        public var machineZone: @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }
+        /// Whether SIGTERM and SIGINT stop the process (a daemon in a test's process leaves them alone).
+        public var handlesSignals = true
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -77,6 +81,12 @@ public final class Daemon: @unchecked Sendable {
     /// Location alarms (Daemon+Location.swift).
     var location = LocationWatch()
 
+    /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
+    public static func runtimeFolder(_ environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/chime" }
+        return "/tmp/chime-\(getuid())"
+    }
+
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.notifier = notifier
@@ -90,7 +100,7 @@ public final class Daemon: @unchecked Sendable {
         startedAt = Date().timeIntervalSince1970
         try takeLock()
         do {
-            store = try CalendarStore(path: options.storePath)
+            store = try CalendarStore(path: options.storePath, machineTimeZone: options.machineZone())
             store.limitPageCache(kilobytes: 2048)
             let interrupted = try store.settleInterruptedDeliveries()
             if interrupted > 0 { log("chimed: \(interrupted) firing(s) were being shown when the last run stopped; see 'chime missed'") }
@@ -115,7 +125,7 @@ public final class Daemon: @unchecked Sendable {
         control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue) { [unowned self] request in
             self.answer(request)
         }
-        for signal in [SIGTERM, SIGINT] {
+        for signal in [SIGTERM, SIGINT] where options.handlesSignals {
             Glibc.signal(signal, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
             source.setEventHandler { [weak self] in self?.stop(signal: signal) }
@@ -207,7 +217,7 @@ public final class Daemon: @unchecked Sendable {
             NSTimeZone.resetSystemTimeZone()
             tzset()
             do {
-                self.store = try CalendarStore(path: self.options.storePath)
+                self.store = try CalendarStore(path: self.options.storePath, machineTimeZone: self.options.machineZone())
                 self.store.limitPageCache(kilobytes: 2048)
                 self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
             } catch {
@@ -283,15 +293,28 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func stop(signal: Int32) {
-        control?.stop()
         log("chimed: stopping on signal \(signal)")
+        finish()
+        exit(0)
+    }
+
+    /// Settles what is due, closes the socket and the watches and releases
+    /// the lock: the daemon does nothing more. Call from any thread but the daemon's queue.
+    public func shutdown() {
+        queue.sync { finish() }
+    }
+
+    private func finish() {
+        control?.stop()
         // Whatever was due has been settled on the way here; mark the span done.
         wake()
         do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
-        if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Int64(Date().timeIntervalSince1970.rounded(.down)))) }
-        timer?.cancel()
-        watch?.cancel()
+        if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
+        for source in [timer, retryTimer, watch, zoneWatch] { source?.cancel() }
+        timer = nil
+        retryTimer = nil
+        clockWatch = nil
         if lockDescriptor >= 0 { close(lockDescriptor) }
-        exit(0)
+        lockDescriptor = -1
     }
 }

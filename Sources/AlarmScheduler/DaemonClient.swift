@@ -13,7 +13,7 @@ public struct DaemonClient {
     }
 
     public init(environment: [String: String]) {
-        socketPath = DaemonCommandLine.runtimeFolder(environment) + "/chimed.sock"
+        socketPath = Daemon.runtimeFolder(environment) + "/chimed.sock"
     }
 
     /// Sends `request` and returns the reply; throws when no daemon answers

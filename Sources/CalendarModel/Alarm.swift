@@ -17,11 +17,21 @@ public struct Alarm: Hashable, Sendable {
 
     public var identifier: ItemIdentifier
     public var trigger: Trigger
+    /// How long after its time a missed firing of this alarm is still worth
+    /// showing (late), in seconds, when nothing was watching when it came
+    /// due (the machine was off or asleep): 0 never shows it, only records
+    /// it; nil leaves it to the daemon's window (four hours by default).
+    /// A wake-up alarm is useless an hour late; a bill reminder is not.
+    public var missedWindow: Int?
 
-    public init(identifier: ItemIdentifier = .random(), trigger: Trigger) {
+    public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil) {
         self.identifier = identifier
         self.trigger = trigger
+        self.missedWindow = missedWindow
     }
+
+    /// The same alarm under a new identifier: for an item copied from another.
+    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow) }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
     public static func relative(seconds: Int) -> Alarm { Alarm(trigger: .relative(seconds: seconds)) }

@@ -20,7 +20,7 @@ extension CalendarStore {
             }
         }
 
-        var alarms: [Alarm] {
+        public internal(set) var alarms: [Alarm] {
             get {
                 switch self {
                 case .event(let event, _): event.alarms

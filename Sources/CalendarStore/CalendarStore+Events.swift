@@ -339,7 +339,7 @@ extension CalendarStore {
     /// identifiers where they are the owner's (alarm identifiers are unique).
     static func copies(of alarms: [Alarm], ownedBy owner: Event) -> [Alarm] {
         let owned = Set(owner.alarms.map(\.identifier))
-        return alarms.map { owned.contains($0.identifier) ? Alarm(trigger: $0.trigger) : $0 }
+        return alarms.map { owned.contains($0.identifier) ? $0.copy : $0 }
     }
 
     /// Removes an event. For an occurrence, `span` says whether only this

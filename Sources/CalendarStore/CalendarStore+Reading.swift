@@ -21,7 +21,7 @@ extension CalendarStore {
 
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
     static let alarmColumns = """
-        item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity
+        item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
@@ -182,6 +182,12 @@ extension CalendarStore {
     }
 
     private static func alarm(_ row: Statement) throws -> Alarm {
+        var alarm = try trigger(row)
+        alarm.missedWindow = row.isNull(10) ? nil : Int(row.int64(10))
+        return alarm
+    }
+
+    private static func trigger(_ row: Statement) throws -> Alarm {
         let identifier = row.text(1).flatMap(ItemIdentifier.init) ?? .random()
         switch row.text(2) {
         case "absolute":

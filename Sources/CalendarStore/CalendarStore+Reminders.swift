@@ -118,7 +118,7 @@ extension CalendarStore {
         done.externalKey = nil
         done.isCompleted = true
         done.completionDate = completedAt
-        done.alarms = reminder.alarms.map { Alarm(trigger: $0.trigger) }
+        done.alarms = reminder.alarms.map(\.copy)
         // COUNT counts from the current due time: one fewer remains after it.
         let remaining = rule.count.map { $0 - 1 }
         let next = remaining == 0 ? nil : try StoreError.wrap { try nextDue(after: due, rule: rule) }

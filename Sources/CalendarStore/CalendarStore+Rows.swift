@@ -32,6 +32,7 @@ extension CalendarStore {
             var values: Arguments = [
                 "id": alarm.identifier.rawValue, "item": item.rawValue, "position": position,
                 "kind": nil, "at": nil, "offset": nil, "title": nil, "lat": nil, "lon": nil, "radius": nil, "proximity": nil,
+                "window": alarm.missedWindow,
             ]
             switch alarm.trigger {
             case .absolute(let date):
@@ -49,8 +50,9 @@ extension CalendarStore {
                 values["proximity"] = proximity.rawValue
             }
             try db.execute("""
-                INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity)
-                VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity)
+                INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
+                    proximity, missed_window)
+                VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity, :window)
                 """, named: values)
         }
     }

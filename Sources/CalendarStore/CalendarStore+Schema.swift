@@ -175,6 +175,10 @@ extension CalendarStore {
                 END;
                 """)
         }
+        migrator.registerMigration("v7: missed windows per alarm") { db in
+            // How late a missed firing of the alarm is still shown; NULL: the daemon's default.
+            try db.executeScript("ALTER TABLE alarms ADD COLUMN missed_window INTEGER CHECK (missed_window >= 0);")
+        }
         migrator.registerMigration("v8: geofence states, last position") { db in
             // What chimed's geofence monitor knows between runs, so that a
             // restart does not fire an enter again: one row per location

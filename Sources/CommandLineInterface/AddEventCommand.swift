@@ -69,7 +69,8 @@ enum AddEventCommand {
         let rule = try parsed.value("--repeat").map { text throws(CommandFailure) in try options.rule(text) }
         let exceptions = try options.seriesTimes(parsed.all("--exdate"), "--exdate", start: start)
         let location = parsed.value("--location") ?? ""
-        let alarms = try options.alarms(parsed, locationTitle: location) ?? []
+        var alarms = try options.alarms(parsed, locationTitle: location) ?? []
+        try options.applyMissedWindow(parsed, to: &alarms)
         let url = try parsed.value("--url").map { text throws(CommandFailure) in try options.url(text) }
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 

@@ -55,7 +55,8 @@ enum AddReminderCommand {
         let due = try parsed.value("--due").map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
         let priority = try parsed.value("--priority").map { text throws(CommandFailure) in try options.priority(text) } ?? 0
         let rule = try parsed.value("--repeat").map { text throws(CommandFailure) in try options.rule(text) }
-        let alarms = try options.alarms(parsed, locationTitle: "") ?? []
+        var alarms = try options.alarms(parsed, locationTitle: "") ?? []
+        try options.applyMissedWindow(parsed, to: &alarms)
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)

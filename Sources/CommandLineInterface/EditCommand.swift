@@ -33,6 +33,8 @@ enum EditCommand: Command {
       --floating         the times keep their reading and follow the machine's zone
       --alarm…           the alarms, replacing all the old ones (see 'chime add event --help')
       --no-alarms        remove every alarm
+      --missed-window DURATION|never|default
+                         how late the alarms (new or kept) are still shown when missed
       --start WHEN       a new start; the event keeps its length unless --end or
                          --duration says otherwise (a date makes it all-day)
       --end WHEN         a new end (all-day: the last day, inclusive)
@@ -191,6 +193,7 @@ enum EditCommand: Command {
         }
         if parsed.has("--no-alarms") { event.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
+        try options.applyMissedWindow(parsed, to: &event.alarms)
 
         let chosen = span ?? .thisEvent
         let toSave = event
@@ -294,6 +297,7 @@ enum EditCommand: Command {
         }
         if parsed.has("--no-alarms") { reminder.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: "") { reminder.alarms = alarms }
+        try options.applyMissedWindow(parsed, to: &reminder.alarms)
         let toSave = reminder
         return try StoreOptions.run(command) { () throws(StoreError) in
             try store.save(toSave)

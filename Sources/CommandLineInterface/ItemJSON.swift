@@ -70,6 +70,7 @@ struct ItemJSON {
         var object: [String: Any] = [
             "identifier": alarm.identifier.rawValue, "offsetSeconds": NSNull(), "at": NSNull(),
             "proximity": NSNull(), "latitude": NSNull(), "longitude": NSNull(), "radius": NSNull(), "locationTitle": NSNull(),
+            "missedWindowSeconds": Self.null(alarm.missedWindow),
         ]
         switch alarm.trigger {
         case .relative(let seconds):

@@ -26,6 +26,7 @@ struct ItemOptions {
         .init(name: "--alarm-at", takesValue: true, repeatable: true),
         .init(name: "--alarm-arrive", takesValue: true, repeatable: true),
         .init(name: "--alarm-leave", takesValue: true, repeatable: true),
+        .init(name: "--missed-window", takesValue: true),
     ]
 
     static let alarmHelp = """
@@ -37,6 +38,10 @@ struct ItemOptions {
                          place, e.g. 31.2304,121.4737,200; repeatable
       --alarm-leave LAT,LON[,RADIUS]
                          an alarm on leaving that circle; repeatable
+      --missed-window DURATION|never|default
+                         how late the item's alarms are still shown when they came due
+                         while the machine was off or asleep (the daemon's default: 4h);
+                         never: only recorded, see 'chime missed'
     """
 
     static let timeHelp = """
@@ -159,9 +164,24 @@ struct ItemOptions {
 
     // MARK: Alarms
 
+    /// Sets `--missed-window` on the time-based alarms, when it is given.
+    func applyMissedWindow(_ parsed: ArgumentParser.Parsed, to alarms: inout [Alarm]) throws(CommandFailure) {
+        guard let text = parsed.value("--missed-window") else { return }
+        let window: Int?
+        switch text.lowercased() {
+        case "never": window = 0
+        case "default": window = nil
+        default: window = try duration(text, "--missed-window")
+        }
+        for index in alarms.indices {
+            if case .proximity = alarms[index].trigger { continue }
+            alarms[index].missedWindow = window
+        }
+    }
+
     /// The alarms the options ask for; nil when none of the options is given.
     func alarms(_ parsed: ArgumentParser.Parsed, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
-        let given = Self.alarmOptions.contains { !parsed.all($0.name).isEmpty }
+        let given = Self.alarmOptions.contains { $0.name != "--missed-window" && !parsed.all($0.name).isEmpty }
         guard given else { return nil }
         var alarms: [Alarm] = []
         for text in parsed.all("--alarm") {

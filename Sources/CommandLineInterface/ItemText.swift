@@ -136,6 +136,14 @@ struct ItemText {
     }
 
     func alarm(_ alarm: Alarm) -> String {
+        switch alarm.missedWindow {
+        case nil: trigger(alarm)
+        case 0: trigger(alarm) + " (if missed: never shown late)"
+        case let window?: trigger(alarm) + " (if missed: shown up to \(Self.duration(window)) late)"
+        }
+    }
+
+    private func trigger(_ alarm: Alarm) -> String {
         switch alarm.trigger {
         case .relative(let seconds):
             if seconds == 0 { return "at the time" }

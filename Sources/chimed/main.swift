@@ -1,4 +1,4 @@
-import AlarmScheduler
+import CommandLineInterface
 import Foundation
 
 exit(DaemonCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -120,3 +120,31 @@ struct SnoozeTests {
         #expect(try planner.firings(after: nine + 1300, count: 5).isEmpty)
     }
 }
+
+@Suite("Catching up: each alarm's own missed window")
+struct MissedWindowCatchUpTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-window-\(UUID().uuidString)").path
+
+    @Test("an alarm that is never shown late is only recorded; one with a two-day window is shown 30 hours late; the rest follow the daemon's")
+    func perAlarmWindow() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: try TimeZoneRules.named("Asia/Shanghai"))
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let start = ItemTime.zoned(LocalDateTime(parsing: "2026-12-01T09:00:00")!, zone: "Asia/Shanghai")
+        for (title, window) in [("Wake up", 0), ("Pay rent", 2 * 86_400), ("Stand-up", nil)] as [(String, Int?)] {
+            try store.save(Event(calendarIdentifier: calendar, title: title, start: start, end: start,
+                                 alarms: [Alarm(trigger: .relative(seconds: 0), missedWindow: window)]))
+        }
+        func instant(_ text: String) -> Int64 { Int64(RFC3339.instant(text)!) }
+        // Down from 08:00 until 15:00 the next day: all three came due at 09:00 on 2026-12-01, 30 hours before.
+        let plan = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+                                                           now: instant("2026-12-02T15:00:00+08:00"), window: 4 * 3600)
+        #expect(plan.late.map(\.title) == ["Pay rent"])
+        #expect(Set(plan.missed.map(\.title)) == ["Wake up", "Stand-up"])
+        // Just after it was due, the never-late alarm is still not shown late; the others are.
+        let soon = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+                                                           now: instant("2026-12-01T09:05:00+08:00"), window: 4 * 3600)
+        #expect(Set(soon.late.map(\.title)) == ["Pay rent", "Stand-up"])
+        #expect(soon.missed.map(\.title) == ["Wake up"])
+    }
+}

@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarStore
 import Dispatch
 import Foundation
@@ -9,19 +10,21 @@ import Glibc
 /// executable is a few lines.
 public enum DaemonCommandLine {
     static let usage = """
-    usage: chimed [--db PATH]
+    usage: chimed [--db PATH] [--missed-window DURATION]
 
     Runs Chime's scheduler: sleeps until the next alarm of the store
     (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db, else
     ~/.local/share/chime/chime.db) and shows each firing once. Alarms that
     came due while it was not running: the latest per alarm within four hours
-    is shown late, the rest are recorded (see 'chime missed'). One daemon per
+    (--missed-window, e.g. 30m or 1d; an alarm's own window comes first) is
+    shown late, the rest are recorded (see 'chime missed'). One daemon per
     user; SIGTERM or SIGINT stops it.
     """
 
     /// Starts the daemon and runs Dispatch's main loop; returns only on failure.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         var path: String?
+        var window: Int64?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
@@ -31,6 +34,12 @@ public enum DaemonCommandLine {
                     return 64
                 }
                 path = value
+            case "--missed-window":
+                guard let value = rest.popFirst(), let seconds = try? DurationExpression(value).seconds, seconds > 0 else {
+                    FileHandle.standardError.write(Data("chimed: --missed-window needs a DURATION such as 30m, 4h or 1d\n".utf8))
+                    return 64
+                }
+                window = Int64(seconds)
             case "-h", "--help":
                 print(usage)
                 return 0
@@ -39,8 +48,9 @@ public enum DaemonCommandLine {
                 return 64
             }
         }
-        let options = Daemon.Options(storePath: StoreLocation.path(explicit: path, environment: environment),
-                                     runtimeFolder: runtimeFolder(environment))
+        var options = Daemon.Options(storePath: StoreLocation.path(explicit: path, environment: environment),
+                                     runtimeFolder: Daemon.runtimeFolder(environment))
+        if let window { options.lateness = window }
         let log: @Sendable (String) -> Void = { line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
@@ -56,11 +66,5 @@ public enum DaemonCommandLine {
             return 1
         }
         dispatchMain()
-    }
-
-    /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
-    static func runtimeFolder(_ environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/chime" }
-        return "/tmp/chime-\(getuid())"
     }
 }

@@ -1,0 +1,31 @@
+import CalendarModel
+import CommandLineInterface
+import Foundation
+import Testing
+
+@Suite("--missed-window: how late an alarm is still shown")
+struct MissedWindowTests {
+    @Test("add sets it on the item's timed alarms, show reports it, edit changes or clears it, bad values change nothing")
+    func setShowEdit() throws {
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Pay rent", "--due", "2026-12-05T10:00", "--alarm", "0", "--alarm", "-1d",
+                             "--alarm-leave", "31.2304,121.4737", "--missed-window", "never")
+        func windows() throws -> [Int?] {
+            let json = try scratch.ok("show", id, "--json").json()
+            let alarms = try #require(json["alarms"] as? [[String: Any]])
+            return alarms.map { $0["missedWindowSeconds"] as? Int }
+        }
+        // The location alarm has no time to be late for.
+        #expect(try windows() == [0, 0, nil])
+        #expect(scratch.ok("show", id).output.contains { $0.contains("at the time (if missed: never shown late)") })
+
+        scratch.ok("edit", id, "--missed-window", "1d12h")
+        #expect(try windows() == [129_600, 129_600, nil])
+        #expect(scratch.ok("show", id).output.contains { $0.contains("1d before (if missed: shown up to 1d12h late)") })
+        scratch.ok("edit", id, "--missed-window", "default")
+        #expect(try windows() == [nil, nil, nil])
+
+        try scratch.refuses(["edit", id, "--missed-window", "soon"], status: 65, mentioning: ["--missed-window", "soon"])
+        try scratch.refuses(["edit", id, "--missed-window", "-1h"], status: 65, mentioning: ["--missed-window"])
+    }
+}
