@@ -23,6 +23,7 @@ extension Daemon {
             let now = Self.clock
             do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
             try plan.update(from: store, after: settled)
+            try refreshGeofences()
             try settle(now: now)
             try arm()
         } catch {
@@ -94,7 +95,7 @@ extension Daemon {
     /// them (a crash leaves them to the catch-up), and a retry is armed,
     /// backing off from 5 s to 5 min. One that waited past its lateness
     /// window is recorded as missed.
-    private func deliver(now: Int64) throws {
+    func deliver(now: Int64) throws {
         let isStale = { (firing: Firing) in now - firing.instant > firing.alarm.missedWindow.map(Int64.init) ?? self.options.lateness }
         let stale = undelivered.filter(isStale)
         if !stale.isEmpty {
@@ -107,7 +108,8 @@ extension Daemon {
         for firing in undelivered {
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend or a wait for a server).
-            let isDue = Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            // A location firing is shown when its fix arrives, which is its time.
+            let isDue = firing.crossing != nil || Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
             do {
                 try notifier.show(firing, late: !isDue)
             } catch {

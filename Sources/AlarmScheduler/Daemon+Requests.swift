@@ -11,7 +11,7 @@ extension Daemon {
     /// A control-socket request, on the daemon's queue.
     func answer(_ request: [String: Any]) -> [String: Any] {
         guard let name = request["request"] as? String else {
-            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze or dismiss)"]
+            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze, dismiss or location)"]
         }
         switch name {
         case "status":
@@ -37,6 +37,8 @@ extension Daemon {
             } catch {
                 return ["ok": false, "error": "\(error)"]
             }
+        case "location":
+            return answerLocation(request)
         case "snooze":
             guard let key = request["key"] as? String else { return ["ok": false, "error": "snooze needs \"key\", a firing's key"] }
             let seconds = request["seconds"] as? Int ?? 600
@@ -58,7 +60,7 @@ extension Daemon {
                 return ["ok": false, "error": "\(error)"]
             }
         default:
-            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss)"]
+            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss, location)"]
         }
     }
 

@@ -78,6 +78,8 @@ public final class Daemon: @unchecked Sendable {
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
     var onScreen: [String: Firing] = [:]
+    /// Location alarms (Daemon+Location.swift).
+    var location = LocationWatch()
 
     /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
     public static func runtimeFolder(_ environment: [String: String]) -> String {
@@ -136,6 +138,7 @@ public final class Daemon: @unchecked Sendable {
         }
         queue.sync {
             do { try rebuildPlan() } catch { log("chimed: \(error)") }
+            do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             wake()
         }
         log("chimed: started on \(options.storePath)")
@@ -305,6 +308,7 @@ public final class Daemon: @unchecked Sendable {
         control?.stop()
         // Whatever was due has been settled on the way here; mark the span done.
         wake()
+        do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
         if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
         for source in [timer, retryTimer, watch, zoneWatch] { source?.cancel() }
         timer = nil

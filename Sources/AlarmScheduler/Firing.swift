@@ -29,11 +29,15 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// The item's location text and notes, for the notification's body.
     public var location: String = ""
     public var notes: String = ""
+    /// For a location alarm: the crossing that fired it, `leave@<Unix
+    /// seconds of the fix>` or `enter@…`; nil for an alarm at a time.
+    public var crossing: String?
 
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.
     public var key: String {
         if let snoozedFrom { return snoozedFrom + "~" + String(instant) }
+        if let crossing { return alarm.identifier.rawValue + "@" + crossing }
         return alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
     }
 

@@ -10,13 +10,16 @@ enum ChildProcess {
         var description: String
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: [UInt8]) {
+    /// `standardInput` names a file to read standard input from.
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    standardInput: String? = nil) throws -> (status: Int32, output: [UInt8]) {
         var pipe: [Int32] = [0, 0]
         guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "pipe: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        if let standardInput { posix_spawn_file_actions_addopen(&actions, 0, standardInput, O_RDONLY, 0) }
         posix_spawn_file_actions_addclose(&actions, pipe[0])
         posix_spawn_file_actions_addclose(&actions, pipe[1])
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]

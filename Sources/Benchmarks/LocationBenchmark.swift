@@ -1,11 +1,19 @@
+import AlarmScheduler
 import CalendarModel
+import CalendarStore
 import Foundation
 import Geofencing
 import SeededRandom
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Issue #7's geofence figures: (a) one fix against 10,000 geofences with
 /// the spatial index, beside a scan of every geofence in the same run;
-/// (b) a 100,000-line stream of mixed position lines read and applied.
+/// (b) a 100,000-line stream of mixed position lines read and applied;
+/// (c) the same number of gpsd reports piped through `chime location
+/// --stdin` into a running `chimed` watching 10,000 reminders' geofences,
+/// its transitions counted against the pure monitor's over the same fixes.
 ///
 /// The geofences are what a city's worth of reminders looks like, which is
 /// the hard case for an index: 95% in a 40 × 40 km area around Berlin,
@@ -147,6 +155,7 @@ public struct LocationBenchmark {
         }
         report(String(format: "position lines read and applied  %8.0f /s    target ≥ 10,000/s  (%d lines: %d fixes, %d skipped, %d refused; %d firings; reading alone %.0f /s)",
                       median(rates), stream.lines.count, counts.fixes, counts.skipped, counts.refused, counts.firings, median(parseRates)))
+        try runThroughDaemon(geofences: geofences, report: report)
     }
 
     /// The stream: a walk at 100 fixes a second, written 40% as plain
@@ -180,4 +189,112 @@ public struct LocationBenchmark {
         }
         return (lines, received)
     }
+}
+
+extension LocationBenchmark {
+    /// Part (c), on the release `chime` and `chimed` beside this benchmark.
+    ///
+    /// The fixes are gpsd TPV reports with their own times, spread over the
+    /// 200 s before the run so that none is stale (older than 300 s) when it
+    /// arrives; the reference is a monitor over the same geofences (made
+    /// from the stored alarms the way the daemon makes them) fed the same
+    /// parsed fixes. The time is from spawning `chime location --stdin` on
+    /// the file to its exit, which waits for the daemon's reply to the last
+    /// batch: every fix has been applied by then.
+    func runThroughDaemon(geofences: [Geofence], report: (String) -> Void) throws {
+        let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let chimed = folder.appendingPathComponent("chimed").path, chime = folder.appendingPathComponent("chime").path
+        guard FileManager.default.isExecutableFile(atPath: chimed), FileManager.default.isExecutableFile(atPath: chime) else {
+            report("through chimed: not run: build chime and chimed beside chime-bench (swift build -c release)")
+            return
+        }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chime-location-bench-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let runtime = scratch + "/run", path = scratch + "/data/chime.db"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+
+        // One reminder per geofence, its alarm under the geofence's identifier.
+        let store = try CalendarStore(path: path, machineTimeZone: .utc)
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        for (index, fence) in geofences.enumerated() {
+            let place = try StructuredLocation(title: "Place \(index)", latitude: fence.centre.latitude, longitude: fence.centre.longitude,
+                                               radius: fence.radius)
+            try store.save(Reminder(calendarIdentifier: calendar, title: "Reminder \(index)",
+                                    alarms: [Alarm(identifier: fence.identifier, trigger: .proximity(place, fence.proximity))]), commit: false)
+        }
+        try store.commit()
+
+        // What a re-read costs, in this process: the query, and the geofences made from it.
+        let clock = ContinuousClock()
+        var reads: [Double] = []
+        var alarms: [CalendarStore.LocationAlarm] = []
+        for _ in 0..<repetitions {
+            reads.append(Self.microseconds(clock.measure { alarms = (try? store.locationAlarms()) ?? [] }) / 1000)
+        }
+        let reference = try alarms.compactMap { try Geofence(alarm: $0.alarm) }
+
+        // The stream, and the reference run over it.
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let walk = try track(count: lines, seed: 4)
+        let step = min(0.002, 200 / Double(lines))
+        var text = ""
+        text.reserveCapacity(lines * 200)
+        for (index, fix) in walk.enumerated() {
+            let time = now - 200 + Double(index) * step
+            let whole = Int64(time.rounded(.down))
+            let stamp = TimeZoneRules.utc.localTime(at: whole).description
+                + String(format: ".%03dZ", Int(((time - Double(whole)) * 1000).rounded(.down)))
+            text += #"{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"\#(stamp)","lat":\#(String(format: "%.7f", fix.position.latitude)),"lon":\#(String(format: "%.7f", fix.position.longitude)),"eph":\#(String(format: "%.1f", fix.accuracy ?? 0))}"#
+            text += "\n"
+        }
+        var monitor = GeofenceMonitor(geofences: reference)
+        var expected = 0
+        for line in text.split(separator: "\n") {
+            if case .fix(let fix) = try PositionLine.parse(line, receivedAt: now) { expected += monitor.process(fix, now: fix.time).count }
+        }
+        let input = scratch + "/stream.txt"
+        try text.write(toFile: input, atomically: false, encoding: .utf8)
+
+        let daemon = try DaemonBenchmark.Daemon(executable: chimed, store: path, runtime: runtime)
+        defer { daemon.stop() }
+        guard daemon.wait(for: "chimed: started", seconds: 60).first != nil else {
+            throw ChildProcess.Failure(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
+        }
+        let environment = ["XDG_RUNTIME_DIR": runtime, "TZ": "UTC"]
+        let began = Date()
+        let result = try ChildProcess.run(chime, ["location", "--stdin", "--json", "--db", path], environment: environment, standardInput: input)
+        let seconds = Date().timeIntervalSince(began)
+        guard result.status == 0,
+              let summary = try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any] else {
+            throw ChildProcess.Failure(description: "chime location --stdin exited \(result.status): \(String(decoding: result.output, as: UTF8.self))")
+        }
+        let transitions = summary["transitions"] as? Int ?? -1
+        let fired = daemon.wait(for: "chimed: fired", count: transitions, seconds: 10).count
+
+        // A change to one reminder: the daemon reads every location alarm again.
+        let client = DaemonClient(environment: environment)
+        var updates: [Double] = []
+        var moved = try store.reminder(identifier: try require(alarms.first).item)
+        for round in 0..<repetitions {
+            let place = try StructuredLocation(title: "Moved", latitude: 52.4 + 0.01 * Double(round), longitude: 13.3, radius: 120)
+            moved.alarms = [Alarm(identifier: moved.alarms[0].identifier, trigger: .proximity(place, .enter))]
+            try store.save(moved)
+            let start = Date()
+            _ = try client.send(["request": "changed"], timeout: 60)
+            updates.append(Date().timeIntervalSince(start) * 1000)
+        }
+
+        report("through chimed — \(geofences.count) reminders with a location alarm, \(walk.count) gpsd reports piped into chime location --stdin")
+        report(String(format: "fixes absorbed by chimed         %8.0f /s    target ≥ 10,000/s  (%d fixes in %.2f s: %@ taken, %@ ignored)",
+                      Double(walk.count) / seconds, walk.count, seconds, "\(summary["taken"] ?? "?")", "\(summary["ignored"] ?? "?")"))
+        report("transitions                      \(transitions) through chimed, \(expected) from the pure monitor"
+               + " on the same fixes, \(fired) shown: \(transitions == expected && fired == expected ? "none lost" : "MISMATCH")")
+        report(String(format: "geofences read again             %8.1f ms    (%d location alarms: the query alone, median of %d; a change seen by chimed: median %.1f ms)",
+                      median(reads), alarms.count, repetitions, median(updates)))
+    }
+}
+
+private func require<T>(_ value: T?) throws -> T {
+    guard let value else { throw ChildProcess.Failure(description: "no location alarm to move") }
+    return value
 }

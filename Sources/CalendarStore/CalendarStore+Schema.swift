@@ -179,6 +179,34 @@ extension CalendarStore {
             // How late a missed firing of the alarm is still shown; NULL: the daemon's default.
             try db.executeScript("ALTER TABLE alarms ADD COLUMN missed_window INTEGER CHECK (missed_window >= 0);")
         }
+        migrator.registerMigration("v8: geofence states, last position") { db in
+            // What chimed's geofence monitor knows between runs, so that a
+            // restart does not fire an enter again: one row per location
+            // alarm (no foreign key: saving an item rewrites its alarms under
+            // the same identifiers, and the state must survive that), and one
+            // row for the newest fix the monitor took and the newest position
+            // fed in, which a daemon that was not running evaluates at start.
+            try db.executeScript("""
+                CREATE TABLE geofence_states (
+                    alarm_id TEXT PRIMARY KEY NOT NULL,
+                    presence TEXT NOT NULL CHECK (presence IN ('unknown', 'inside', 'outside')),
+                    last_fix_at REAL,
+                    dwell_started_at REAL,
+                    last_fired_at REAL
+                );
+                CREATE TABLE location_state (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    latest_fix_at REAL,
+                    latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                    accuracy REAL CHECK (accuracy >= 0),
+                    position_at REAL,
+                    recorded_at REAL
+                );
+                INSERT INTO location_state (id) VALUES (1);
+                CREATE INDEX alarms_proximity ON alarms(item_id) WHERE kind = 'proximity';
+                """)
+        }
         return migrator
     }
 }

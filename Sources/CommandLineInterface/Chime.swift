@@ -7,7 +7,8 @@ public enum Chime {
     static var commands: [any Command.Type] {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
          AgendaCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
-         RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self]
+         RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
+         LocationCommand.self]
     }
 
     /// Runs `chime` with its arguments (without the program name) and

@@ -19,6 +19,8 @@ public struct CommandContext: Sendable {
     /// The current time: what `now`, `today`, `+10m` and the agenda are read
     /// against, and the completion date `chime complete` records.
     public var now: @Sendable () -> Date
+    /// The descriptor commands that read a stream (`chime location --stdin`) read from.
+    public var standardInput: Int32 = STDIN_FILENO
 
     public init(standardOutput: @escaping @Sendable (String) -> Void,
                 standardError: @escaping @Sendable (String) -> Void,

@@ -1,0 +1,217 @@
+import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import Foundation
+import Geofencing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chime location`: feeds positions to chimed's location alarms, or shows
+/// where they stand.
+enum LocationCommand: Command {
+    static let name = "location"
+    static let abstract = "Feed a position to location alarms (or a stream of them), or show their state"
+    static let help = """
+    usage: chime location LAT LON [--accuracy METRES] [--at WHEN] [--db PATH] [--json]
+           chime location --stdin [--db PATH] [--json]
+           chime location [--status] [--db PATH] [--json]
+
+    Tells the running chimed where you are, so that reminders with an alarm on
+    arriving at or leaving a place ring (chime add reminder --alarm-leave).
+    LAT and LON are WGS 84 degrees (a southern latitude or western longitude
+    is negative: chime location -33.8688 151.2093).
+
+    With --stdin it reads a stream, one position a line, until the end of
+    input: `LAT LON [ACCURACY]` (spaces or a comma), a geo: URI
+    (geo:52.52,13.40;u=15) or a gpsd JSON report, so that
+    `gpspipe -w | chime location --stdin` works as it is. Blank lines and
+    lines starting with # are skipped; a line that is not a position is
+    reported with its number and the stream goes on. Positions go to chimed in
+    batches (every 100 ms, or 500 of them, whichever comes first).
+
+    With no daemon running, the newest position is kept in the store, and
+    chimed evaluates it when it starts (positions older than five minutes by
+    then are not used).
+
+    With no position, or --status, it prints the last position and whether
+    each location alarm's place is around you (inside, outside, unknown).
+
+      --accuracy METRES  how far off the position may be (default: exact)
+      --at WHEN          when the position was taken (default: now)
+      --stdin            read positions from standard input
+      --status           show the last position and each location alarm's state
+    \(StoreOptions.helpFooter)
+
+    \(ItemOptions.timeHelp)
+
+    Exit status: 0 on success; 64 when the command line is wrong; 65 when a
+    position is wrong (out of range, not a number; with --stdin, when any line
+    was refused, after every good line was used); 69 when the daemon failed to
+    take positions; 74 when the store cannot be opened, read or written.
+    """
+
+    static let parser = ArgumentParser(command: "chime location", options: StoreOptions.common + [
+        .init(name: "--accuracy", takesValue: true),
+        .init(name: "--at", takesValue: true),
+        .init(name: "--stdin", takesValue: false),
+        .init(name: "--status", takesValue: false),
+    ])
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = "chime location"
+        let parsed = try parser.parse(positionalNumbers(arguments))
+        let modes = [parsed.has("--stdin"), parsed.has("--status"), !parsed.positionals.isEmpty].filter { $0 }.count
+        guard modes <= 1 else { throw .usage("\(command): give LAT LON, --stdin or --status, one of them (see '\(command) --help')") }
+        if (parsed.value("--accuracy") != nil || parsed.value("--at") != nil) && parsed.positionals.isEmpty {
+            throw .usage("\(command): --accuracy and --at go with LAT LON")
+        }
+        if parsed.has("--stdin") {
+            try stream(parsed, context: context, command: command)
+        } else if parsed.positionals.isEmpty {
+            try status(parsed, context: context, command: command)
+        } else {
+            try single(parsed, context: context, command: command)
+        }
+    }
+
+    /// Negative numbers (`-33.87`, and `-inf`, which is refused later with
+    /// a reason) are positionals, not options, unless they are an option's
+    /// value; positionals keep their order (LAT before LON).
+    static func positionalNumbers(_ arguments: [String]) -> [String] {
+        var options: [String] = [], positionals: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                positionals += arguments[index...]
+                break
+            }
+            guard argument.hasPrefix("-"), argument.count > 1, Double(argument) == nil else {
+                positionals.append(argument)
+                continue
+            }
+            options.append(argument)
+            let takesValue = parser.options.contains { ($0.name == argument || $0.short == argument) && $0.takesValue }
+            if takesValue, index < arguments.count {
+                options.append(arguments[index])
+                index += 1
+            }
+        }
+        return positionals.isEmpty ? options : options + ["--"] + positionals
+    }
+
+    // MARK: One position
+
+    private static func single(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        let given = try StoreOptions.positionals(parsed, ["LAT", "LON"], command: command)
+        func number(_ text: String, _ name: String) throws(CommandFailure) -> Double {
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { throw .data("\(command): \(name) '\(text)' is not a number") }
+            return value
+        }
+        let latitude = try number(given[0], "LAT"), longitude = try number(given[1], "LON")
+        let accuracy = try parsed.value("--accuracy").map { text throws(CommandFailure) in try number(text, "--accuracy") }
+        var time = context.now().timeIntervalSince1970
+        if let text = parsed.value("--at") {
+            let options = ItemOptions(command: command, now: Int64(time.rounded(.down)), zone: context.machineTimeZone(), floating: false)
+            time = Double(try options.instant(text, "--at"))
+        }
+        let fix: Fix
+        do {
+            fix = try Fix(latitude: latitude, longitude: longitude, accuracy: accuracy, time: time)
+        } catch {
+            throw .data("\(command): \(error)")
+        }
+        let feed = LocationFeed(command: command, context: context, storeOptions: parsed)
+        try feed.add(fix)
+        try feed.flush()
+        try finish(feed, counts: nil, parsed: parsed, context: context, command: command)
+    }
+
+    // MARK: A stream
+
+    private static func stream(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let feed = LocationFeed(command: command, context: context, storeOptions: parsed)
+        let counts = try PositionStream(descriptor: context.standardInput, command: command, context: context).read(into: feed)
+        try finish(feed, counts: counts, parsed: parsed, context: context, command: command)
+    }
+
+    private static func finish(_ feed: LocationFeed, counts: PositionStream.Counts?, parsed: ArgumentParser.Parsed,
+                               context: CommandContext, command: String) throws(CommandFailure) {
+        let totals = feed.totals
+        for failure in totals.failures { context.standardError("\(command): \(failure)") }
+        if parsed.has("--json") {
+            var object: [String: Any] = ["sent": totals.sent, "taken": totals.taken, "ignored": totals.ignored,
+                                         "transitions": totals.transitions, "kept": totals.kept]
+            if let counts {
+                object["lines"] = counts.lines
+                object["fixes"] = counts.fixes
+                object["skipped"] = counts.skipped
+                object["refused"] = counts.refused
+            }
+            StoreOptions.printJSON(object, context: context)
+        } else if counts != nil || totals.sent > 0 {
+            var text = counts.map { "read \($0.lines) line(s): \($0.fixes) position(s), \($0.skipped) skipped, \($0.refused) refused; " } ?? ""
+            text += totals.sent > 0 || !totals.kept
+                ? "chimed took \(totals.taken), ignored \(totals.ignored) (old or out of order); \(totals.transitions) firing(s)"
+                : "kept the newest in the store"
+            context.standardOutput(text)
+        }
+        if let counts, counts.refused > 0 {
+            throw .data("\(command): \(counts.refused) line(s) refused; every other line was used")
+        }
+        if !totals.failures.isEmpty { throw CommandFailure(message: "", status: ExitStatus.unavailable) }
+    }
+
+    // MARK: Status
+
+    private static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (position, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
+            (try store.latestPosition(), try store.locationAlarms(), try store.geofenceSnapshot())
+        }
+        let zone = context.machineTimeZone()
+        func stamp(_ time: Double) -> String { ItemJSON.rfc3339(Int64(time.rounded(.down)), in: zone) }
+        if parsed.has("--json") {
+            var object: [String: Any] = ["position": NSNull()]
+            if let position {
+                object["position"] = ["latitude": position.fix.position.latitude, "longitude": position.fix.position.longitude,
+                                      "accuracy": position.fix.accuracy ?? NSNull(), "at": stamp(position.fix.time),
+                                      "recorded": stamp(position.recordedAt.timeIntervalSince1970)] as [String: Any]
+            }
+            object["geofences"] = alarms.map { row -> [String: Any] in
+                let state = snapshot.states[row.alarm.identifier.rawValue]
+                var entry: [String: Any] = ["alarm": row.alarm.identifier.rawValue, "item": row.item.rawValue, "title": row.title,
+                                            "state": (state?.presence ?? .unknown).rawValue,
+                                            "lastFired": state?.lastFiredAt.map(stamp) ?? NSNull()]
+                if case .proximity(let place, let proximity) = row.alarm.trigger {
+                    entry["proximity"] = proximity.rawValue
+                    entry["latitude"] = place.latitude
+                    entry["longitude"] = place.longitude
+                    entry["radius"] = place.radius
+                    entry["place"] = place.title
+                }
+                return entry
+            }
+            StoreOptions.printJSON(object, context: context)
+            return
+        }
+        if let position {
+            let accuracy = position.fix.accuracy.map { " ±\(Int($0.rounded())) m" } ?? ""
+            context.standardOutput("last position \(position.fix.position)\(accuracy) at \(stamp(position.fix.time))")
+        } else {
+            context.standardOutput("no position yet")
+        }
+        if alarms.isEmpty { context.standardOutput("No location alarms on incomplete reminders.") }
+        for row in alarms {
+            guard case .proximity(let place, let proximity) = row.alarm.trigger else { continue }
+            let state = snapshot.states[row.alarm.identifier.rawValue]?.presence ?? .unknown
+            let name = place.title.isEmpty ? "\(place.latitude),\(place.longitude)" : place.title
+            let presence = state.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            context.standardOutput("\(presence) \(row.title) [\(row.item.short)]  on \(proximity == .enter ? "arriving at" : "leaving") "
+                                   + "\(name) (\(Int(place.radius.rounded())) m)")
+        }
+    }
+}

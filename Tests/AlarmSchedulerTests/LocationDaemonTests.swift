@@ -1,0 +1,161 @@
+import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import Foundation
+import Geofencing
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Location alarms end to end: the real `chimed` on a real store, fed by
+/// the real `chime location --stdin`, its firings read from its standard
+/// output (the log notifier).
+@Suite("chimed, location alarms", .serialized)
+struct LocationDaemonTests {
+    static var chime: String {
+        URL(fileURLWithPath: DaemonProcessTests.executable).deletingLastPathComponent().appendingPathComponent("chime").path
+    }
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-location-\(UUID().uuidString)").path
+    var storePath: String { folder + "/data/chime.db" }
+    var runtime: String { folder + "/run" }
+
+    /// The office: a circle of 100 m; a leave fires beyond 120 m (the 20 m margin).
+    static let office = try! StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 100)
+    /// At the centre, 56 m out (inside), 300 m out (outside), and 111 m out: beyond the radius but within the margin.
+    static let inside = "52.5200 13.4050 5", door = "52.5205 13.4050 5", away = "52.5227 13.4050 5", margin = "52.5210 13.4050 5"
+
+    /// A reminder with a leave alarm on the office; returns it.
+    func addReminder() throws -> Reminder {
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try #require(FileManager.default.fileExists(atPath: Self.chime), "build chime and chimed first (swift build --build-tests)")
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Buy milk",
+                                alarms: [.proximity(Self.office, .leave)])
+        try store.save(reminder)
+        return reminder
+    }
+
+    /// Pipes `lines` through `chime location --stdin`; returns its exit status and standard error.
+    @discardableResult
+    func feed(_ lines: [String], arguments: [String] = ["--stdin"]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.chime)
+        process.arguments = ["location"] + arguments + ["--db", storePath]
+        process.environment = ["XDG_RUNTIME_DIR": runtime, "TZ": "UTC"]
+        let input = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    /// Starts chimed and waits until its control socket answers.
+    func startDaemon() throws -> DaemonProcessTests.Running {
+        let daemon = try DaemonProcessTests.Running(store: storePath, runtime: runtime)
+        let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
+        let deadline = Date().addingTimeInterval(5)
+        while (try? client.send(["request": "status"], timeout: 1)) == nil && Date() < deadline { usleep(20_000) }
+        return daemon
+    }
+
+    func firings(_ daemon: DaemonProcessTests.Running, settle: Double = 0.5) -> [String] {
+        usleep(UInt32(settle * 1_000_000))
+        return daemon.printed.map(\.line).filter { $0.hasPrefix("chimed: fired") }
+    }
+
+    func leaveKeys() throws -> [String] {
+        try CalendarStore(path: storePath, machineTimeZone: .utc).deliveries().map(\.key).filter { $0.contains("@leave@") }
+    }
+
+    @Test("walking out of the circle fires the leave once; in and out again within the re-arm interval does not; nor does a restart")
+    func leaveOnce() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let reminder = try addReminder()
+        var daemon = try startDaemon()
+        // Jitter at the edge first: inside, then within the margin, which is no leave.
+        #expect(try feed([Self.inside, Self.margin, Self.inside, Self.margin]).status == 0)
+        #expect(firings(daemon).isEmpty, "printed: \(daemon.printed.map(\.line))")
+        #expect(try feed([Self.margin, Self.away, Self.away]).status == 0)
+        let first = daemon.waitForFirings(1, seconds: 3)
+        #expect(first.count == 1 && first.first?.line.contains("Buy milk [\(reminder.identifier.short)]") == true,
+                "printed: \(daemon.printed.map(\.line))")
+        #expect(!(first.first?.line.contains("(late)") ?? true))
+        // Back in and out again: a second crossing within ten minutes stays quiet.
+        #expect(try feed([Self.inside, Self.door, Self.away]).status == 0)
+        #expect(firings(daemon).count == 1, "printed: \(daemon.printed.map(\.line))")
+        daemon.kill(SIGTERM)
+
+        // Restarted, it knows where the position was and when the alarm last
+        // fired: out, and in and out again, is still within the re-arm interval.
+        daemon = try startDaemon()
+        #expect(try feed([Self.away, Self.inside, Self.away]).status == 0)
+        #expect(firings(daemon).isEmpty, "fired again after a restart: \(daemon.printed.map(\.line))")
+        daemon.kill(SIGTERM)
+        #expect(try leaveKeys().count == 1)
+    }
+
+    @Test("a position fed while no daemon runs is kept and evaluated when chimed starts")
+    func evaluatedAtStart() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder()
+        var daemon = try startDaemon()
+        #expect(try feed([Self.inside]).status == 0)
+        usleep(200_000)
+        daemon.kill(SIGTERM)
+
+        let fed = try feed([], arguments: ["52.5227", "13.405", "--accuracy", "5"])
+        #expect(fed.status == 0 && fed.errors.contains("no daemon is running") && fed.errors.contains("kept"), "\(fed.errors)")
+        daemon = try startDaemon()
+        let fired = daemon.waitForFirings(1, seconds: 3)
+        #expect(fired.count == 1 && fired.first?.line.contains("Buy milk") == true, "printed: \(daemon.printed.map(\.line))")
+        #expect(firings(daemon).count == 1)
+        daemon.kill(SIGTERM)
+        #expect(try leaveKeys().count == 1)
+    }
+
+    @Test("completing the reminder stops its location alarm")
+    func completedStops() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let reminder = try addReminder()
+        let daemon = try startDaemon()
+        defer { daemon.kill(SIGTERM) }
+        #expect(try feed([Self.inside]).status == 0)
+        try CalendarStore(path: storePath, machineTimeZone: .utc).complete(reminder.identifier)
+        let deadline = Date().addingTimeInterval(3)
+        while !daemon.printed.contains(where: { $0.line.contains("watching 0 geofence(s)") }) && Date() < deadline { usleep(20_000) }
+        #expect(try feed([Self.away]).status == 0)
+        #expect(firings(daemon).isEmpty, "printed: \(daemon.printed.map(\.line))")
+    }
+
+    @Test("the location request: counts in the reply, bad fixes refused by their place in the list, the rest used")
+    func request() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder()
+        let daemon = try startDaemon()
+        defer { daemon.kill(SIGTERM) }
+        let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
+        let now = Date().timeIntervalSince1970
+        let reply = try client.send(["request": "location", "fixes": [
+            ["lat": 52.52, "lon": 13.405, "accuracy": 5, "time": now],
+            ["lat": 95, "lon": 13.405],
+            ["lat": 52.5227, "lon": 13.405, "time": now - 10],
+            ["lat": true, "lon": 13.405],
+            ["lat": 52.5227, "lon": 13.405, "time": now + 1],
+        ]])
+        #expect(reply["ok"] as? Bool == true, "\(reply)")
+        #expect(reply["taken"] as? Int == 2 && reply["ignored"] as? Int == 1 && reply["refused"] as? Int == 2
+                && reply["transitions"] as? Int == 1, "\(reply)")
+        let errors = reply["errors"] as? [String] ?? []
+        #expect(errors.count == 2 && errors[0].hasPrefix("fix 2: latitude '95.0'") && errors[1].hasPrefix("fix 4: \"lat\" is not a number"),
+                "\(errors)")
+        #expect((try client.send(["request": "location"])["error"] as? String)?.contains("\"fixes\"") == true)
+        #expect(daemon.waitForFirings(1, seconds: 3).count == 1)
+    }
+}

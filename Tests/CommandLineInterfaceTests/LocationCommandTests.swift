@@ -1,0 +1,164 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import Geofencing
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `chime location` with no daemon running (a runtime folder of its own,
+/// empty): what it keeps in the store and what it refuses.
+@Suite("chime location")
+struct LocationCommandTests {
+    final class Run: Sendable {
+        let status: Int32
+        let output: [String]
+        let errors: [String]
+
+        init(status: Int32, output: [String], errors: [String]) {
+            self.status = status
+            self.output = output
+            self.errors = errors
+        }
+    }
+
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-location-\(UUID().uuidString)").path
+    var storePath: String { folder + "/chime.db" }
+    /// 2026-12-01T08:00:00Z.
+    static let now = Date(timeIntervalSince1970: 1_796_112_000)
+
+    /// Runs `chime location ARGUMENTS --db PATH`, with `input` on standard input.
+    func run(_ arguments: [String], input: String = "") throws -> Run {
+        try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true)
+        var pipe: [Int32] = [0, 0]
+        try #require(Glibc.pipe(&pipe) == 0)
+        // The writer is a thread of its own, so that more input than the pipe holds cannot block the test.
+        let writer = Thread { [pipe] in
+            let bytes = Array(input.utf8)
+            var sent = 0
+            while sent < bytes.count {
+                let count = bytes[sent...].withUnsafeBytes { Glibc.write(pipe[1], $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                sent += count
+            }
+            close(pipe[1])
+        }
+        writer.start()
+        defer { close(pipe[0]) }
+        let lines = Mutex<(out: [String], err: [String])>(([], []))
+        var context = CommandContext(standardOutput: { line in lines.withLock { $0.out.append(line) } },
+                                     standardError: { line in lines.withLock { $0.err.append(line) } },
+                                     environment: ["XDG_RUNTIME_DIR": folder + "/run"],
+                                     machineTimeZone: { TimeZoneRules.utc }, now: { Self.now })
+        context.standardInput = pipe[0]
+        let status = Chime.run(["location"] + arguments + ["--db", storePath], context: context)
+        return lines.withLock { Run(status: status, output: $0.out, errors: $0.err) }
+    }
+
+    func kept() throws -> Fix? {
+        try CalendarStore(path: storePath, machineTimeZone: .utc).latestPosition()?.fix
+    }
+
+    @Test("with no daemon, one position is kept in the store, and says so; a newer one replaces it, an older one does not")
+    func keptWithoutDaemon() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try run(["52.52", "13.405", "--accuracy", "12"])
+        #expect(first.status == 0, "\(first.errors)")
+        #expect(first.errors.count == 1 && first.errors[0].contains("no daemon is running") && first.errors[0].contains("kept"))
+        #expect(try kept() == Fix(latitude: 52.52, longitude: 13.405, accuracy: 12, time: 1_796_112_000))
+        // A southern latitude and western longitude are numbers, not options.
+        #expect(try run(["-33.8688", "-151.2093", "--at", "2026-12-01T08:00:05Z"]).status == 0)
+        #expect(try kept() == Fix(latitude: -33.8688, longitude: -151.2093, time: 1_796_112_005))
+        #expect(try run(["10", "10", "--at", "2026-12-01T07:59:00Z"]).status == 0)
+        #expect(try kept()?.position.latitude == -33.8688)
+    }
+
+    @Test("a stream: every good line used (the newest kept), each bad one named by its line number, exit 65 at the end")
+    func streamWithRefusals() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = """
+            # a walk
+            52.5200 13.4000 5
+            geo:52.5201,13.4001;u=8
+            95 13.4
+            52.52 13.40 -3
+            {"class":"TPV","mode":3,"time":"2026-12-01T07:59:58Z","lat":52.5203,"lon":13.4003,"eph":4}
+            {"class":"SKY","satellites":[]}
+            52.52 nan
+            52.52 200
+            not a position
+
+            52.5204,13.4004
+            """
+        let run = try run(["--stdin", "--json"], input: input)
+        #expect(run.status == 65)
+        let refusals = run.errors.filter { $0.contains(": line ") }
+        #expect(refusals.count == 5, "\(run.errors)")
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 4: latitude '95.0' must be between -90 and 90") })
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 5: accuracy '-3.0' must not be negative") })
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 8: longitude 'nan' must be a finite number") })
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 9: longitude '200.0' must be between -180 and 180") })
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 10: latitude 'not' is not a number") })
+        #expect(run.errors.last == "chime location: 5 line(s) refused; every other line was used")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.output.joined().utf8)) as? [String: Any])
+        #expect(summary["lines"] as? Int == 12 && summary["fixes"] as? Int == 4 && summary["skipped"] as? Int == 3
+                && summary["refused"] as? Int == 5 && summary["kept"] as? Bool == true)
+        // Lines without a time of their own are dated when read (now); the gpsd report carries an older one.
+        #expect(try kept() == Fix(latitude: 52.5204, longitude: 13.4004, time: 1_796_112_000))
+    }
+
+    @Test("bad single positions: exit 65 with the reason, or 64 for a wrong command line; nothing is stored")
+    func refusals() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [([String], Int32, String)] = [
+            (["91", "0"], 65, "latitude '91.0' must be between -90 and 90 degrees"),
+            (["-90.5", "0"], 65, "latitude '-90.5'"),
+            (["0", "180.01"], 65, "longitude '180.01' must be between -180 and 180"),
+            (["nan", "0"], 65, "latitude 'nan' must be a finite number"),
+            (["0", "-inf"], 65, "longitude '-inf' must be a finite number"),
+            (["0", "0", "--accuracy", "-1"], 65, "accuracy '-1.0' must not be negative"),
+            (["0", "0", "--accuracy", "inf"], 65, "accuracy 'inf' must be a finite number"),
+            (["north", "0"], 65, "LAT 'north' is not a number"),
+            (["0", "0", "--at", "yesterday-ish"], 65, "--at"),
+            (["0"], 64, "missing LON"),
+            (["0", "0", "0"], 64, "unexpected argument '0'"),
+            (["0", "0", "--stdin"], 64, "one of them"),
+            (["--accuracy", "5"], 64, "go with LAT LON"),
+            (["0", "0", "--speed", "3"], 64, "unknown option '--speed'"),
+        ]
+        for (arguments, status, fragment) in cases {
+            let run = try run(arguments)
+            #expect(run.status == status, "chime location \(arguments): \(run.errors)")
+            #expect(run.errors.joined(separator: "\n").contains(fragment), "chime location \(arguments): \(run.errors)")
+            #expect(run.output.isEmpty)
+        }
+        #expect(try kept() == nil)
+    }
+
+    @Test("--status lists each location alarm of an incomplete reminder with its saved state, and the last position")
+    func status() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try run(["52.52", "13.405"])
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let office = try StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 150)
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let milk = Reminder(calendarIdentifier: calendar, title: "Buy milk", alarms: [.proximity(office, .leave)])
+        let done = Reminder(calendarIdentifier: calendar, title: "Done already", alarms: [.proximity(office, .enter)])
+        try store.save(milk)
+        try store.save(done)
+        try store.complete(done.identifier)
+        try store.saveGeofenceStates([milk.alarms[0].identifier.rawValue: GeofenceState(presence: .inside, lastFixTime: 1_796_112_000)],
+                                     latestFixTime: 1_796_112_000)
+        let text = try run([])
+        #expect(text.status == 0)
+        #expect(text.output == ["last position 52.52,13.405 at 2026-12-01T08:00:00+00:00",
+                                "inside   Buy milk [\(milk.identifier.short)]  on leaving Office (150 m)"])
+        let json = try run(["--status", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.joined().utf8)) as? [String: Any])
+        let fences = try #require(object["geofences"] as? [[String: Any]])
+        #expect(fences.count == 1 && fences[0]["state"] as? String == "inside" && fences[0]["radius"] as? Double == 150)
+    }
+}
