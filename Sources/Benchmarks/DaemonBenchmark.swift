@@ -39,7 +39,8 @@ public struct DaemonBenchmark {
 
         init(executable: String, store: String, runtime: String) throws {
             process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = ["--db", store]
+            // The notifier measured is the log's line: a desktop server's own time is not chimed's.
+            process.arguments = ["--db", store, "--log-only"]
             process.environment = ["XDG_RUNTIME_DIR": runtime, "TZ": "Asia/Shanghai"]
             for (pipe, isOutput) in [(Pipe(), true), (Pipe(), false)] {
                 if isOutput { process.standardOutput = pipe } else { process.standardError = pipe }

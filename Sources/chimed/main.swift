@@ -1,4 +1,4 @@
-import CommandLineInterface
+import ChimedCommandLine
 import Foundation
 
 exit(DaemonCommandLine.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -210,6 +210,8 @@ struct BusLog {
         var actions: [(id: String, label: String)]
         var hints: [String: String]
         var returnedID: UInt32?
+        /// When the bus passed the call on, Unix seconds (dbus-monitor's `time=`).
+        var sent: Double?
     }
 
     indirect enum Value {
@@ -269,7 +271,8 @@ struct BusLog {
             for case .entry(let key, let value) in hintValues { hints[key.text] = value.text }
             let key = (message.field("sender") ?? "") + "#" + (message.field("serial") ?? "")
             return Notify(appName: a[0].text, replacesID: UInt32(a[1].text) ?? 0, icon: a[2].text, summary: a[3].text,
-                          body: a[4].text, actions: actions, hints: hints, returnedID: returns[key])
+                          body: a[4].text, actions: actions, hints: hints, returnedID: returns[key],
+                          sent: message.field("time").flatMap(Double.init))
         }
     }
 

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Shows through another notifier and, once it has, writes the log's line
+/// too: the desktop gets the notification, standard output (the journal
+/// under systemd) a record of it, and scripts a line to wait for.
+public struct LoggedNotifier: Notifier {
+    let notifier: any Notifier
+    let log: LogNotifier
+
+    public init(_ notifier: any Notifier, log: LogNotifier) {
+        self.notifier = notifier
+        self.log = log
+    }
+
+    public func show(_ firing: Firing, late: Bool) throws {
+        try notifier.show(firing, late: late)
+        try log.show(firing, late: late)
+    }
+
+    public func showNotice(title: String, body: String) throws {
+        try notifier.showNotice(title: title, body: body)
+        try log.showNotice(title: title, body: body)
+    }
+
+    public func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void) {
+        notifier.onResponse(handler)
+    }
+
+    public func withdraw(key: String) {
+        notifier.withdraw(key: key)
+    }
+}

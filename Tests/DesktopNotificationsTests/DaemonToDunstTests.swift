@@ -1,0 +1,175 @@
+import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import DesktopNotifications
+import Foundation
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension DesktopNotifierTests {
+    /// The real `chimed` process on a real store file, showing through
+    /// libnotify to the tests' dunst. Nested in the serialized suite: one
+    /// dunst, one test at a time.
+    @Suite("chimed to dunst")
+    struct ThroughTheDaemon {
+        static let executable: String = {
+            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chimed").path) {
+                folder.deleteLastPathComponent()
+            }
+            return folder.appendingPathComponent("chimed").path
+        }()
+
+        let server: NotificationServer
+        let folder: String
+        let store: CalendarStore
+
+        init() throws {
+            server = try NotificationServer.shared.get()
+            try server.reset()
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-dunst-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            store = try CalendarStore(path: folder + "/data/chime.db", machineTimeZone: .utc)
+        }
+
+        /// A running chimed; its standard output and error, line by line.
+        final class Chimed: @unchecked Sendable {
+            final class Lines: Sendable {
+                let mutex = Mutex<[String]>([])
+            }
+
+            let process = Process()
+            let lines = Lines()
+
+            init(store: String, runtime: String, bus: String) throws {
+                process.executableURL = URL(fileURLWithPath: ThroughTheDaemon.executable)
+                process.arguments = ["--db", store, "--snooze", "2s"]
+                process.environment = ["XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": bus, "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+                let output = Pipe(), errors = Pipe()
+                process.standardOutput = output
+                process.standardError = errors
+                for pipe in [output, errors] {
+                    pipe.fileHandleForReading.readabilityHandler = { [lines] handle in
+                        let text = String(decoding: handle.availableData, as: UTF8.self)
+                        lines.mutex.withLock { list in list += text.split(separator: "\n").map(String.init) }
+                    }
+                }
+                try process.run()
+            }
+
+            var printed: [String] { lines.mutex.withLock { $0 } }
+
+            func stop() {
+                if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+                process.waitUntilExit()
+            }
+        }
+
+        func startDaemon() throws -> Chimed {
+            let daemon = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
+            // Started when its control socket is there.
+            _ = NotificationServer.waitUntil(seconds: 10) { FileManager.default.fileExists(atPath: folder + "/run/chime/chimed.sock") }
+            return daemon
+        }
+
+        /// A reminder with one alarm at its due time, `seconds` from now (a whole second).
+        func reminder(_ title: String, notes: String? = nil, dueIn seconds: Int64) throws -> (Reminder, due: Int64) {
+            let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + seconds
+            let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: title, notes: notes ?? "",
+                                    due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),
+                                    alarms: [Alarm(trigger: .relative(seconds: 0))])
+            try store.save(reminder)
+            return (reminder, due)
+        }
+
+        func cleanUp(_ daemon: Chimed) {
+            daemon.stop()
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+
+        @Test("a reminder due in two seconds reaches dunst within a second of its time: summary, escaped body, critical, Snooze, Done, Dismiss")
+        func arrivesOnTime() throws {
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            let (_, due) = try reminder("<b>& Tea", notes: "Tom & <Jerry>", dueIn: 2)
+            let call = try #require(server.notify(summary: "<b>& Tea", within: 6), "chimed: \(daemon.printed)")
+            let sent = try #require(call.sent)
+            #expect(sent >= Double(due) - 0.05 && sent < Double(due) + 1, "sent \(sent - Double(due)) s after its due time")
+            print("chimed to dunst: Notify on the bus \(NotificationServer.milliseconds(sent - Double(due))) ms after the due time")
+            #expect(call.appName == "Chime")
+            #expect(call.body.hasSuffix("\nTom &amp; &lt;Jerry&gt;"), "\(call.body)")
+            #expect(call.hints["urgency"] == "2")
+            #expect(Set(call.actions.map { "\($0.id)=\($0.label)" }) == ["default=Open", "snooze=Snooze 2 s", "done=Done", "dismiss=Dismiss"])
+            // Standard output keeps a line of it as well.
+            #expect(NotificationServer.waitUntil(seconds: 2) { daemon.printed.contains { $0.hasPrefix("chimed: fired") && $0.contains("<b>& Tea") } },
+                    "chimed: \(daemon.printed)")
+        }
+
+        @Test("Snooze from dunst's menu brings it back after the snooze; snoozed again while on screen, it comes back in its place")
+        func snoozeComesBack() throws {
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            _ = try reminder("Stretch", dueIn: 1)
+            let first = try #require(server.notify(summary: "Stretch", within: 5), "chimed: \(daemon.printed)")
+            let firstID = try #require(first.returnedID)
+            try server.chooseInMenu("[\(firstID),snooze]")
+            let answered = Date().timeIntervalSince1970
+            try server.dunstctl("context")
+            // dunst closes a notification once it is answered: the return is a new one.
+            let second = try #require(server.notify(summary: "Stretch", skipping: 1, within: 6), "chimed: \(daemon.printed)")
+            #expect(try #require(second.sent) - answered >= 1.5)
+            let secondID = try #require(second.returnedID)
+
+            // Snoozed with `chime snooze` while it is still on screen: it comes back in its place.
+            try server.chooseInMenu("")
+            let snooze = Process()
+            snooze.executableURL = URL(fileURLWithPath: (Self.executable as NSString).deletingLastPathComponent + "/chime")
+            snooze.arguments = ["snooze", try #require(try store.reminders(.all).first).identifier.description, "2s", "--db", folder + "/data/chime.db"]
+            snooze.environment = ["XDG_RUNTIME_DIR": folder + "/run", "TZ": "UTC"]
+            try snooze.run()
+            snooze.waitUntilExit()
+            #expect(snooze.terminationStatus == 0)
+            let third = try #require(server.notify(summary: "Stretch", skipping: 2, within: 6), "chimed: \(daemon.printed)")
+            #expect(third.replacesID == secondID)
+        }
+
+        @Test("Done in dunst's menu completes the reminder in the store")
+        func doneCompletes() throws {
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            let (reminder, _) = try reminder("Water plants", dueIn: 1)
+            let call = try #require(server.notify(summary: "Water plants", within: 5), "chimed: \(daemon.printed)")
+            try server.chooseInMenu("[\(try #require(call.returnedID)),done]")
+            try server.dunstctl("context")
+            let completed = NotificationServer.waitUntil(seconds: 3) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
+            #expect(completed, "chimed: \(daemon.printed)")
+        }
+
+        @Test("with dunst stopped the daemon stays up, keeps the firing, and shows it once dunst is back")
+        func serverAway() throws {
+            try server.script("stop-dunst")
+            var dunstRunning = false
+            defer { if !dunstRunning { try? server.script("start-dunst") } }
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            _ = try reminder("While away", dueIn: 1)
+            #expect(NotificationServer.waitUntil(seconds: 5) { daemon.printed.contains { $0.contains("could not show 'While away'") } },
+                    "chimed: \(daemon.printed)")
+            #expect(daemon.process.isRunning)
+            #expect(server.notifyCalls().allSatisfy { $0.summary != "While away" || $0.returnedID == nil })
+
+            try server.script("start-dunst")
+            dunstRunning = true
+            // The first retry comes 5 s after the failure.
+            let call = server.notify(summary: "While away", within: 10)
+            #expect(call != nil, "chimed: \(daemon.printed)")
+            usleep(500_000)
+            #expect(daemon.printed.filter { $0.hasPrefix("chimed: fired") }.count == 1)
+            #expect(try store.deliveries().map(\.outcome) == [.delivered] || store.deliveries().map(\.outcome) == [.late])
+        }
+    }
+}
