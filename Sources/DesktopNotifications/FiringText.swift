@@ -38,8 +38,9 @@ public enum FiringText {
         return title.trimmingSpaces().isEmpty ? "(untitled)" : title
     }
 
-    /// The body, in markup: when (or "missed, was due …" for a late firing),
-    /// then the location, then the notes, each on its own line and escaped.
+    /// The body, in markup: when (or "missed, was due …" for a late firing;
+    /// the crossing and its time for a location alarm), then the location,
+    /// then the notes, each on its own line and escaped.
     /// Empty pieces leave no empty line.
     ///
     /// - Parameters:
@@ -49,7 +50,10 @@ public enum FiringText {
     ///     shows the time alone, one from another day its day too.
     public static func body(for firing: Firing, late: Bool, zone: TimeZoneRules, now: Int64) -> String {
         var lines: [String] = []
-        if late {
+        if firing.crossing != nil, let crossing = firing.explanation {
+            // A location alarm rings where, not when: "left Office at 17:32".
+            lines.append(escapeMarkup(crossing.replacingNUL()) + " at " + when(firing, zone: zone, now: now, omitToday: true))
+        } else if late {
             lines.append("missed, was due " + when(firing, zone: zone, now: now, omitToday: true))
         } else {
             lines.append(when(firing, zone: zone, now: now, omitToday: false))

@@ -171,5 +171,43 @@ extension DesktopNotifierTests {
             #expect(daemon.printed.filter { $0.hasPrefix("chimed: fired") }.count == 1)
             #expect(try store.deliveries().map(\.outcome) == [.delivered] || store.deliveries().map(\.outcome) == [.late])
         }
+
+        /// Feeds position lines to `chime location --stdin`, as a script would.
+        func feed(_ lines: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: (Self.executable as NSString).deletingLastPathComponent + "/chime")
+            process.arguments = ["location", "--stdin", "--db", folder + "/data/chime.db"]
+            process.environment = ["XDG_RUNTIME_DIR": folder + "/run", "TZ": "UTC"]
+            let input = Pipe()
+            process.standardInput = input
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            input.fileHandleForWriting.write(Data(lines.map { $0 + "\n" }.joined().utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        @Test("a track walking out of a leave alarm's circle shows one notification; back in and out again within the re-arm interval, none")
+        func leaveOnce() throws {
+            // 100 m around 52.52, 13.405; the leave margin is 20 m (0.001° of latitude is 111 m).
+            let office = try StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 100)
+            try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Buy milk",
+                                    alarms: [.proximity(office, .leave)]))
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            let inside = "52.5200 13.4050 5", edge = "52.5209 13.4050 5", margin = "52.5210 13.4050 5", away = "52.5227 13.4050 5"
+            // Jitter at the edge and within the margin is no leave.
+            #expect(try feed([inside, margin, inside, margin, edge]) == 0)
+            #expect(server.notify(summary: "Buy milk", within: 1) == nil)
+            #expect(try feed([margin, away, away]) == 0)
+            let call = try #require(server.notify(summary: "Buy milk", within: 3), "chimed: \(daemon.printed)")
+            #expect(call.body.hasPrefix("left Office at "), "\(call.body)")
+            #expect(call.actions.map(\.id).contains("done"))
+            // Back in and out again within ten minutes: nothing more.
+            #expect(try feed([inside, margin, away]) == 0)
+            usleep(1_000_000)
+            #expect(server.notifyCalls().filter { $0.summary == "Buy milk" }.count == 1)
+        }
     }
 }

@@ -98,6 +98,16 @@ struct FiringTextTests {
         #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant) == "Tue 1 Dec 15:05")
     }
 
+    @Test("a location alarm's body says which crossing and when, escaped: 'left Tom &amp; Jerry's at 17:32'")
+    func crossing() {
+        var firing = Firings.timed("Buy milk", at: "2026-12-01T17:32:00", kind: .reminder, notes: "2 litres")
+        firing.occurrence = nil
+        firing.crossing = "leave@\(firing.instant)"
+        firing.explanation = "left Tom & Jerry's"
+        // 2026-12-01T17:32:00+08:00, shown the same day.
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5) == "left Tom &amp; Jerry's at 17:32\n2 litres")
+    }
+
     @Test("the summary is the title as plain text (the spec gives it no markup); an empty title becomes '(untitled)'")
     func summary() {
         #expect(FiringText.summary(for: Firings.timed("<b>&", at: "2026-12-01T08:50:00")) == "<b>&")
