@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import Dispatch
 import Foundation
 import Geofencing
 
@@ -88,6 +89,7 @@ extension Daemon {
         location.alarms = alarms
         if location.monitor.count != before { log("chimed: watching \(location.monitor.count) geofence(s)") }
         try saveLocation()
+        armDwell()
     }
 
     private func readLocationAlarms(counter: Int64? = nil) throws -> ([ItemIdentifier: CalendarStore.LocationAlarm], [Geofence]) {
@@ -140,7 +142,38 @@ extension Daemon {
             undelivered += firings
             try deliver(now: Self.clock)
         }
+        armDwell()
         return outcome
+    }
+
+    /// Arms a timer for the end of the earliest pending dwell. The position
+    /// is taken as unchanged until a new one arrives (feeders such as
+    /// GeoClue report only movement), so when the timer fires the newest
+    /// position is taken again, as of then.
+    func armDwell() {
+        guard let end = location.monitor.nextDwellEnd, location.latest != nil else {
+            dwellTimer?.cancel()
+            dwellTimer = nil
+            return
+        }
+        dwellTimer?.cancel()
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        let seconds = end.rounded(.down)
+        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: Int((end - seconds) * 1e9))))
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.dwellTimer = nil
+            do {
+                let now = Date().timeIntervalSince1970
+                guard let latest = self.location.latest else { return }
+                let still = try Fix(position: latest.position, accuracy: latest.accuracy, time: max(now, end))
+                _ = try self.takeFixes([still], now: now)
+            } catch {
+                self.log("chimed: \(error)")
+            }
+        }
+        source.resume()
+        dwellTimer = source
     }
 
     /// The firing a transition makes: shown like a timed one, keyed by the

@@ -74,6 +74,8 @@ public final class Daemon: @unchecked Sendable {
     /// of the log, so that a crash leaves them to the catch-up.
     var undelivered: [Firing] = []
     var retryTimer: DispatchSourceTimer?
+    /// Armed while an arrive alarm's dwell is pending.
+    var dwellTimer: DispatchSourceTimer?
     private var lookAgainPending = false
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
@@ -310,9 +312,10 @@ public final class Daemon: @unchecked Sendable {
         wake()
         do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
         if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
-        for source in [timer, retryTimer, watch, zoneWatch] { source?.cancel() }
+        for source in [timer, retryTimer, dwellTimer, watch, zoneWatch] { source?.cancel() }
         timer = nil
         retryTimer = nil
+        dwellTimer = nil
         clockWatch = nil
         if lockDescriptor >= 0 { close(lockDescriptor) }
         lockDescriptor = -1

@@ -23,15 +23,29 @@ public struct Alarm: Hashable, Sendable {
     /// it; nil leaves it to the daemon's window (four hours by default).
     /// A wake-up alarm is useless an hour late; a bill reminder is not.
     public var missedWindow: Int?
+    /// Arrive alarms: how long (seconds) the position must stay inside the
+    /// circle before the alarm rings; 0 rings at once. Driving past the
+    /// office is not arriving at it. Leave alarms do not dwell (their margin
+    /// already keeps a jittering position from ringing them).
+    public var dwell: Int
+    /// Location alarms: whether the first position after the daemon starts
+    /// rings the alarm when it finds one already there (inside for arrive,
+    /// outside for leave). Off by default: the first position only says
+    /// where one already was, and starting the laptop at the office is not
+    /// arriving at it.
+    public var firesOnFirstFix: Bool
 
-    public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil) {
+    public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil, dwell: Int = 0,
+                firesOnFirstFix: Bool = false) {
         self.identifier = identifier
         self.trigger = trigger
         self.missedWindow = missedWindow
+        self.dwell = dwell
+        self.firesOnFirstFix = firesOnFirstFix
     }
 
     /// The same alarm under a new identifier: for an item copied from another.
-    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow) }
+    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix) }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
     public static func relative(seconds: Int) -> Alarm { Alarm(trigger: .relative(seconds: seconds)) }

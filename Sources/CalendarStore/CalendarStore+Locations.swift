@@ -43,28 +43,26 @@ extension CalendarStore {
     public func locationAlarms() throws(StoreError) -> [LocationAlarm] {
         try StoreError.wrap {
             var result: [LocationAlarm] = []
+            let columns = Self.alarmColumns.split(separator: ",").map { "alarms." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             try database.withStatement("""
-                SELECT alarms.id, alarms.item_id, alarms.location_title, alarms.latitude, alarms.longitude, alarms.radius,
-                       alarms.proximity, items.title, items.location, items.notes
+                SELECT \(columns.joined(separator: ", ")), items.title, items.location, items.notes
                 FROM alarms JOIN items ON items.id = alarms.item_id
                 WHERE alarms.kind = 'proximity' AND items.type = 'reminder' AND items.completed = 0
                 ORDER BY alarms.id
                 """) { statement in
+                let title = columns.count
                 while try statement.advance() {
-                    guard let alarm = ItemIdentifier(statement.text(0) ?? ""), let item = ItemIdentifier(statement.text(1) ?? "") else {
-                        throw StoreError.damaged(item: statement.text(1) ?? "?", reason: "a location alarm with a malformed identifier")
-                    }
-                    let location: StructuredLocation
+                    let alarm: Alarm
                     do {
-                        location = try StructuredLocation(title: statement.text(2) ?? "", latitude: statement.double(3),
-                                                          longitude: statement.double(4), radius: statement.double(5))
+                        alarm = try Self.alarm(statement)
                     } catch {
-                        throw StoreError.damaged(item: item.rawValue, reason: "location alarm \(alarm.rawValue): \(error)")
+                        throw StoreError.damaged(item: statement.text(0) ?? "?", reason: "location alarm \(statement.text(1) ?? "?"): \(error)")
                     }
-                    let proximity = statement.text(6).flatMap(Alarm.Proximity.init(rawValue:)) ?? .enter
-                    result.append(LocationAlarm(alarm: Alarm(identifier: alarm, trigger: .proximity(location, proximity)), item: item,
-                                                title: statement.text(7) ?? "", place: statement.text(8) ?? "",
-                                                notes: statement.text(9) ?? ""))
+                    guard let item = ItemIdentifier(statement.text(0) ?? ""), alarm.identifier.rawValue == statement.text(1) else {
+                        throw StoreError.damaged(item: statement.text(0) ?? "?", reason: "a location alarm with a malformed identifier")
+                    }
+                    result.append(LocationAlarm(alarm: alarm, item: item, title: statement.text(title) ?? "",
+                                                place: statement.text(title + 1) ?? "", notes: statement.text(title + 2) ?? ""))
                 }
             }
             return result

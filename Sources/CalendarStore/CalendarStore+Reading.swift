@@ -21,7 +21,8 @@ extension CalendarStore {
 
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
     static let alarmColumns = """
-        item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window
+        item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window,
+        dwell, fires_on_first_fix
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
@@ -181,9 +182,11 @@ extension CalendarStore {
         return result
     }
 
-    private static func alarm(_ row: Statement) throws -> Alarm {
+    static func alarm(_ row: Statement) throws -> Alarm {
         var alarm = try trigger(row)
         alarm.missedWindow = row.isNull(10) ? nil : Int(row.int64(10))
+        alarm.dwell = Int(row.int64(11))
+        alarm.firesOnFirstFix = row.int64(12) != 0
         return alarm
     }
 

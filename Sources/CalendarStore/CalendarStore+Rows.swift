@@ -32,7 +32,7 @@ extension CalendarStore {
             var values: Arguments = [
                 "id": alarm.identifier.rawValue, "item": item.rawValue, "position": position,
                 "kind": nil, "at": nil, "offset": nil, "title": nil, "lat": nil, "lon": nil, "radius": nil, "proximity": nil,
-                "window": alarm.missedWindow,
+                "window": alarm.missedWindow, "dwell": alarm.dwell, "first": alarm.firesOnFirstFix ? 1 : 0,
             ]
             switch alarm.trigger {
             case .absolute(let date):
@@ -51,8 +51,8 @@ extension CalendarStore {
             }
             try db.execute("""
                 INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
-                    proximity, missed_window)
-                VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity, :window)
+                    proximity, missed_window, dwell, fires_on_first_fix)
+                VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity, :window, :dwell, :first)
                 """, named: values)
         }
     }

@@ -207,6 +207,12 @@ extension CalendarStore {
                 CREATE INDEX alarms_proximity ON alarms(item_id) WHERE kind = 'proximity';
                 """)
         }
+        migrator.registerMigration("v9: dwell and first-fix firing of location alarms") { db in
+            try db.executeScript("""
+                ALTER TABLE alarms ADD COLUMN dwell INTEGER NOT NULL DEFAULT 0 CHECK (dwell >= 0);
+                ALTER TABLE alarms ADD COLUMN fires_on_first_fix INTEGER NOT NULL DEFAULT 0 CHECK (fires_on_first_fix IN (0, 1));
+                """)
+        }
         return migrator
     }
 }

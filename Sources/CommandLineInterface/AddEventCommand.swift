@@ -71,6 +71,7 @@ enum AddEventCommand {
         let location = parsed.value("--location") ?? ""
         var alarms = try options.alarms(parsed, locationTitle: location) ?? []
         try options.applyMissedWindow(parsed, to: &alarms)
+        try options.applyLocationOptions(parsed, to: &alarms)
         let url = try parsed.value("--url").map { text throws(CommandFailure) in try options.url(text) }
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 

@@ -57,6 +57,7 @@ enum AddReminderCommand {
         let rule = try parsed.value("--repeat").map { text throws(CommandFailure) in try options.rule(text) }
         var alarms = try options.alarms(parsed, locationTitle: "") ?? []
         try options.applyMissedWindow(parsed, to: &alarms)
+        try options.applyLocationOptions(parsed, to: &alarms)
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)

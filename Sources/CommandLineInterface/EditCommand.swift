@@ -35,6 +35,10 @@ enum EditCommand: Command {
       --no-alarms        remove every alarm
       --missed-window DURATION|never|default
                          how late the alarms (new or kept) are still shown when missed
+      --dwell DURATION   how long the arrive alarms (new or kept) wait inside; 0: not at all
+      --first-position rings|quiet
+                         whether the location alarms (new or kept) ring on the first
+                         position after chimed starts when it finds you already there
       --start WHEN       a new start; the event keeps its length unless --end or
                          --duration says otherwise (a date makes it all-day)
       --end WHEN         a new end (all-day: the last day, inclusive)
@@ -194,6 +198,7 @@ enum EditCommand: Command {
         if parsed.has("--no-alarms") { event.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
         try options.applyMissedWindow(parsed, to: &event.alarms)
+        try options.applyLocationOptions(parsed, to: &event.alarms)
 
         let chosen = span ?? .thisEvent
         let toSave = event
@@ -298,6 +303,7 @@ enum EditCommand: Command {
         if parsed.has("--no-alarms") { reminder.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: "") { reminder.alarms = alarms }
         try options.applyMissedWindow(parsed, to: &reminder.alarms)
+        try options.applyLocationOptions(parsed, to: &reminder.alarms)
         let toSave = reminder
         return try StoreOptions.run(command) { () throws(StoreError) in
             try store.save(toSave)

@@ -70,7 +70,7 @@ struct ItemJSON {
         var object: [String: Any] = [
             "identifier": alarm.identifier.rawValue, "offsetSeconds": NSNull(), "at": NSNull(),
             "proximity": NSNull(), "latitude": NSNull(), "longitude": NSNull(), "radius": NSNull(), "locationTitle": NSNull(),
-            "missedWindowSeconds": Self.null(alarm.missedWindow),
+            "missedWindowSeconds": Self.null(alarm.missedWindow), "dwellSeconds": NSNull(), "firstPositionRings": NSNull(),
         ]
         switch alarm.trigger {
         case .relative(let seconds):
@@ -86,6 +86,8 @@ struct ItemJSON {
             object["longitude"] = location.longitude
             object["radius"] = location.radius
             object["locationTitle"] = location.title
+            object["dwellSeconds"] = alarm.dwell
+            object["firstPositionRings"] = alarm.firesOnFirstFix
         }
         return object
     }

@@ -27,7 +27,12 @@ struct ItemOptions {
         .init(name: "--alarm-arrive", takesValue: true, repeatable: true),
         .init(name: "--alarm-leave", takesValue: true, repeatable: true),
         .init(name: "--missed-window", takesValue: true),
+        .init(name: "--dwell", takesValue: true),
+        .init(name: "--first-position", takesValue: true),
     ]
+
+    /// The options that qualify alarms rather than make them.
+    static let alarmQualifiers: Set<String> = ["--missed-window", "--dwell", "--first-position"]
 
     static let alarmHelp = """
       --alarm OFFSET     an alarm OFFSET from the start (events) or due time (reminders):
@@ -42,6 +47,12 @@ struct ItemOptions {
                          how late the item's alarms are still shown when they came due
                          while the machine was off or asleep (the daemon's default: 4h);
                          never: only recorded, see 'chime missed'
+      --dwell DURATION   arrive alarms ring only after the position stayed inside that
+                         long (e.g. 5m; 0: at once, the default)
+      --first-position rings|quiet
+                         whether the first position after chimed starts rings a
+                         location alarm when it finds you already there (inside for
+                         arrive, outside for leave); quiet (the default) only notes it
     """
 
     static let timeHelp = """
@@ -179,9 +190,38 @@ struct ItemOptions {
         }
     }
 
+    /// Sets `--dwell` on the arrive alarms and `--first-position` on the
+    /// location alarms, when given; refuses them when there is no such alarm
+    /// to qualify.
+    func applyLocationOptions(_ parsed: ArgumentParser.Parsed, to alarms: inout [Alarm]) throws(CommandFailure) {
+        if let text = parsed.value("--dwell") {
+            let dwell = try duration(text, "--dwell")
+            let arrivals = alarms.indices.filter {
+                if case .proximity(_, .enter) = alarms[$0].trigger { true } else { false }
+            }
+            guard !arrivals.isEmpty else { throw .usage("\(command): --dwell applies to arrive alarms, and there is none (--alarm-arrive)") }
+            for index in arrivals { alarms[index].dwell = dwell }
+        }
+        if let text = parsed.value("--first-position") {
+            let rings: Bool
+            switch text.lowercased() {
+            case "rings", "ring": rings = true
+            case "quiet": rings = false
+            default: throw .usage("\(command): --first-position '\(text)' is not 'rings' or 'quiet'")
+            }
+            let located = alarms.indices.filter {
+                if case .proximity = alarms[$0].trigger { true } else { false }
+            }
+            guard !located.isEmpty else {
+                throw .usage("\(command): --first-position applies to location alarms, and there is none (--alarm-arrive, --alarm-leave)")
+            }
+            for index in located { alarms[index].firesOnFirstFix = rings }
+        }
+    }
+
     /// The alarms the options ask for; nil when none of the options is given.
     func alarms(_ parsed: ArgumentParser.Parsed, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
-        let given = Self.alarmOptions.contains { $0.name != "--missed-window" && !parsed.all($0.name).isEmpty }
+        let given = Self.alarmOptions.contains { !Self.alarmQualifiers.contains($0.name) && !parsed.all($0.name).isEmpty }
         guard given else { return nil }
         var alarms: [Alarm] = []
         for text in parsed.all("--alarm") {

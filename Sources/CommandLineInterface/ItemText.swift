@@ -152,7 +152,10 @@ struct ItemText {
             return "at " + full(.zoned(zone.localTime(at: Int64(date.timeIntervalSince1970)), zone: zone.identifier))
         case .proximity(let location, let proximity):
             let place = "\(location.latitude),\(location.longitude) within \(Self.number(location.radius)) m"
-            return "on \(proximity == .enter ? "arriving at" : "leaving") \(place)\(location.title.isEmpty ? "" : " (\(location.title))")"
+            var text = "on \(proximity == .enter ? "arriving at" : "leaving") \(place)\(location.title.isEmpty ? "" : " (\(location.title))")"
+            if proximity == .enter && alarm.dwell > 0 { text += ", after \(Self.duration(alarm.dwell)) inside" }
+            if alarm.firesOnFirstFix { text += ", also on the first position" }
+            return text
         }
     }
 

@@ -45,12 +45,13 @@ public struct Geofence: Hashable, Sendable {
         self.firesOnFirstFix = firesOnFirstFix
     }
 
-    /// The geofence of a proximity alarm, or nil for an alarm at a time.
-    public init?(alarm: Alarm, dwellSeconds: Double = 0, rearmInterval: Double = defaultRearmInterval,
-                 firesOnFirstFix: Bool = false) throws(ValidationError) {
+    /// The geofence of a proximity alarm, with its dwell and first-fix
+    /// choice, or nil for an alarm at a time.
+    public init?(alarm: Alarm, rearmInterval: Double = defaultRearmInterval) throws(ValidationError) {
         guard case .proximity(let location, let proximity) = alarm.trigger else { return nil }
         try self.init(identifier: alarm.identifier, centre: GeoPoint(location), radius: location.radius, proximity: proximity,
-                      dwellSeconds: dwellSeconds, rearmInterval: rearmInterval, firesOnFirstFix: firesOnFirstFix)
+                      dwellSeconds: proximity == .enter ? Double(alarm.dwell) : 0, rearmInterval: rearmInterval,
+                      firesOnFirstFix: alarm.firesOnFirstFix)
     }
 
     /// Whether the circle itself is the same (a change elsewhere keeps the

@@ -72,6 +72,18 @@ public struct GeofenceMonitor: Sendable {
 
     public func state(of identifier: ItemIdentifier) -> GeofenceState? { slots[identifier].map { states[Int($0)] } }
 
+    /// The earliest moment (Unix seconds) a pending dwell is over, when one
+    /// is: a feeder that sends positions only when they move (GeoClue)
+    /// sends none while one stays put, so the daemon asks again then.
+    public var nextDwellEnd: Double? {
+        var earliest: Double?
+        for slot in slots.values {
+            guard let since = states[Int(slot)].dwellStartedAt, let fence = fences[Int(slot)] else { continue }
+            earliest = min(earliest ?? .infinity, since + fence.dwellSeconds)
+        }
+        return earliest
+    }
+
     /// The states to save, and the order of fixes.
     public var snapshot: Snapshot {
         var states: [String: GeofenceState] = [:]

@@ -26,13 +26,13 @@ struct LocationDaemonTests {
     /// At the centre, 56 m out (inside), 300 m out (outside), and 111 m out: beyond the radius but within the margin.
     static let inside = "52.5200 13.4050 5", door = "52.5205 13.4050 5", away = "52.5227 13.4050 5", margin = "52.5210 13.4050 5"
 
-    /// A reminder with a leave alarm on the office; returns it.
-    func addReminder() throws -> Reminder {
+    /// A reminder with a leave alarm on the office (or `alarm`); returns it.
+    func addReminder(_ alarm: Alarm = .proximity(Self.office, .leave)) throws -> Reminder {
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try #require(FileManager.default.fileExists(atPath: Self.chime), "build chime and chimed first (swift build --build-tests)")
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Buy milk",
-                                alarms: [.proximity(Self.office, .leave)])
+                                alarms: [alarm])
         try store.save(reminder)
         return reminder
     }
@@ -99,6 +99,34 @@ struct LocationDaemonTests {
         #expect(firings(daemon).isEmpty, "fired again after a restart: \(daemon.printed.map(\.line))")
         daemon.kill(SIGTERM)
         #expect(try leaveKeys().count == 1)
+    }
+
+    @Test("an arrive alarm with a dwell rings once the position stayed inside that long, with no further position fed")
+    func dwellWithoutNewPositions() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder(Alarm(trigger: .proximity(Self.office, .enter), dwell: 2))
+        let daemon = try startDaemon()
+        defer { daemon.kill(SIGTERM) }
+        #expect(try feed([Self.away]).status == 0)
+        let arrived = Date()
+        #expect(try feed([Self.inside]).status == 0)
+        #expect(firings(daemon).isEmpty, "rang before the dwell was over: \(daemon.printed.map(\.line))")
+        // A feeder like GeoClue sends nothing while one stays put: the daemon asks again itself.
+        let rang = daemon.waitForFirings(1, seconds: 5)
+        #expect(rang.count == 1, "printed: \(daemon.printed.map(\.line))")
+        if let first = rang.first { #expect(first.at.timeIntervalSince(arrived) >= 1.9) }
+        #expect(firings(daemon).count == 1)
+    }
+
+    @Test("an alarm that asks for it rings on the first position when that finds you already there")
+    func firstPositionRings() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder(Alarm(trigger: .proximity(Self.office, .leave), firesOnFirstFix: true))
+        let daemon = try startDaemon()
+        defer { daemon.kill(SIGTERM) }
+        #expect(try feed([Self.away, Self.away]).status == 0)
+        #expect(daemon.waitForFirings(1, seconds: 3).count == 1, "printed: \(daemon.printed.map(\.line))")
+        #expect(firings(daemon).count == 1)
     }
 
     @Test("a position fed while no daemon runs is kept and evaluated when chimed starts")

@@ -55,6 +55,24 @@ struct GeofenceMonitorTests {
         #expect(again.process(try north(900, at: 50), now: 50).isEmpty, "within 600 s of the leave at 30")
     }
 
+    @Test("nextDwellEnd is the earliest pending dwell's end, and nil when none is pending")
+    func dwellEnd() throws {
+        let slow = try Geofence(identifier: fenceID(1), centre: centre, radius: 100, proximity: .enter, dwellSeconds: 300, rearmInterval: 0)
+        let quick = try Geofence(identifier: fenceID(2), centre: centre, radius: 500, proximity: .enter, dwellSeconds: 60, rearmInterval: 0)
+        var monitor = GeofenceMonitor(geofences: [slow, quick])
+        #expect(monitor.nextDwellEnd == nil)
+        _ = monitor.process(try north(3000, at: 0), now: 0)
+        #expect(monitor.nextDwellEnd == nil, "outside both: nothing pending")
+        _ = monitor.process(try north(400, at: 10), now: 10)
+        #expect(monitor.nextDwellEnd == 70, "inside the wide one since 10 s: due at 10 + 60")
+        _ = monitor.process(try north(0, at: 20), now: 20)
+        #expect(monitor.nextDwellEnd == 70, "inside both; the narrow one is due at 20 + 300")
+        #expect(monitor.process(try north(0, at: 70), now: 70).map(\.geofence) == [fenceID(2)])
+        #expect(monitor.nextDwellEnd == 320)
+        _ = monitor.process(try north(3000, at: 80), now: 80)
+        #expect(monitor.nextDwellEnd == nil, "left before the narrow one's dwell was over")
+    }
+
     @Test("add, replace and remove: a moved circle starts unknown, a changed dwell keeps the state, a removed one is gone")
     func editing() throws {
         var monitor = GeofenceMonitor()

@@ -133,5 +133,11 @@ struct GeofenceStateTests {
         let made = try #require(try Geofence(alarm: alarm))
         #expect(made.identifier == alarm.identifier && made.radius == 150 && made.proximity == .leave && made.centre == centre)
         #expect(try Geofence(alarm: .relative(seconds: -600)) == nil)
+        // The alarm's dwell counts for arriving only; its first-fix choice for both.
+        let place = try StructuredLocation(latitude: 52.52, longitude: 13.41, radius: 150)
+        let arrive = try #require(try Geofence(alarm: Alarm(trigger: .proximity(place, .enter), dwell: 300, firesOnFirstFix: true)))
+        #expect(arrive.dwellSeconds == 300 && arrive.firesOnFirstFix)
+        let leave = try #require(try Geofence(alarm: Alarm(trigger: .proximity(place, .leave), dwell: 300, firesOnFirstFix: true)))
+        #expect(leave.dwellSeconds == 0 && leave.firesOnFirstFix)
     }
 }
