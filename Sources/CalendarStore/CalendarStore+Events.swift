@@ -448,33 +448,21 @@ extension CalendarStore {
         return EventRange(low: min(first, start) - pad - before, high: last + duration + pad + after, isLong: true)
     }
 
+    static let eventRow = ItemRowStatements(type: "event", columns: [
+        "calendar_id", "title", "location", "notes", "url", "start_kind", "start_local", "start_zone", "end_kind", "end_local", "end_zone",
+        "rrule", "exdates", "rdates", "external_key", "series_id", "original_start", "range_low", "range_high", "is_long", "has_alarms",
+    ])
+
     private func write(_ event: Event, range: EventRange, in db: Database) throws {
-        // Bound by position: this is the statement a large batch runs once per event.
+        // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
-        let now = Date().timeIntervalSince1970
-        let values: [(any DatabaseValueConvertible)?] = [
-            event.identifier.rawValue, event.calendarIdentifier.rawValue, event.title, event.location, event.notes, event.url,
+        try writeItem(event.identifier, Self.eventRow, [
+            event.calendarIdentifier.rawValue, event.title, event.location, event.notes, event.url,
             start.kind, start.local, start.zone, end.kind, end.local, end.zone,
             event.recurrenceRule?.rfc5545, Self.dateList(event.exceptionDates), Self.dateList(event.extraDates),
             event.externalKey, event.seriesIdentifier?.rawValue, event.originalStart?.localSeconds,
-            range.low, range.high, range.isLong, !event.alarms.isEmpty, now, now,
-        ]
-        try db.execute("""
-            INSERT INTO items (id, calendar_id, type, title, location, notes, url, start_kind, start_local, start_zone,
-                end_kind, end_local, end_zone, rrule, exdates, rdates, external_key, series_id, original_start,
-                range_low, range_high, is_long, has_alarms, created_at, modified_at)
-            VALUES (?, ?, 'event', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title,
-                location = excluded.location, notes = excluded.notes, url = excluded.url,
-                start_kind = excluded.start_kind, start_local = excluded.start_local, start_zone = excluded.start_zone,
-                end_kind = excluded.end_kind, end_local = excluded.end_local, end_zone = excluded.end_zone,
-                rrule = excluded.rrule, exdates = excluded.exdates, rdates = excluded.rdates,
-                external_key = excluded.external_key, series_id = excluded.series_id,
-                original_start = excluded.original_start, range_low = excluded.range_low,
-                range_high = excluded.range_high, is_long = excluded.is_long, has_alarms = excluded.has_alarms,
-                modified_at = excluded.modified_at
-            """, values)
-        try writeAlarms(event.alarms, of: event.identifier, in: db)
+            range.low, range.high, range.isLong, !event.alarms.isEmpty,
+        ], alarms: event.alarms, in: db)
     }
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {

@@ -183,29 +183,18 @@ extension CalendarStore {
         try perform(commit: commit) { db in try self.delete(identifier, in: db) }
     }
 
+    static let reminderRow = ItemRowStatements(type: "reminder", columns: [
+        "calendar_id", "title", "notes", "priority", "start_kind", "start_local", "start_zone", "due_kind", "due_local", "due_zone",
+        "rrule", "completed", "completion_date", "external_key", "due_instant", "has_alarms",
+    ])
+
     private func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
-        var values: Arguments = [
-            "id": reminder.identifier.rawValue, "calendar": reminder.calendarIdentifier.rawValue, "title": reminder.title,
-            "notes": reminder.notes, "priority": reminder.priority, "rrule": reminder.recurrenceRule?.rfc5545,
-            "completed": reminder.isCompleted, "completion": reminder.completionDate?.timeIntervalSince1970,
-            "key": reminder.externalKey, "due_instant": dueInstant, "has_alarms": !reminder.alarms.isEmpty,
-            "now": Date().timeIntervalSince1970,
-        ]
-        Self.setColumns(reminder.start, "start", in: &values)
-        Self.setColumns(reminder.due, "due", in: &values)
-        try db.execute("""
-            INSERT INTO items (id, calendar_id, type, title, notes, priority, start_kind, start_local, start_zone,
-                due_kind, due_local, due_zone, rrule, completed, completion_date, external_key, due_instant, has_alarms,
-                created_at, modified_at)
-            VALUES (:id, :calendar, 'reminder', :title, :notes, :priority, :start_kind, :start_local, :start_zone,
-                :due_kind, :due_local, :due_zone, :rrule, :completed, :completion, :key, :due_instant, :has_alarms, :now, :now)
-            ON CONFLICT(id) DO UPDATE SET calendar_id = excluded.calendar_id, title = excluded.title, notes = excluded.notes,
-                priority = excluded.priority, start_kind = excluded.start_kind, start_local = excluded.start_local,
-                start_zone = excluded.start_zone, due_kind = excluded.due_kind, due_local = excluded.due_local,
-                due_zone = excluded.due_zone, rrule = excluded.rrule, completed = excluded.completed,
-                completion_date = excluded.completion_date, external_key = excluded.external_key,
-                due_instant = excluded.due_instant, has_alarms = excluded.has_alarms, modified_at = excluded.modified_at
-            """, named: values)
-        try writeAlarms(reminder.alarms, of: reminder.identifier, in: db)
+        let start = Self.timeColumns(reminder.start), due = Self.timeColumns(reminder.due)
+        try writeItem(reminder.identifier, Self.reminderRow, [
+            reminder.calendarIdentifier.rawValue, reminder.title, reminder.notes, reminder.priority,
+            start.kind, start.local, start.zone, due.kind, due.local, due.zone,
+            reminder.recurrenceRule?.rfc5545, reminder.isCompleted, reminder.completionDate?.timeIntervalSince1970,
+            reminder.externalKey, dueInstant, !reminder.alarms.isEmpty,
+        ], alarms: reminder.alarms, in: db)
     }
 }

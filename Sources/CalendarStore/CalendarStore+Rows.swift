@@ -4,8 +4,6 @@ import SQLiteDatabase
 
 /// How items, times and alarms map onto rows.
 extension CalendarStore {
-    typealias Arguments = [String: (any DatabaseValueConvertible)?]
-
     /// The three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
     static func timeColumns(_ time: ItemTime?) -> (kind: String?, local: Int64?, zone: String?) {
         switch time {
@@ -16,44 +14,63 @@ extension CalendarStore {
         }
     }
 
-    static func setColumns(_ time: ItemTime?, _ prefix: String, in values: inout Arguments) {
-        let (kind, local, zone) = timeColumns(time)
-        // updateValue keeps a NULL; assigning nil through the subscript would drop the key.
-        values.updateValue(kind, forKey: prefix + "_kind")
-        values.updateValue(local, forKey: prefix + "_local")
-        values.updateValue(zone, forKey: prefix + "_zone")
-    }
-
     static func dateList(_ dates: [LocalDateTime]) -> String { dates.map(\.basicFormat).joined(separator: ",") }
 
-    func writeAlarms(_ alarms: [Alarm], of item: ItemIdentifier, in db: Database) throws {
-        try db.execute("DELETE FROM alarms WHERE item_id = ?", [item.rawValue])
+    /// The statements that write one kind of item row: `insert` adds it
+    /// when its identifier is new, `update` changes it in place otherwise
+    /// (keeping `created_at`).
+    struct ItemRowStatements {
+        let columns: [String]
+        let insert: String
+        let update: String
+        /// The insert without OR IGNORE: what reports a refused row.
+        let strictInsert: String
+
+        /// `columns` are what a save sets, besides `id`, `type` and the timestamps.
+        init(type: String, columns: [String]) {
+            self.columns = columns
+            strictInsert = "INSERT INTO items (id, type, \(columns.joined(separator: ", ")), created_at, modified_at) "
+                + "VALUES (?, '\(type)', \(Array(repeating: "?", count: columns.count).joined(separator: ", ")), ?, ?)"
+            insert = strictInsert.replacingOccurrences(of: "INSERT INTO", with: "INSERT OR IGNORE INTO")
+            update = "UPDATE items SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")), modified_at = ? "
+                + "WHERE id = ? AND type = '\(type)'"
+        }
+    }
+
+    /// Writes an item's row and its alarms. A new item, nearly every row
+    /// of a large batch, costs one statement and its alarms' inserts: no
+    /// upsert and no old alarms to clear, which halves the statements of a
+    /// 110,000-event insert. `values` follow `statements.columns`.
+    func writeItem(_ item: ItemIdentifier, _ statements: ItemRowStatements, _ values: [(any DatabaseValueConvertible)?],
+                   alarms: [Alarm], in db: Database) throws {
+        let now = Date().timeIntervalSince1970
+        try db.execute(statements.insert, [item.rawValue] + values + [now, now])
+        if db.changes == 0 {
+            // The row is there, or a constraint other than its identifier
+            // refused it (OR IGNORE skips those too): the update finds no
+            // row then, and the plain insert reports the constraint.
+            try db.execute(statements.update, values + [now, item.rawValue])
+            if db.changes == 0 {
+                try db.execute(statements.strictInsert, [item.rawValue] + values + [now, now])
+            }
+            try db.execute("DELETE FROM alarms WHERE item_id = ?", [item.rawValue])
+        }
         for (position, alarm) in alarms.enumerated() {
-            var values: Arguments = [
-                "id": alarm.identifier.rawValue, "item": item.rawValue, "position": position,
-                "kind": nil, "at": nil, "offset": nil, "title": nil, "lat": nil, "lon": nil, "radius": nil, "proximity": nil,
-                "window": alarm.missedWindow, "dwell": alarm.dwell, "first": alarm.firesOnFirstFix ? 1 : 0,
-            ]
+            var values: [(any DatabaseValueConvertible)?] = [alarm.identifier.rawValue, item.rawValue, position]
             switch alarm.trigger {
             case .absolute(let date):
-                values["kind"] = "absolute"
-                values["at"] = date.timeIntervalSince1970
+                values += ["absolute", date.timeIntervalSince1970, nil, nil, nil, nil, nil, nil]
             case .relative(let seconds):
-                values["kind"] = "relative"
-                values["offset"] = seconds
+                values += ["relative", nil, seconds, nil, nil, nil, nil, nil]
             case .proximity(let location, let proximity):
-                values["kind"] = "proximity"
-                values["title"] = location.title
-                values["lat"] = location.latitude
-                values["lon"] = location.longitude
-                values["radius"] = location.radius
-                values["proximity"] = proximity.rawValue
+                values += ["proximity", nil, nil, location.title, location.latitude, location.longitude, location.radius, proximity.rawValue]
             }
+            values += [alarm.missedWindow, alarm.dwell, alarm.firesOnFirstFix]
             try db.execute("""
                 INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
                     proximity, missed_window, dwell, fires_on_first_fix)
-                VALUES (:id, :item, :position, :kind, :at, :offset, :title, :lat, :lon, :radius, :proximity, :window, :dwell, :first)
-                """, named: values)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, values)
         }
     }
 

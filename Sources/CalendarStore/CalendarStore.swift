@@ -53,7 +53,7 @@ public final class CalendarStore {
                 // SQLite's default 2 MB page cache spills a large batch to the
                 // WAL page by page before it commits; 32 MB is allocated only
                 // as used.
-                try database.execute("PRAGMA cache_size = -32768")
+                try database.execute("PRAGMA cache_size = -131072")
                 _ = try Self.migrator.migrate(database)
                 try ensureDefaultCalendar()
             }
@@ -72,7 +72,11 @@ public final class CalendarStore {
         pending = []
         try StoreError.wrap {
             try database.transaction {
+                // A batch the log could not hold anyway is not logged; a gap
+                // tells readers behind it to re-plan everything.
+                let suspended = work.count > Self.itemChangesKept ? try Self.suspendItemChangeLog(database) : nil
                 for change in work { try change(database) }
+                if let suspended { try Self.resumeItemChangeLog(suspended, database) }
                 try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
                 try Self.pruneItemChanges(database)
             }

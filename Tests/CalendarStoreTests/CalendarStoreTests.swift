@@ -82,6 +82,39 @@ struct CalendarStoreTests {
         #expect(try store.event(externalKey: "q4-planning", calendar: calendar.identifier) == event)
     }
 
+    @Test("saving again updates in place (alarms replaced, created kept); an event under a reminder's identifier is refused and changes nothing")
+    func saveAgainAndClash() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        var event = Event(calendarIdentifier: calendar.identifier, title: "Review",
+                          start: try StoreFixture.zoned("2026-12-01T10:00:00"), end: try StoreFixture.zoned("2026-12-01T11:00:00"),
+                          alarms: [.relative(seconds: -600), .relative(seconds: -60)])
+        try store.save(event)
+        event.title = "Review, moved"
+        event.alarms = [.relative(seconds: -300)]
+        try store.save(event)
+        #expect(try store.event(identifier: event.identifier) == event)
+        // In one batch: saved, then saved again with other alarms.
+        var batched = Event(calendarIdentifier: calendar.identifier, title: "Batched",
+                            start: try StoreFixture.zoned("2026-12-02T10:00:00"), end: try StoreFixture.zoned("2026-12-02T11:00:00"),
+                            alarms: [.relative(seconds: 0)])
+        try store.save(batched, commit: false)
+        batched.alarms = [.relative(seconds: -900), .relative(seconds: -1800)]
+        try store.save(batched, commit: false)
+        try store.commit()
+        #expect(try store.event(identifier: batched.identifier) == batched)
+
+        let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Pay rent")
+        try store.save(reminder)
+        let counter = try store.changeCounter()
+        var impostor = event
+        impostor.identifier = reminder.identifier
+        #expect(throws: StoreError.self) { try store.save(impostor) }
+        #expect(try store.changeCounter() == counter)
+        #expect(try store.reminder(identifier: reminder.identifier) == reminder)
+    }
+
     @Test("saving a new item with a key already used adopts that item, so scripts can save twice")
     func externalKeyIsIdempotent() throws {
         let fixture = try StoreFixture()
