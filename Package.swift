@@ -33,8 +33,8 @@ let package = Package(
                                                   "Geofencing"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
-        .target(name: "ChimedCommandLine", dependencies: ["CommandLineInterface", "AlarmScheduler", "CalendarStore", "CalendarModel",
-                                                          "DesktopNotifications"]),
+        // Not CommandLineInterface: chimed would load libcurl and TLS for 'chime holidays update'.
+        .target(name: "ChimedCommandLine", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),

@@ -35,8 +35,9 @@ extension Daemon {
     func rebuildPlan() throws {
         let begin = Date()
         // A larger page cache for the scan saves a fifth of its time but
-        // leaves the heap ~7 MB larger for good (measured): kept small.
-        plan = try StandingPlan.make(from: store, after: settled)
+        // leaves the heap ~7 MB larger for good (measured): kept small, and
+        // the file mapped for the scan instead (no copying through pread).
+        plan = try store.withMappedFile { try StandingPlan.make(from: store, after: settled) }
         store.releaseMemory()
         log(String(format: "chimed: planned %d item(s) in %.0f ms", plan.count, Date().timeIntervalSince(begin) * 1000))
     }

@@ -217,6 +217,17 @@ extension CalendarStore {
         try? database.execute("PRAGMA cache_size = -\(max(kilobytes, 64))")
     }
 
+    /// Runs `body` with the store's file mapped into memory, and unmaps it
+    /// after. A full scan through a small page cache otherwise spends a
+    /// third of its time copying pages out of the kernel with pread
+    /// (measured on the daemon's start with 100,000 alarms); the mapping's
+    /// pages are the kernel's page cache, shared and dropped with the map.
+    public func withMappedFile<T>(_ body: () throws -> T) rethrows -> T {
+        try? database.execute("PRAGMA mmap_size = \(1 << 30)")
+        defer { try? database.execute("PRAGMA mmap_size = 0") }
+        return try body()
+    }
+
     /// Gives back the memory a large read took: SQLite's page cache, then
     /// the C heap's free pages. A daemon that scanned the whole store once
     /// need not keep the store in memory for the rest of its life.

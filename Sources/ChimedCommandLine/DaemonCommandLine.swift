@@ -1,7 +1,6 @@
 import AlarmScheduler
 import CalendarModel
 import CalendarStore
-import CommandLineInterface
 import DesktopNotifications
 import Dispatch
 import Foundation

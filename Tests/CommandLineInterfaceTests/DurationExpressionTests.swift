@@ -1,3 +1,4 @@
+import CalendarModel
 import CommandLineInterface
 import Testing
 

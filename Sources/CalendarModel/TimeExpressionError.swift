@@ -3,8 +3,7 @@
 ///
 ///     '2026-02-30' is not a date or time: February 2026 has only 28 days (try 2026-12-01, …)
 ///
-/// Commands report it as a data error (exit status 65) with
-/// `failure(in:)`.
+/// The command line reports it as a data error (exit status 65).
 public struct TimeExpressionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What the text was read as.
     public enum Expected: Hashable, Sendable {
@@ -44,17 +43,11 @@ public struct TimeExpressionError: Error, Hashable, Sendable, CustomStringConver
         }
         return "'\(text)' \(what)\(reason.map { ": " + $0 } ?? "") (\(forms))"
     }
-
-    /// The failure a command ends with: `context` names the command and the
-    /// option, e.g. `chime add: --start`; the status is 65.
-    public func failure(in context: String) -> CommandFailure {
-        .data("\(context): \(description)")
-    }
 }
 
 /// Why a parser refused some text; the public parsers turn it into a
 /// `TimeExpressionError` naming the whole text.
-struct TimeExpressionRefusal: Error {
-    var reason: String?
-    init(_ reason: String? = nil) { self.reason = reason }
+package struct TimeExpressionRefusal: Error {
+    package var reason: String?
+    package init(_ reason: String? = nil) { self.reason = reason }
 }

@@ -62,7 +62,7 @@ public struct DurationExpression: Hashable, Sendable {
     /// (hours, minutes, seconds): a relative time steps days on the wall
     /// clock. Refuses a total beyond `maximumSeconds`, counting a day as
     /// 86,400 s.
-    static func amount(_ text: Substring) throws(TimeExpressionRefusal) -> (days: Int, seconds: Int) {
+    package static func amount(_ text: Substring) throws(TimeExpressionRefusal) -> (days: Int, seconds: Int) {
         let bytes = Array(text.utf8)
         // Any number at or past this is already beyond the bound; capping
         // the digits read keeps every product and sum far from overflow.
@@ -120,7 +120,7 @@ public struct DurationExpression: Hashable, Sendable {
 
 extension Substring {
     /// Without leading and trailing whitespace (spaces, tabs, newlines).
-    func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else {
             return self[endIndex...]
         }
