@@ -149,9 +149,13 @@ extension Daemon {
     /// Arms a timer for the end of the earliest pending dwell. The position
     /// is taken as unchanged until a new one arrives (feeders such as
     /// GeoClue report only movement), so when the timer fires the newest
-    /// position is taken again, as of then.
+    /// position is taken again, as of then. Only dwells that end after the
+    /// newest fix count: one that ended before it without ringing (that
+    /// position too vague to say inside) waits for a real position, so the
+    /// timer never fires twice for the same end.
     func armDwell() {
-        guard let end = location.monitor.nextDwellEnd, location.latest != nil else {
+        let after = location.monitor.latestFixTime ?? -.infinity
+        guard let end = location.monitor.nextDwellEnd(after: after), location.latest != nil else {
             dwellTimer?.cancel()
             dwellTimer = nil
             return

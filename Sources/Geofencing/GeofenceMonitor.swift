@@ -72,14 +72,16 @@ public struct GeofenceMonitor: Sendable {
 
     public func state(of identifier: ItemIdentifier) -> GeofenceState? { slots[identifier].map { states[Int($0)] } }
 
-    /// The earliest moment (Unix seconds) a pending dwell is over, when one
-    /// is: a feeder that sends positions only when they move (GeoClue)
-    /// sends none while one stays put, so the daemon asks again then.
-    public var nextDwellEnd: Double? {
+    /// The earliest moment (Unix seconds) after `instant` that a pending
+    /// dwell is over, when there is one: a feeder that sends positions only
+    /// when they move (GeoClue) sends none while one stays put, so the
+    /// daemon asks again then.
+    public func nextDwellEnd(after instant: Double = -.infinity) -> Double? {
         var earliest: Double?
         for slot in slots.values {
             guard let since = states[Int(slot)].dwellStartedAt, let fence = fences[Int(slot)] else { continue }
-            earliest = min(earliest ?? .infinity, since + fence.dwellSeconds)
+            let end = since + fence.dwellSeconds
+            if end > instant { earliest = min(earliest ?? .infinity, end) }
         }
         return earliest
     }
