@@ -44,7 +44,7 @@ extension Daemon {
             let seconds = request["seconds"] as? Int ?? 600
             guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
             do {
-                let snooze = try store.snooze(key, until: Int64(Date().timeIntervalSince1970.rounded(.down)) + Int64(seconds))
+                let snooze = try store.snooze(key, for: Int64(seconds), from: Date())
                 wake()
                 return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
             } catch {
@@ -71,7 +71,7 @@ extension Daemon {
         do {
             switch response {
             case .snooze(let seconds):
-                let snooze = try store.snooze(key, until: Self.clock + seconds)
+                let snooze = try store.snooze(key, for: seconds, from: Date())
                 log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
                 onScreen[key] = nil
                 wake()

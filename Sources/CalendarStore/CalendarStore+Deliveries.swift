@@ -171,6 +171,12 @@ extension CalendarStore {
         }
     }
 
+    /// Snoozes the firing with `key` for `seconds` from `now`: firings ring
+    /// on whole seconds, so the time is rounded up, never sooner than asked.
+    public func snooze(_ key: String, for seconds: Int64, from now: Date) throws(StoreError) -> Snooze {
+        try snooze(key, until: Int64(now.timeIntervalSince1970.rounded(.up)) + seconds)
+    }
+
     /// Snoozes the firing with `key` (from the log) until `fireAt`; a firing
     /// snoozed again replaces its earlier snooze. Throws notFound for a key
     /// the log does not hold.

@@ -52,8 +52,7 @@ enum SnoozeCommand: Command {
             }
             return
         }
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
-        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try store.snooze(delivery.key, until: now + Int64(seconds)) }
+        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try store.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
         if parsed.has("--json") {
             StoreOptions.printJSON(["key": snooze.key, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
         } else {

@@ -105,6 +105,9 @@ struct SnoozeTests {
         #expect(next.map(\.instant) == [nine + 600])
         #expect(next.first?.key == shown[0].key + "~" + String(nine + 600) && next.first?.key == snooze.key)
         #expect(next.first?.explanation == "snoozed")
+        // For a length from a moment within a second: rounded up, never sooner than asked.
+        #expect(try store.snooze(snooze.key, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine) + 0.1)).fireAt == nine + 3)
+        #expect(try store.snooze(snooze.key, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine))).fireAt == nine + 2)
         // Snoozed again from the snoozed firing: moved, not doubled.
         _ = try store.snooze(snooze.key, until: nine + 1200)
         next = try planner.firings(after: nine, count: 5)
