@@ -30,7 +30,7 @@ let package = Package(
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
-                                                  "Geofencing"]),
+                                                  "Geofencing", "SQLiteDatabase"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         // Not CommandLineInterface: chimed would load libcurl and TLS for 'chime holidays update'.

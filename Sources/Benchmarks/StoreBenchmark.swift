@@ -136,6 +136,7 @@ public struct StoreBenchmark {
                 if !reused { for event in events { try store.save(event, commit: false) } }
             }
             let committing = try clock.measure { if !reused { try store.commit() } }
+            let bare = reused ? nil : try bareInsert(events, folder: folder)
             let week = try weekQueries(store)
             let agenda = try coldAgenda(path: path)
             report("")
@@ -146,6 +147,10 @@ public struct StoreBenchmark {
                 report(String(format: "insert all in one batch        %8.2f s     target ≤ 2 s     (%.2f s validating and queueing, %.2f s committing)",
                               Self.milliseconds(queueing + committing) / 1e3, Self.milliseconds(queueing) / 1e3,
                               Self.milliseconds(committing) / 1e3))
+                if let bare {
+                    report(String(format: "  peer: bare SQLite, same rows  %8.2f s                      (id, title, times, rule; one index; one transaction)",
+                                  Self.milliseconds(bare) / 1e3))
+                }
             }
             report(String(format: "one-week query (median of %d)  %8.2f ms    target ≤ 20 ms   (%d events in the last week; fastest %.2f ms)",
                           queries, week.milliseconds, week.events, week.fastest))
