@@ -156,11 +156,13 @@ extension Daemon {
     func armDwell() {
         let after = location.monitor.latestFixTime ?? -.infinity
         guard let end = location.monitor.nextDwellEnd(after: after), location.latest != nil else {
-            dwellTimer?.cancel()
+            dwellTimer?.source.cancel()
             dwellTimer = nil
             return
         }
-        dwellTimer?.cancel()
+        // Fixes arrive in batches many times a second: the same end keeps its timer.
+        if dwellTimer?.end == end { return }
+        dwellTimer?.source.cancel()
         let source = DispatchSource.makeTimerSource(queue: queue)
         let seconds = end.rounded(.down)
         source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: Int((end - seconds) * 1e9))))
@@ -177,7 +179,7 @@ extension Daemon {
             }
         }
         source.resume()
-        dwellTimer = source
+        dwellTimer = (source, end)
     }
 
     /// The firing a transition makes: shown like a timed one, keyed by the

@@ -75,7 +75,7 @@ public final class Daemon: @unchecked Sendable {
     var undelivered: [Firing] = []
     var retryTimer: DispatchSourceTimer?
     /// Armed while an arrive alarm's dwell is pending.
-    var dwellTimer: DispatchSourceTimer?
+    var dwellTimer: (source: DispatchSourceTimer, end: Double)?
     private var lookAgainPending = false
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
@@ -312,7 +312,7 @@ public final class Daemon: @unchecked Sendable {
         wake()
         do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
         if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
-        for source in [timer, retryTimer, dwellTimer, watch, zoneWatch] { source?.cancel() }
+        for source in [timer, retryTimer, dwellTimer?.source, watch, zoneWatch] { source?.cancel() }
         timer = nil
         retryTimer = nil
         dwellTimer = nil
