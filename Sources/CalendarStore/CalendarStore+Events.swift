@@ -457,11 +457,14 @@ extension CalendarStore {
         // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
         try writeItem(event.identifier, Self.eventRow, [
-            event.calendarIdentifier.rawValue, event.title, event.location, event.notes, event.url,
-            start.kind, start.local, start.zone, end.kind, end.local, end.zone,
-            event.recurrenceRule?.rfc5545, Self.dateList(event.exceptionDates), Self.dateList(event.extraDates),
-            event.externalKey, event.seriesIdentifier?.rawValue, event.originalStart?.localSeconds,
-            range.low, range.high, range.isLong, !event.alarms.isEmpty,
+            .text(event.calendarIdentifier.rawValue), .text(event.title), .text(event.location), .text(event.notes), event.url.databaseValue,
+            start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
+            end.kind.databaseValue, end.local.databaseValue, end.zone.databaseValue,
+            event.recurrenceRule.map { .text($0.rfc5545) } ?? .null,
+            .text(Self.dateList(event.exceptionDates)), .text(Self.dateList(event.extraDates)),
+            event.externalKey.databaseValue, event.seriesIdentifier.map { .text($0.rawValue) } ?? .null,
+            event.originalStart.map { .integer($0.localSeconds) } ?? .null,
+            .integer(range.low), range.high.databaseValue, range.isLong.databaseValue, (!event.alarms.isEmpty).databaseValue,
         ], alarms: event.alarms, in: db)
     }
 

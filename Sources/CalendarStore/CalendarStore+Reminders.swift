@@ -191,10 +191,12 @@ extension CalendarStore {
     private func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
         let start = Self.timeColumns(reminder.start), due = Self.timeColumns(reminder.due)
         try writeItem(reminder.identifier, Self.reminderRow, [
-            reminder.calendarIdentifier.rawValue, reminder.title, reminder.notes, reminder.priority,
-            start.kind, start.local, start.zone, due.kind, due.local, due.zone,
-            reminder.recurrenceRule?.rfc5545, reminder.isCompleted, reminder.completionDate?.timeIntervalSince1970,
-            reminder.externalKey, dueInstant, !reminder.alarms.isEmpty,
+            .text(reminder.calendarIdentifier.rawValue), .text(reminder.title), .text(reminder.notes), .integer(Int64(reminder.priority)),
+            start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
+            due.kind.databaseValue, due.local.databaseValue, due.zone.databaseValue,
+            reminder.recurrenceRule.map { .text($0.rfc5545) } ?? .null, reminder.isCompleted.databaseValue,
+            reminder.completionDate.map { .real($0.timeIntervalSince1970) } ?? .null,
+            reminder.externalKey.databaseValue, dueInstant.databaseValue, (!reminder.alarms.isEmpty).databaseValue,
         ], alarms: reminder.alarms, in: db)
     }
 }

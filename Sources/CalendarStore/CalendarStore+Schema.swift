@@ -213,6 +213,41 @@ extension CalendarStore {
                 ALTER TABLE alarms ADD COLUMN fires_on_first_fix INTEGER NOT NULL DEFAULT 0 CHECK (fires_on_first_fix IN (0, 1));
                 """)
         }
+        migrator.registerMigration("v10: alarms kept in item order") { db in
+            // Alarms are always read and rewritten by item, so they are kept
+            // clustered by (item, position): an item's alarms are one b-tree
+            // range, found without a second index and read in order without
+            // a sort, and a save writes one tree and the identifier index
+            // instead of four structures. The kind check is spelt out:
+            // SQLite builds a temporary table for every row it checks
+            // against an IN list of three or more values.
+            try db.executeScript("""
+                CREATE TABLE alarms_v10 (
+                    item_id TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    id TEXT NOT NULL UNIQUE,
+                    kind TEXT NOT NULL CHECK (kind = 'absolute' OR kind = 'relative' OR kind = 'proximity'),
+                    absolute_at REAL,
+                    offset_seconds INTEGER,
+                    location_title TEXT,
+                    latitude REAL CHECK (latitude BETWEEN -90 AND 90),
+                    longitude REAL CHECK (longitude BETWEEN -180 AND 180),
+                    radius REAL CHECK (radius > 0),
+                    proximity TEXT CHECK (proximity IN ('enter', 'leave')),
+                    missed_window INTEGER CHECK (missed_window >= 0),
+                    dwell INTEGER NOT NULL DEFAULT 0 CHECK (dwell >= 0),
+                    fires_on_first_fix INTEGER NOT NULL DEFAULT 0 CHECK (fires_on_first_fix IN (0, 1)),
+                    PRIMARY KEY (item_id, position)
+                ) WITHOUT ROWID;
+                INSERT INTO alarms_v10 (item_id, position, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude,
+                                        radius, proximity, missed_window, dwell, fires_on_first_fix)
+                    SELECT item_id, position, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude,
+                           radius, proximity, missed_window, dwell, fires_on_first_fix FROM alarms;
+                DROP TABLE alarms;
+                ALTER TABLE alarms_v10 RENAME TO alarms;
+                CREATE INDEX alarms_proximity ON alarms(item_id) WHERE kind = 'proximity';
+                """)
+        }
         return migrator
     }
 }

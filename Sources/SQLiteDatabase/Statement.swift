@@ -148,6 +148,22 @@ public final class Statement {
         try bindValue(value?.databaseValue ?? .null, at: Int32(index))
     }
 
+    /// Binds `values` to consecutive parameters from `index` (from 1) on;
+    /// the others keep their bindings. For statements run once per row of a
+    /// large batch: the values are not boxed as existentials one by one.
+    public func bind(_ values: [DatabaseValue], from index: Int) throws {
+        checkAccess()
+        let count = Int(sqlite3_bind_parameter_count(handle))
+        guard index >= 1, index + values.count - 1 <= count else {
+            throw DatabaseError(extendedResultCode: .range,
+                                message: "parameters \(index)...\(index + values.count - 1) out of range 1...\(count)", sql: sql)
+        }
+        boundArgumentCount = count
+        for offset in values.indices {
+            try bindValue(values[offset], at: Int32(index + offset))
+        }
+    }
+
     /// Binds one parameter by its name (with or without prefix). Other bindings stay.
     public func bind(_ value: (any DatabaseValueConvertible)?, named name: String) throws {
         checkAccess()
