@@ -16,11 +16,12 @@ public struct StoreBenchmark {
     /// Which mixes to run (`calendar`, `endless`); empty: both.
     let mixes: [String]
 
-    public init(scale: Double = 1, keptPath: String? = nil, mixes: [String] = []) {
+    /// `queries`: how many one-week queries to time (default 50, scaled).
+    public init(scale: Double = 1, keptPath: String? = nil, mixes: [String] = [], queries: Int? = nil) {
         self.mixes = mixes
         singles = max(10, Int(100_000 * scale))
         recurring = max(1, Int(10_000 * scale))
-        queries = max(3, Int(50 * scale))
+        self.queries = max(3, queries ?? Int(50 * scale))
         self.keptPath = keptPath
     }
 

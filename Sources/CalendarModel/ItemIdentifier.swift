@@ -6,10 +6,14 @@ public struct ItemIdentifier: Hashable, Comparable, Sendable, CustomStringConver
 
     /// Nil unless `rawValue` is 32 lowercase hexadecimal digits.
     public init?(_ rawValue: String) {
-        guard rawValue.utf8.count == 32, rawValue.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
-            return nil
+        var text = rawValue
+        // On the contiguous bytes: every item a query reads is checked, and
+        // walking the UTF-8 view one element at a time cost five times more.
+        let valid = text.withUTF8 { bytes in
+            bytes.count == 32 && !bytes.contains { !((48...57).contains($0) || (97...102).contains($0)) }
         }
-        self.rawValue = rawValue
+        guard valid else { return nil }
+        self.rawValue = text
     }
 
     /// 128 bits from the system's generator, in hexadecimal.

@@ -87,7 +87,7 @@ extension CalendarStore {
                 parsedRules[text] = rule
             }
         }
-        return Repetition(rule: rule, exceptionDates: Self.dates(Self.text(row, .exdates)), extraDates: Self.dates(Self.text(row, .rdates)))
+        return Repetition(rule: rule, exceptionDates: Self.dates(row, .exdates), extraDates: Self.dates(row, .rdates))
     }
 
     struct Repetition {
@@ -139,15 +139,35 @@ extension CalendarStore {
 
     /// The item time in the three columns from `first` (kind, local seconds, zone).
     private static func time(_ row: Statement, _ first: ItemColumn) throws -> ItemTime? {
-        guard let kind = row.text(first.rawValue) else { return nil }
+        // The kind is matched on its bytes: a range query reads two times
+        // from each of thousands of rows.
+        guard let kind = row.withUTF8(first.rawValue, TimeKind.init) else { return nil }
         let local = LocalDateTime(localSeconds: row.int64(first.rawValue + 1))
         switch kind {
-        case "date": return .date(local.date)
-        case "floating": return .floating(local)
-        case "zoned": return .zoned(local, zone: row.text(first.rawValue + 2) ?? "UTC")
-        default:
-            throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?", reason: "\(first) has an unknown kind '\(kind)'")
+        case .date: return .date(local.date)
+        case .floating: return .floating(local)
+        case .zoned: return .zoned(local, zone: row.text(first.rawValue + 2) ?? "UTC")
+        case .unknown:
+            throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?",
+                                     reason: "\(first) has an unknown kind '\(row.text(first.rawValue) ?? "")'")
         }
+    }
+
+    private enum TimeKind {
+        case date, floating, zoned, unknown
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>) {
+            func equals(_ literal: StaticString) -> Bool {
+                bytes.count == literal.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
+            }
+            self = equals("zoned") ? .zoned : equals("date") ? .date : equals("floating") ? .floating : .unknown
+        }
+    }
+
+    /// The dates of a comma-separated column; most rows have none, and are
+    /// answered without reading the text.
+    private static func dates(_ row: Statement, _ column: ItemColumn) -> [LocalDateTime] {
+        row.withUTF8(column.rawValue, \.isEmpty) ?? true ? [] : dates(text(row, column))
     }
 
     static func dates(_ text: String) -> [LocalDateTime] {

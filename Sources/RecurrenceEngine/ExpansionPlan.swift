@@ -82,18 +82,21 @@ final class ExpansionPlan: Sendable {
         // Day number d has weekday (d + 4) mod 7.
         weekOrigin = ((weekStart - 4) % 7 + 7) % 7
 
+        // The defaults DTSTART supplies, written straight into the plan: a
+        // query compiles thousands of series, and temporary arrays here were
+        // most of a compile's allocations.
         var months = rule.monthsOfTheYear
         var monthDays = rule.daysOfTheMonth
-        var weekdays = rule.daysOfTheWeek
-        let noDayParts = rule.daysOfTheYear.isEmpty && monthDays.isEmpty && weekdays.isEmpty && rule.weeksOfTheYear.isEmpty
+        var defaultWeekday: Int?
+        let noDayParts = rule.daysOfTheYear.isEmpty && monthDays.isEmpty && rule.daysOfTheWeek.isEmpty && rule.weeksOfTheYear.isEmpty
         switch rule.frequency {
         case .yearly where noDayParts:
             if months.isEmpty { months = [start.date.month] }
             monthDays = [start.date.day]
-        case .monthly where monthDays.isEmpty && weekdays.isEmpty:
+        case .monthly where monthDays.isEmpty && rule.daysOfTheWeek.isEmpty:
             monthDays = [start.date.day]
-        case .weekly where weekdays.isEmpty:
-            weekdays = [.every(start.date.weekday)]
+        case .weekly where rule.daysOfTheWeek.isEmpty:
+            defaultWeekday = start.date.weekday.rawValue
         default:
             break
         }
@@ -102,27 +105,34 @@ final class ExpansionPlan: Sendable {
         self.monthDays = monthDays
         yearDays = rule.daysOfTheYear
         weekNumbers = rule.weeksOfTheYear
-        var mask: UInt8 = 0
+        var mask: UInt8 = defaultWeekday.map { 1 << $0 } ?? 0
         var numbered: [(position: Int, weekday: Int)] = []
-        for day in weekdays {
+        for day in rule.daysOfTheWeek {
             if day.position == 0 { mask |= 1 << day.weekday.rawValue } else { numbered.append((day.position, day.weekday.rawValue)) }
         }
         weekdayMask = mask
         numberedWeekdays = numbered
 
-        let hours = rule.hours.isEmpty ? [start.hour] : Self.sortedUnique(rule.hours)
-        let minutes = rule.minutes.isEmpty ? [start.minute] : Self.sortedUnique(rule.minutes)
-        // BYSECOND=60 names a leap second, which no wall clock here shows.
-        let seconds = rule.seconds.isEmpty ? [start.second] : Self.sortedUnique(rule.seconds.filter { $0 < 60 })
-        var times: [Int] = []
-        times.reserveCapacity(hours.count * minutes.count * seconds.count)
-        for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
-        timesOfDay = times
+        if rule.hours.isEmpty && rule.minutes.isEmpty && rule.seconds.isEmpty {
+            // One time of day, DTSTART's (BYSECOND=60 aside, the common case).
+            timesOfDay = [start.hour * 3600 + start.minute * 60 + start.second]
+            minutes = [start.minute]
+            seconds = [start.second]
+        } else {
+            let hours = rule.hours.isEmpty ? [start.hour] : Self.sortedUnique(rule.hours)
+            let minutes = rule.minutes.isEmpty ? [start.minute] : Self.sortedUnique(rule.minutes)
+            // BYSECOND=60 names a leap second, which no wall clock here shows.
+            let seconds = rule.seconds.isEmpty ? [start.second] : Self.sortedUnique(rule.seconds.filter { $0 < 60 })
+            var times: [Int] = []
+            times.reserveCapacity(hours.count * minutes.count * seconds.count)
+            for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
+            timesOfDay = times
+            self.minutes = minutes
+            self.seconds = seconds
+        }
         hourMask = rule.hours.isEmpty ? UInt32.max : rule.hours.reduce(0) { $0 | UInt32(1) << $1 }
         minuteMask = rule.minutes.isEmpty ? UInt64.max : rule.minutes.reduce(0) { $0 | UInt64(1) << $1 }
         secondMask = rule.seconds.isEmpty ? UInt64.max : rule.seconds.reduce(0) { $0 | UInt64(1) << $1 }
-        self.minutes = minutes
-        self.seconds = seconds
         setPositions = rule.setPositions
 
         let startDay = start.date.dayNumber
@@ -161,7 +171,8 @@ final class ExpansionPlan: Sendable {
     /// always meet a possible date somewhere in a 400-year cycle, so only
     /// their combinations are checked, over one common and one leap year.
     static func someDayMatches(months: [Int], monthDays: [Int], yearDays: [Int]) -> Bool {
-        guard [months.isEmpty, monthDays.isEmpty, yearDays.isEmpty].filter({ !$0 }).count >= 2 else { return true }
+        let parts = (months.isEmpty ? 0 : 1) + (monthDays.isEmpty ? 0 : 1) + (yearDays.isEmpty ? 0 : 1)
+        guard parts >= 2 else { return true }
         for year in [2001, 2004] {
             let length = CivilDate.daysInYear(year)
             var ordinal = 0

@@ -23,9 +23,10 @@ import CSQLite
 /// flip side: a closure that waits for another thread that needs the same
 /// database deadlocks. For concurrency between threads or processes, open one
 /// `Database` per thread on the same file: WAL lets readers run beside the
-/// writer, and the busy timeout makes writers queue. The connection is also
-/// opened in SQLite's serialized mode (`SQLITE_OPEN_FULLMUTEX`), so even a
-/// misuse cannot corrupt SQLite's memory.
+/// writer, and the busy timeout makes writers queue. Since this lock already
+/// serializes every use, the connection is opened in SQLite's multi-thread
+/// mode (`SQLITE_OPEN_NOMUTEX`): serialized mode's mutex around every column
+/// read cost a range query a twelfth of its time, for no added safety.
 public final class Database: @unchecked Sendable {
     // @unchecked: the mutable state below (the cache, its clock, the counters)
     // is only touched while `lock` is held, and `handle` is used the same way.
@@ -52,7 +53,7 @@ public final class Database: @unchecked Sendable {
             try Database.createPrivateFile(atPath: path, permissions: permissions)
         }
 
-        var flags = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_EXRESCODE
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch options.access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
         case .readWrite: flags |= SQLITE_OPEN_READWRITE

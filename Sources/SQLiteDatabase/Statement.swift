@@ -47,16 +47,21 @@ public final class Statement {
     /// schema change can alter what `SELECT *` returns).
     private var columns: RowColumns?
 
+    /// The connection's lock, kept for `deinit`, which may run after the
+    /// `Database` is gone (the connection lingers until the last statement).
+    private let lock: ConnectionLock
+
     init(handle: OpaquePointer, sql: String, database: Database) {
         self.handle = handle
         self.sql = sql
         self.database = database
+        lock = database.lock
     }
 
     deinit {
-        // Safe without the database's lock: nobody else can hold this statement,
-        // and the connection is opened in SQLite's serialized mode.
-        sqlite3_finalize(handle)
+        // Under the connection's lock: the connection runs without SQLite's
+        // own mutex, and a statement someone kept may be released on any thread.
+        lock.withLock { _ = sqlite3_finalize(handle) }
     }
 
     // MARK: Shape
@@ -265,6 +270,15 @@ public final class Statement {
         guard let characters = sqlite3_column_text(handle, Int32(index)) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, Int32(index)))
         return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
+    }
+
+    /// The current row's column `index` as UTF-8 bytes, lent to `body`; nil
+    /// for NULL. For comparing or skipping text without making a `String`
+    /// of it. The bytes are valid only inside `body`.
+    public func withUTF8<T>(_ index: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> T) rethrows -> T? {
+        guard let characters = sqlite3_column_text(handle, Int32(index)) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, Int32(index)))
+        return try body(UnsafeBufferPointer(start: characters, count: count))
     }
 
     /// Runs the statement to its end, ignoring any rows.

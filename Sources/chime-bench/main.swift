@@ -1,7 +1,7 @@
 import Benchmarks
 import Foundation
 
-// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] | location [--quick] | daemon [--quick] [--keep PATH]
+// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 switch arguments.first {
@@ -11,7 +11,8 @@ case "recurrence":
 case "store":
     let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     let mix = arguments.firstIndex(of: "--mix").flatMap { arguments.indices.contains($0 + 1) ? [arguments[$0 + 1]] : nil } ?? []
-    try StoreBenchmark(scale: quick ? 0.01 : 1, keptPath: kept, mixes: mix).run { print($0) }
+    let queries = arguments.firstIndex(of: "--queries").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    try StoreBenchmark(scale: quick ? 0.01 : 1, keptPath: kept, mixes: mix, queries: queries).run { print($0) }
 case "location":
     // location [--quick]: 10,000 geofences and 100,000 position lines (a tenth with --quick).
     try LocationBenchmark(scale: quick ? 0.1 : 1, repetitions: quick ? 3 : 5).run { print($0) }
@@ -23,6 +24,6 @@ case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] | location [--quick] | daemon [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }
