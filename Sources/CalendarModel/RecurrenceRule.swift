@@ -107,6 +107,10 @@ public struct RecurrenceRule: Hashable, Sendable {
 
     private let parts: Parts
 
+    /// The same for every copy of this rule (copies share their parts), and
+    /// for no other rule while this one lives: for caches of work done per rule.
+    package var identity: ObjectIdentifier { ObjectIdentifier(parts) }
+
     public var frequency: Frequency { parts.frequency }
     public var interval: Int { parts.interval }
     public var end: End? { parts.end }

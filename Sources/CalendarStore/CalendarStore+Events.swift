@@ -228,10 +228,10 @@ extension CalendarStore {
         let zone = try zone(of: start)
         if case .date(let day) = start {
             return try Recurrence(rule: rule, startDate: day, timeZone: zone, exceptionDates: exceptionDates.map(\.date),
-                                  extraDates: extraDates.map(\.date), workdays: workdays)
+                                  extraDates: extraDates.map(\.date), workdays: workdays, plans: recurrencePlans)
         }
         return Recurrence(rule: rule, start: start.wallClock, timeZone: zone, exceptionDates: exceptionDates,
-                          extraDates: extraDates, workdays: workdays)
+                          extraDates: extraDates, workdays: workdays, plans: recurrencePlans)
     }
 
     /// One occurrence as an event: the series' fields at the occurrence's time.

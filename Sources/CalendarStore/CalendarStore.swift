@@ -25,6 +25,8 @@ public final class CalendarStore {
     private var batchReadOnlyCount: Int?
     /// Rules parsed from their stored text, by the text.
     var parsedRules: [String: RecurrenceRule] = [:]
+    /// Rules compiled for the times of day their series start at.
+    let recurrencePlans = RecurrencePlanCache()
     /// Workday calendars by region, with the change counter they were built at.
     var workdayCalendars: [String: (counter: Int64, calendar: WorkdayCalendar)] = [:]
     /// How many events the last range query returned.

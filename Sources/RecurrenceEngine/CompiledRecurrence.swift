@@ -17,6 +17,8 @@ final class CompiledRecurrence: Sendable {
     let schedule: any WorkdaySchedule
 
     let plan: ExpansionPlan
+    /// The unit of the period that holds DTSTART; periods are `base + k * interval`.
+    let base: Int
     let startLocal: Int64
     let startResolution: TimeZoneRules.Resolution
     var startInstant: Int64 { startResolution.instant }
@@ -26,7 +28,8 @@ final class CompiledRecurrence: Sendable {
     private let countEnd = Mutex<Int64?>(nil)
 
     init(rule: RecurrenceRule?, start: LocalDateTime, isAllDay: Bool, timeZone: TimeZoneRules,
-         exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], workdays: (any WorkdaySchedule)?) {
+         exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], workdays: (any WorkdaySchedule)?,
+         plans: RecurrencePlanCache?) {
         self.rule = rule
         self.start = start
         self.isAllDay = isAllDay
@@ -36,7 +39,9 @@ final class CompiledRecurrence: Sendable {
         self.workdays = workdays
         workdayRule = rule?.workdayRule
         schedule = workdays ?? Self.ordinaryWeek
-        plan = ExpansionPlan(rule: rule ?? Self.placeholderRule, start: start)
+        let planned = rule ?? Self.placeholderRule
+        plan = plans?.plan(for: planned, start: start) ?? ExpansionPlan(rule: planned, start: start)
+        base = plan.unit(containing: start.localSeconds)
         startLocal = start.localSeconds
         startResolution = timeZone.resolve(local: startLocal)
         untilInstant = Self.instant(of: rule?.until, in: timeZone, allDay: isAllDay)

@@ -35,8 +35,6 @@ import CalendarModel
 final class ExpansionPlan: Sendable {
     let frequency: RecurrenceRule.Frequency
     let interval: Int
-    /// The unit of the period that holds DTSTART; periods are `base + k * interval`.
-    let base: Int
 
     let months: [Int]
     let monthMask: UInt16
@@ -75,37 +73,60 @@ final class ExpansionPlan: Sendable {
 
     var hasWeekdays: Bool { weekdayMask != 0 || !numberedWeekdays.isEmpty }
 
-    init(rule: RecurrenceRule, start: LocalDateTime) {
+    /// What a plan takes from DTSTART: the parts RFC 5545 defaults from it
+    /// (a month, a day of the month, a weekday; nil where the rule's own
+    /// parts decide) and its time of day. A plan depends on nothing else of
+    /// the start, so series of one rule that start at the same time of day
+    /// (every Monday stand-up) share one plan; each keeps its own base unit.
+    struct StartDefaults: Hashable {
+        var month: Int?
+        var day: Int?
+        var weekday: Int?
+        var hour: Int
+        var minute: Int
+        var second: Int
+
+        init(rule: RecurrenceRule, start: LocalDateTime) {
+            let noDayParts = rule.daysOfTheYear.isEmpty && rule.daysOfTheMonth.isEmpty && rule.daysOfTheWeek.isEmpty
+                && rule.weeksOfTheYear.isEmpty
+            switch rule.frequency {
+            case .yearly where noDayParts:
+                if rule.monthsOfTheYear.isEmpty { month = start.date.month }
+                day = start.date.day
+            case .monthly where rule.daysOfTheMonth.isEmpty && rule.daysOfTheWeek.isEmpty:
+                day = start.date.day
+            case .weekly where rule.daysOfTheWeek.isEmpty:
+                weekday = start.date.weekday.rawValue
+            default:
+                break
+            }
+            hour = start.hour
+            minute = start.minute
+            second = start.second
+        }
+    }
+
+    convenience init(rule: RecurrenceRule, start: LocalDateTime) {
+        self.init(rule: rule, defaults: StartDefaults(rule: rule, start: start))
+    }
+
+    init(rule: RecurrenceRule, defaults: StartDefaults) {
         frequency = rule.frequency
         interval = rule.interval
         weekStart = rule.firstDayOfTheWeek.rawValue
         // Day number d has weekday (d + 4) mod 7.
         weekOrigin = ((weekStart - 4) % 7 + 7) % 7
 
-        // The defaults DTSTART supplies, written straight into the plan: a
-        // query compiles thousands of series, and temporary arrays here were
-        // most of a compile's allocations.
+        // The defaults written straight into the plan, without temporary arrays.
         var months = rule.monthsOfTheYear
-        var monthDays = rule.daysOfTheMonth
-        var defaultWeekday: Int?
-        let noDayParts = rule.daysOfTheYear.isEmpty && monthDays.isEmpty && rule.daysOfTheWeek.isEmpty && rule.weeksOfTheYear.isEmpty
-        switch rule.frequency {
-        case .yearly where noDayParts:
-            if months.isEmpty { months = [start.date.month] }
-            monthDays = [start.date.day]
-        case .monthly where monthDays.isEmpty && rule.daysOfTheWeek.isEmpty:
-            monthDays = [start.date.day]
-        case .weekly where rule.daysOfTheWeek.isEmpty:
-            defaultWeekday = start.date.weekday.rawValue
-        default:
-            break
-        }
+        if let month = defaults.month { months = [month] }
+        let monthDays = defaults.day.map { [$0] } ?? rule.daysOfTheMonth
         self.months = Self.sortedUnique(months)
         monthMask = months.reduce(0) { $0 | UInt16(1) << $1 }
         self.monthDays = monthDays
         yearDays = rule.daysOfTheYear
         weekNumbers = rule.weeksOfTheYear
-        var mask: UInt8 = defaultWeekday.map { 1 << $0 } ?? 0
+        var mask: UInt8 = defaults.weekday.map { 1 << $0 } ?? 0
         var numbered: [(position: Int, weekday: Int)] = []
         for day in rule.daysOfTheWeek {
             if day.position == 0 { mask |= 1 << day.weekday.rawValue } else { numbered.append((day.position, day.weekday.rawValue)) }
@@ -115,14 +136,14 @@ final class ExpansionPlan: Sendable {
 
         if rule.hours.isEmpty && rule.minutes.isEmpty && rule.seconds.isEmpty {
             // One time of day, DTSTART's (BYSECOND=60 aside, the common case).
-            timesOfDay = [start.hour * 3600 + start.minute * 60 + start.second]
-            minutes = [start.minute]
-            seconds = [start.second]
+            timesOfDay = [defaults.hour * 3600 + defaults.minute * 60 + defaults.second]
+            minutes = [defaults.minute]
+            seconds = [defaults.second]
         } else {
-            let hours = rule.hours.isEmpty ? [start.hour] : Self.sortedUnique(rule.hours)
-            let minutes = rule.minutes.isEmpty ? [start.minute] : Self.sortedUnique(rule.minutes)
+            let hours = rule.hours.isEmpty ? [defaults.hour] : Self.sortedUnique(rule.hours)
+            let minutes = rule.minutes.isEmpty ? [defaults.minute] : Self.sortedUnique(rule.minutes)
             // BYSECOND=60 names a leap second, which no wall clock here shows.
-            let seconds = rule.seconds.isEmpty ? [start.second] : Self.sortedUnique(rule.seconds.filter { $0 < 60 })
+            let seconds = rule.seconds.isEmpty ? [defaults.second] : Self.sortedUnique(rule.seconds.filter { $0 < 60 })
             var times: [Int] = []
             times.reserveCapacity(hours.count * minutes.count * seconds.count)
             for h in hours { for m in minutes { for s in seconds { times.append(h * 3600 + m * 60 + s) } } }
@@ -134,17 +155,6 @@ final class ExpansionPlan: Sendable {
         minuteMask = rule.minutes.isEmpty ? UInt64.max : rule.minutes.reduce(0) { $0 | UInt64(1) << $1 }
         secondMask = rule.seconds.isEmpty ? UInt64.max : rule.seconds.reduce(0) { $0 | UInt64(1) << $1 }
         setPositions = rule.setPositions
-
-        let startDay = start.date.dayNumber
-        switch rule.frequency {
-        case .yearly: base = start.date.year
-        case .monthly: base = start.date.year * 12 + start.date.month - 1
-        case .weekly: base = Self.floorDivide(startDay - weekOrigin, 7)
-        case .daily: base = startDay
-        case .hourly: base = startDay * 24 + start.hour
-        case .minutely: base = (startDay * 24 + start.hour) * 60 + start.minute
-        case .secondly: base = Int(start.localSeconds)
-        }
 
         let cycle: Int
         switch rule.frequency {
@@ -162,7 +172,7 @@ final class ExpansionPlan: Sendable {
 
         isEmpty = timesOfDay.isEmpty
             || !Self.someDayMatches(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth, yearDays: rule.daysOfTheYear)
-            || !Self.wallClockStepReaches(rule: rule, start: start)
+            || !Self.wallClockStepReaches(rule: rule, startSecondOfDay: defaults.hour * 3600 + defaults.minute * 60 + defaults.second)
             || !Self.setPositionsReachable(rule: rule, timesOfDay: timesOfDay.count, minutes: minutes.count, seconds: seconds.count)
     }
 
@@ -195,7 +205,7 @@ final class ExpansionPlan: Sendable {
     /// (`FREQ=HOURLY;INTERVAL=2;BYHOUR=3` from midnight never is). A time of
     /// day is visited when its distance from the start's, in units, is a
     /// multiple of gcd(units per day, INTERVAL).
-    static func wallClockStepReaches(rule: RecurrenceRule, start: LocalDateTime) -> Bool {
+    static func wallClockStepReaches(rule: RecurrenceRule, startSecondOfDay: Int) -> Bool {
         let unitSeconds: Int
         switch rule.frequency {
         case .hourly: unitSeconds = 3600
@@ -204,7 +214,7 @@ final class ExpansionPlan: Sendable {
         default: return true
         }
         let step = gcd(86_400 / unitSeconds, rule.interval)
-        let startUnit = (start.hour * 3600 + start.minute * 60 + start.second) / unitSeconds
+        let startUnit = startSecondOfDay / unitSeconds
         // Only the fields a period's own unit limits matter; finer ones expand.
         let hours = rule.hours.isEmpty ? Array(0..<24) : rule.hours
         let minutes = unitSeconds == 3600 ? [0] : rule.minutes.isEmpty ? Array(0..<60) : rule.minutes
@@ -271,16 +281,17 @@ final class ExpansionPlan: Sendable {
         }
     }
 
-    /// The first period at or after `unit` on this rule's grid.
-    func alignedUnit(atOrAfter unit: Int) -> Int {
+    /// The first period at or after `unit` on the grid of a series whose
+    /// first period is `base` (the unit containing its DTSTART).
+    func alignedUnit(atOrAfter unit: Int, base: Int) -> Int {
         guard unit > base else { return base }
         let steps = (unit - base + interval - 1) / interval
         let (offset, overflow) = steps.multipliedReportingOverflow(by: interval)
         return overflow ? Int.max : base + offset
     }
 
-    /// The last period at or before `unit` (not before DTSTART's).
-    func alignedUnit(atOrBefore unit: Int) -> Int {
+    /// The last period at or before `unit` (not before `base`, DTSTART's).
+    func alignedUnit(atOrBefore unit: Int, base: Int) -> Int {
         guard unit > base else { return base }
         return base + (unit - base) / interval * interval
     }

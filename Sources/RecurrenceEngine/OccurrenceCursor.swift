@@ -61,7 +61,7 @@ final class OccurrenceCursor {
     init(_ recurrence: CompiledRecurrence, after: Int64?, countEnd: Int64?) {
         self.recurrence = recurrence
         let plan = recurrence.plan
-        expander = PeriodExpander(plan: plan)
+        expander = PeriodExpander(plan: plan, base: recurrence.base)
         self.after = after ?? Int64.min
         untilLimit = recurrence.untilInstant
         countEndLimit = countEnd ?? Int64.max
@@ -69,8 +69,8 @@ final class OccurrenceCursor {
         workdayRule = recurrence.workdayRule
         workdays = recurrence.workdayRule == nil ? nil : WorkdayScanner(schedule: recurrence.schedule)
         exhausted = recurrence.rule == nil || plan.isEmpty
-        unit = plan.base
-        lastProductiveUnit = plan.base
+        unit = recurrence.base
+        lastProductiveUnit = recurrence.base
         startPending = true
         if let after, after >= ExpansionPlan.endOfTime + 86_400 * 2 {
             // Nothing is scheduled past year 9999.
@@ -84,7 +84,7 @@ final class OccurrenceCursor {
             var target = plan.unit(containing: wall)
             // A week-numbered year can begin in the previous December.
             if plan.frequency == .yearly && !plan.weekNumbers.isEmpty { target -= 1 }
-            unit = plan.alignedUnit(atOrBefore: target)
+            unit = plan.alignedUnit(atOrBefore: target, base: recurrence.base)
         }
         lastProductiveUnit = unit
         if startPending && workdayRule != nil {
@@ -200,7 +200,7 @@ final class OccurrenceCursor {
             let day = Int(ExpansionPlan.floorDivide64(plan.periodStart(unit), 86_400))
             if workdays!.shift(day, for: workdayRule) == nil {
                 let nextDay = plan.frequency == .daily ? unit + 1 : plan.unit(containing: Int64(day + 1) * 86_400)
-                moveTo(plan.alignedUnit(atOrAfter: nextDay))
+                moveTo(plan.alignedUnit(atOrAfter: nextDay, base: recurrence.base))
                 return
             }
         }

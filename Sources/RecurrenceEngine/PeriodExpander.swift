@@ -5,13 +5,16 @@ import CalendarModel
 /// nothing per occurrence.
 struct PeriodExpander {
     let plan: ExpansionPlan
+    /// The series' first period (DTSTART's): the grid sub-daily skips align to.
+    let base: Int
     private var days: [Int] = []
     /// Candidates of the last expanded period: wall-clock seconds, sorted, unique.
     private(set) var candidates: [Int64] = []
     private var selected: [Int64] = []
 
-    init(plan: ExpansionPlan) {
+    init(plan: ExpansionPlan, base: Int) {
         self.plan = plan
+        self.base = base
     }
 
     /// Fills `candidates` for the period `unit` and returns the unit of the
@@ -230,12 +233,12 @@ struct PeriodExpander {
         }
         let day = ExpansionPlan.floorDivide(unit, unitsPerDay)
         guard passesDayLimits(day, yearDays: true) else {
-            return max(following, plan.alignedUnit(atOrAfter: (day + 1) * unitsPerDay))
+            return max(following, plan.alignedUnit(atOrAfter: (day + 1) * unitsPerDay, base: base))
         }
         let secondOfDay = (unit - day * unitsPerDay) * unitSeconds
         let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
         guard plan.hourMask & (1 << hour) != 0 else {
-            return max(following, plan.alignedUnit(atOrAfter: ((day * 24 + hour + 1) * 3600) / unitSeconds))
+            return max(following, plan.alignedUnit(atOrAfter: ((day * 24 + hour + 1) * 3600) / unitSeconds, base: base))
         }
         let hourStart = Int64(day) * 86_400 + Int64(hour) * 3600
         switch plan.frequency {

@@ -65,11 +65,13 @@ public struct Recurrence: Sendable {
 
     /// A timed recurrence: `start` is a wall-clock time in `timeZone`.
     /// `workdays` serves a rule with a workday part (default: the ordinary week).
+    /// `plans` shares the work of compiling a rule between recurrences
+    /// (see `RecurrencePlanCache`).
     public init(rule: RecurrenceRule?, start: LocalDateTime, timeZone: TimeZoneRules,
                 exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
-                workdays: (any WorkdaySchedule)? = nil) {
+                workdays: (any WorkdaySchedule)? = nil, plans: RecurrencePlanCache? = nil) {
         compiled = CompiledRecurrence(rule: rule, start: start, isAllDay: false, timeZone: timeZone,
-                                      exceptionDates: exceptionDates, extraDates: extraDates, workdays: workdays)
+                                      exceptionDates: exceptionDates, extraDates: extraDates, workdays: workdays, plans: plans)
     }
 
     /// An all-day recurrence: occurrences are dates. The zone places their
@@ -77,14 +79,14 @@ public struct Recurrence: Sendable {
     /// finer, BYHOUR, BYMINUTE, BYSECOND) are refused.
     public init(rule: RecurrenceRule?, startDate: CivilDate, timeZone: TimeZoneRules,
                 exceptionDates: [CivilDate] = [], extraDates: [CivilDate] = [],
-                workdays: (any WorkdaySchedule)? = nil) throws(RecurrenceError) {
+                workdays: (any WorkdaySchedule)? = nil, plans: RecurrencePlanCache? = nil) throws(RecurrenceError) {
         if let part = rule?.timeOfDayPart {
             throw RecurrenceError("\(part) needs a start with a time of day, not the all-day date \(startDate)")
         }
         func midnight(_ date: CivilDate) -> LocalDateTime { LocalDateTime(date: date)! }
         compiled = CompiledRecurrence(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
                                       exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight),
-                                      workdays: workdays)
+                                      workdays: workdays, plans: plans)
     }
 
     // MARK: Queries
