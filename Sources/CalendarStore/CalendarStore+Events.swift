@@ -102,7 +102,7 @@ extension CalendarStore {
                 detached[try row.value(0), default: []].insert(try row.value(1))
                 return true
             }
-            try forEachItem(where: short, or: [long], arguments) { row in
+            try forEachItem(where: short, or: [long], columns: Self.eventColumns, arguments) { row in
                 // The schedule first; the rest of the row only for what is in range.
                 var event = try self.eventSchedule(row)
                 let (start, end) = try occupied(event)

@@ -14,6 +14,13 @@ extension CalendarStore {
         series_id, original_start, has_alarms, type
         """
 
+    /// `itemColumns` for reading events: the reminders' columns are NULL
+    /// literals in their places, so that a range query over thousands of
+    /// rows does not have SQLite decode six columns no event uses.
+    static let eventColumns = itemColumns
+        .replacingOccurrences(of: "due_kind, due_local, due_zone,", with: "NULL, NULL, NULL,")
+        .replacingOccurrences(of: "priority, completed, completion_date,", with: "NULL, NULL, NULL,")
+
     enum ItemColumn: Int {
         case id, calendar, title, location, notes, url, start, end = 9, due = 12, rrule = 15, exdates, rdates, priority,
              completed, completionDate, externalKey, series, originalStart, hasAlarms, type
@@ -29,9 +36,9 @@ extension CalendarStore {
     /// selects, in `order`; `body` reads the row with `event(_:)` or
     /// `reminder(_:)` and returns false to stop. Several conditions
     /// are read one after the other (`UNION ALL`), each with its own index.
-    func forEachItem(where condition: String, or others: [String] = [], order: String? = nil,
+    func forEachItem(where condition: String, or others: [String] = [], order: String? = nil, columns: String = itemColumns,
                      _ arguments: [(any DatabaseValueConvertible)?], _ body: (Statement) throws -> Bool) throws {
-        let sql = ([condition] + others).map { "SELECT \(Self.itemColumns) FROM items WHERE \($0)" }.joined(separator: " UNION ALL ")
+        let sql = ([condition] + others).map { "SELECT \(columns) FROM items WHERE \($0)" }.joined(separator: " UNION ALL ")
             + (order.map { " ORDER BY \($0)" } ?? "")
         try database.withStatement(sql) { statement in
             try statement.bind(arguments)

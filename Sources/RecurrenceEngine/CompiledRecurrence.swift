@@ -96,7 +96,7 @@ final class CompiledRecurrence: Sendable {
         guard let count = rule?.count else { return nil }
         return countEnd.withLock { cached in
             if let cached { return cached }
-            let cursor = OccurrenceCursor(self, after: nil, countEnd: nil)
+            var cursor = OccurrenceCursor(self, after: nil, countEnd: nil)
             var last = Int64.min
             var seen = 0
             while seen < count, let instant = cursor.nextRuleInstant() {

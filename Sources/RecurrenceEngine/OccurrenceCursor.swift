@@ -8,7 +8,7 @@ import CalendarModel
 /// `pending`, sorted by instant, until the *frontier* (the lowest instant any
 /// period not yet expanded can produce) has passed them. Equal instants are
 /// kept once: RFC 5545's recurrence set is a set.
-final class OccurrenceCursor {
+struct OccurrenceCursor {
     private let recurrence: CompiledRecurrence
     private var expander: PeriodExpander
     private var unit: Int
@@ -100,7 +100,7 @@ final class OccurrenceCursor {
 
     /// The earliest wall-clock time whose period can hold an occurrence after
     /// `after`, or nil when the walk must begin at DTSTART.
-    private func seekWall(_ after: Int64) -> Int64? {
+    private mutating func seekWall(_ after: Int64) -> Int64? {
         // A wall time earlier than `after + lowest nearby offset` reads as an
         // instant at or before `after`.
         let earliestWall = after + Int64(recurrence.timeZone.lowestOffset(near: after))
@@ -117,7 +117,7 @@ final class OccurrenceCursor {
     }
 
     /// The next occurrence, or nil when there are no more.
-    func next() -> Occurrence? {
+    mutating func next() -> Occurrence? {
         let extras = recurrence.extraItems
         while true {
             if lookahead == nil { lookahead = nextRuleItem() }
@@ -149,11 +149,11 @@ final class OccurrenceCursor {
     }
 
     /// The instant of the next rule occurrence, for walking out COUNT.
-    func nextRuleInstant() -> Int64? { nextRuleItem()?.instant }
+    mutating func nextRuleInstant() -> Int64? { nextRuleItem()?.instant }
 
     /// The next occurrence of the rule itself (DTSTART first), within UNTIL
     /// and COUNT. Excluded dates still count: EXDATE never extends COUNT.
-    private func nextRuleItem() -> Item? {
+    private mutating func nextRuleItem() -> Item? {
         if let countLimit, ruleCount >= countLimit { return nil }
         if startPending {
             // The start is the item itself: it occurs even when UNTIL lies before it.
@@ -175,7 +175,7 @@ final class OccurrenceCursor {
         return item
     }
 
-    private func nextGeneratedItem() -> Item? {
+    private mutating func nextGeneratedItem() -> Item? {
         while true {
             if head < pending.count && (pending[head].instant < frontier || exhausted) {
                 let item = pending[head]
@@ -188,7 +188,7 @@ final class OccurrenceCursor {
         }
     }
 
-    private func expandNextPeriod() {
+    private mutating func expandNextPeriod() {
         let plan = expander.plan
         if unit > plan.lastUnit || unit - lastProductiveUnit > plan.emptyUnitBound {
             exhausted = true
@@ -238,7 +238,7 @@ final class OccurrenceCursor {
     }
 
     /// Makes `next` the next period to expand, and works out the frontier.
-    private func moveTo(_ next: Int) {
+    private mutating func moveTo(_ next: Int) {
         let plan = expander.plan
         unit = next
         if unit > plan.lastUnit {
@@ -264,7 +264,7 @@ final class OccurrenceCursor {
 
     /// The occurrence a scheduled one becomes under the workday rule, or nil
     /// when the rule drops it.
-    private func adjusted(_ scheduled: Item) -> Item? {
+    private mutating func adjusted(_ scheduled: Item) -> Item? {
         guard let workdayRule else { return scheduled }
         let day = Int(ExpansionPlan.floorDivide64(scheduled.scheduled, 86_400))
         guard let shift = workdays!.shift(day, for: workdayRule) else { return nil }
@@ -278,7 +278,7 @@ final class OccurrenceCursor {
         return item
     }
 
-    private func insert(_ item: Item) {
+    private mutating func insert(_ item: Item) {
         guard item.instant > lastRuleInstant else { return }
         if head == pending.count || pending[pending.count - 1].instant < item.instant {
             pending.append(item)
@@ -306,7 +306,7 @@ final class OccurrenceCursor {
     /// A wall-clock time as an instant, with the EXDATE check of an
     /// occurrence scheduled at it.
     @inline(__always)
-    private func resolve(_ local: Int64) -> Item {
+    private mutating func resolve(_ local: Int64) -> Item {
         var item: Item
         if local >= windowLow && local < windowHigh {
             item = Item(instant: local - Int64(windowOffset), scheduled: local, offset: windowOffset)
@@ -323,7 +323,7 @@ final class OccurrenceCursor {
         return item
     }
 
-    private func earliestInstant(fromWall local: Int64) -> Int64 {
+    private mutating func earliestInstant(fromWall local: Int64) -> Int64 {
         if local >= windowLow && local < windowHigh { return local - Int64(windowOffset) }
         let resolution = recurrence.timeZone.resolve(local: local)
         // Days a workday rule passes unexpanded resolve nothing else, so the

@@ -130,7 +130,7 @@ public struct Occurrences: Sequence, Sendable {
     let after: Int64?
 
     public struct Iterator: IteratorProtocol {
-        let cursor: OccurrenceCursor
+        var cursor: OccurrenceCursor
         public mutating func next() -> Occurrence? { cursor.next() }
     }
 
