@@ -43,7 +43,7 @@ extension CalendarStore {
     public func locationAlarms() throws(StoreError) -> [LocationAlarm] {
         try StoreError.wrap {
             var result: [LocationAlarm] = []
-            let columns = Self.alarmColumns.split(separator: ",").map { "alarms." + $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let columns = Self.qualifiedAlarmColumns
             try database.withStatement("""
                 SELECT \(columns.joined(separator: ", ")), items.title, items.location, items.notes
                 FROM alarms JOIN items ON items.id = alarms.item_id

@@ -193,20 +193,40 @@ extension CalendarStore {
     }
 
     /// The alarms of many items in one query, by item, in position order.
+    /// The items are joined from a JSON array rather than matched with IN,
+    /// which has SQLite copy the list into a temporary b-tree first (twice
+    /// the cost); the join gives no order, so positions are read and sorted.
     func alarms(ofItems items: [String]) throws -> [String: [Alarm]] {
         guard !items.isEmpty else { return [:] }
-        var result: [String: [Alarm]] = [:]
-        let sql = items.count == 1
-            ? "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position"
-            : "SELECT \(Self.alarmColumns) FROM alarms WHERE item_id IN (SELECT value FROM json_each(?)) ORDER BY item_id, position"
-        let argument = items.count == 1 ? items[0] : Self.jsonArray(items)
-        try database.withStatement(sql) { alarm in
-            try alarm.bind([argument])
+        if items.count == 1 {
+            var alarms: [Alarm] = []
+            try database.withStatement("SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position") { alarm in
+                try alarm.bind([.text(items[0])], from: 1)
+                while try alarm.advance() { alarms.append(try Self.alarm(alarm)) }
+            }
+            return alarms.isEmpty ? [:] : [items[0]: alarms]
+        }
+        var found: [String: [(position: Int64, alarm: Alarm)]] = [:]
+        found.reserveCapacity(items.count)
+        let position = Self.qualifiedAlarmColumns.count
+        try database.withStatement("""
+            SELECT \(Self.qualifiedAlarmColumns.joined(separator: ", ")), alarms.position
+            FROM json_each(?) AS wanted JOIN alarms ON alarms.item_id = wanted.value
+            """) { alarm in
+            try alarm.bind([.text(Self.jsonArray(items))], from: 1)
             while try alarm.advance() {
-                result[alarm.text(0) ?? "", default: []].append(try Self.alarm(alarm))
+                found[alarm.text(0) ?? "", default: []].append((alarm.int64(position), try Self.alarm(alarm)))
             }
         }
-        return result
+        return found.mapValues { list in
+            let inOrder = zip(list, list.dropFirst()).allSatisfy { $0.position < $1.position }
+            return (inOrder ? list : list.sorted { $0.position < $1.position }).map(\.alarm)
+        }
+    }
+
+    /// `alarmColumns`, each named with its table, for reads that join alarms to another.
+    static let qualifiedAlarmColumns = alarmColumns.split(separator: ",").map {
+        "alarms." + $0.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     static func alarm(_ row: Statement) throws -> Alarm {
