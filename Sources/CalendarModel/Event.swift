@@ -167,7 +167,7 @@ public struct Event: Hashable, Sendable {
         if case .zoned(let begin, let zone) = start, case .zoned(let finish, let endZone) = end {
             // Zones may differ (a flight); compare instants.
             let rules = (try? TimeZoneRules.named(zone)) ?? .utc
-            let endRules = (try? TimeZoneRules.named(endZone)) ?? .utc
+            let endRules = endZone == zone ? rules : (try? TimeZoneRules.named(endZone)) ?? .utc
             if endRules.resolve(finish).instant < rules.resolve(begin).instant {
                 throw ValidationError(field: "end", value: end.description, reason: "is before the start \(start)")
             }

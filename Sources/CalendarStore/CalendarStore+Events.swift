@@ -276,7 +276,8 @@ extension CalendarStore {
         guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
             let identifier = try resolveExternalKey(event.externalKey, type: "event", calendar: event.calendarIdentifier, identifier: event.identifier)
             var stored = event
-            stored.identifier = identifier
+            // (Only when it changes: the setter copies the event's shared fields.)
+            if identifier != event.identifier { stored.identifier = identifier }
             let range = try StoreError.wrap { try eventRange(stored) }
             try requireMovable(identifier, to: event.calendarIdentifier)
             try perform(commit: commit) { db in

@@ -229,8 +229,12 @@ public final class CalendarStore {
     func requireWritable(_ calendarIdentifier: ItemIdentifier) throws(StoreError) {
         if pending.isEmpty { batchCalendars.removeAll() }
         let calendar: ItemCalendar
-        if let known = batchCalendars[calendarIdentifier] { calendar = known } else { calendar = try self.calendar(identifier: calendarIdentifier) }
-        batchCalendars[calendarIdentifier] = calendar
+        if let known = batchCalendars[calendarIdentifier] {
+            calendar = known
+        } else {
+            calendar = try self.calendar(identifier: calendarIdentifier)
+            batchCalendars[calendarIdentifier] = calendar
+        }
         if !calendar.allowsContentModifications { throw .readOnlyCalendar(title: calendar.title) }
     }
 }
