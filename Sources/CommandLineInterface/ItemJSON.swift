@@ -66,7 +66,8 @@ struct ItemJSON {
         ]
     }
 
-    func alarm(_ alarm: Alarm) -> [String: Any] {
+    /// An alarm as every JSON output writes it (items, `chime location --status`).
+    static func alarm(_ alarm: Alarm) -> [String: Any] {
         var object: [String: Any] = [
             "identifier": alarm.identifier.rawValue, "offsetSeconds": NSNull(), "at": NSNull(),
             "proximity": NSNull(), "latitude": NSNull(), "longitude": NSNull(), "radius": NSNull(), "locationTitle": NSNull(),
@@ -110,7 +111,7 @@ struct ItemJSON {
             "end": time(event.end),
             "recurrenceRule": Self.null(event.recurrenceRule?.rfc5545),
             "exceptionDates": event.exceptionDates.map { seriesTime($0, start: event.start) },
-            "alarms": event.alarms.map(alarm),
+            "alarms": event.alarms.map(Self.alarm),
             "externalKey": Self.null(event.externalKey),
             "seriesIdentifier": Self.null(event.seriesIdentifier?.rawValue),
             "originalStart": Self.null(event.originalStart.map { seriesTime($0, start: event.start) }),
@@ -135,7 +136,7 @@ struct ItemJSON {
             "completionDate": Self.null(reminder.completionDate.map(Self.utc)),
             "overdue": text.isOverdue(reminder),
             "recurrenceRule": Self.null(reminder.recurrenceRule?.rfc5545),
-            "alarms": reminder.alarms.map(alarm),
+            "alarms": reminder.alarms.map(Self.alarm),
             "externalKey": Self.null(reminder.externalKey),
         ]
     }

@@ -182,17 +182,14 @@ enum LocationCommand: Command {
                                       "recorded": stamp(position.recordedAt.timeIntervalSince1970)] as [String: Any]
             }
             object["geofences"] = alarms.map { row -> [String: Any] in
+                // The alarm's fields named as in item JSON, then its state.
                 let state = snapshot.states[row.alarm.identifier.rawValue]
-                var entry: [String: Any] = ["alarm": row.alarm.identifier.rawValue, "item": row.item.rawValue, "title": row.title,
-                                            "state": (state?.presence ?? .unknown).rawValue,
-                                            "lastFired": state?.lastFiredAt.map(stamp) ?? NSNull()]
-                if case .proximity(let place, let proximity) = row.alarm.trigger {
-                    entry["proximity"] = proximity.rawValue
-                    entry["latitude"] = place.latitude
-                    entry["longitude"] = place.longitude
-                    entry["radius"] = place.radius
-                    entry["place"] = place.title
-                }
+                var entry = ItemJSON.alarm(row.alarm)
+                entry["alarm"] = row.alarm.identifier.rawValue
+                entry["item"] = row.item.rawValue
+                entry["title"] = row.title
+                entry["state"] = (state?.presence ?? .unknown).rawValue
+                entry["lastFired"] = state?.lastFiredAt.map(stamp) ?? NSNull()
                 return entry
             }
             StoreOptions.printJSON(object, context: context)

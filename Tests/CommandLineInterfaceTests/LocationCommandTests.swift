@@ -31,7 +31,8 @@ struct LocationCommandTests {
     static let now = Date(timeIntervalSince1970: 1_796_112_000)
 
     /// Runs `chime location ARGUMENTS --db PATH`, with `input` on standard input.
-    func run(_ arguments: [String], input: String = "") throws -> Run {
+    /// `chime location ARGUMENTS` (or, with `command: nil`, `chime ARGUMENTS`) on the test's store.
+    func run(_ arguments: [String], input: String = "", command: String? = "location") throws -> Run {
         try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true)
         var pipe: [Int32] = [0, 0]
         try #require(Glibc.pipe(&pipe) == 0)
@@ -54,7 +55,7 @@ struct LocationCommandTests {
                                      environment: ["XDG_RUNTIME_DIR": folder + "/run"],
                                      machineTimeZone: { TimeZoneRules.utc }, now: { Self.now })
         context.standardInput = pipe[0]
-        let status = Chime.run(["location"] + arguments + ["--db", storePath], context: context)
+        let status = Chime.run((command.map { [$0] } ?? []) + arguments + ["--db", storePath], context: context)
         return lines.withLock { Run(status: status, output: $0.out, errors: $0.err) }
     }
 
@@ -160,5 +161,13 @@ struct LocationCommandTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.output.joined().utf8)) as? [String: Any])
         let fences = try #require(object["geofences"] as? [[String: Any]])
         #expect(fences.count == 1 && fences[0]["state"] as? String == "inside" && fences[0]["radius"] as? Double == 150)
+        // The alarm's fields are named as in `chime show --json`.
+        let shown = try run(["show", milk.identifier.rawValue, "--json"], command: nil)
+        let item = try #require(try JSONSerialization.jsonObject(with: Data(shown.output.joined().utf8)) as? [String: Any])
+        let alarm = try #require((item["alarms"] as? [[String: Any]])?.first)
+        for key in ["identifier", "type", "proximity", "latitude", "longitude", "radius", "locationTitle", "dwellSeconds", "firstPositionRings"] {
+            #expect("\(fences[0][key] ?? "missing")" == "\(alarm[key] ?? "missing")", "\(key)")
+        }
+        #expect(fences[0]["locationTitle"] as? String == "Office" && fences[0]["item"] as? String == milk.identifier.rawValue)
     }
 }
