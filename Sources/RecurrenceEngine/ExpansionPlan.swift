@@ -137,8 +137,11 @@ final class ExpansionPlan: Sendable {
         if rule.hours.isEmpty && rule.minutes.isEmpty && rule.seconds.isEmpty {
             // One time of day, DTSTART's (BYSECOND=60 aside, the common case).
             timesOfDay = [defaults.hour * 3600 + defaults.minute * 60 + defaults.second]
-            minutes = [defaults.minute]
-            seconds = [defaults.second]
+            // Only sub-daily periods expand minutes and seconds; a kept plan
+            // of a daily or longer rule need not carry them.
+            let subDaily = rule.frequency < .daily
+            minutes = subDaily ? [defaults.minute] : []
+            seconds = subDaily ? [defaults.second] : []
         } else {
             let hours = rule.hours.isEmpty ? [defaults.hour] : Self.sortedUnique(rule.hours)
             let minutes = rule.minutes.isEmpty ? [defaults.minute] : Self.sortedUnique(rule.minutes)
