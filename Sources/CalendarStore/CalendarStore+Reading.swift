@@ -218,10 +218,7 @@ extension CalendarStore {
                 found[alarm.text(0) ?? "", default: []].append((alarm.int64(position), try Self.alarm(alarm)))
             }
         }
-        return found.mapValues { list in
-            let inOrder = zip(list, list.dropFirst()).allSatisfy { $0.position < $1.position }
-            return (inOrder ? list : list.sorted { $0.position < $1.position }).map(\.alarm)
-        }
+        return found.mapValues { $0.sorted { $0.position < $1.position }.map(\.alarm) }
     }
 
     /// `alarmColumns`, each named with its table, for reads that join alarms to another.
