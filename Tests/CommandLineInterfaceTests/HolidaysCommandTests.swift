@@ -8,13 +8,13 @@ import Testing
 /// holiday-cn files served from loopback.
 @Suite("chime workday, workdays and holidays")
 struct HolidaysCommandTests {
-    /// The holiday-cn fixtures (see Tests/HolidayCalendarsTests/TestSupport.swift for the same search).
+    /// The holiday-cn fixtures in the repository, found from this file's path
+    /// (as Tests/HolidayCalendarsTests/TestSupport.swift finds them); missing, they fail.
     static func referenceFolder() throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [ProcessInfo.processInfo.environment["CHIME_HOLIDAY_REFERENCE"] ?? "",
-                          root.appendingPathComponent("../shared/data/holiday-cn").standardizedFileURL.path, "/work/shared/data/holiday-cn"]
-        return try #require(candidates.first { !$0.isEmpty && FileManager.default.fileExists(atPath: $0 + "/2021.json") },
-                            "the holiday-cn reference files are not in any of \(candidates)")
+        let folder = root.path + "/Tests/Fixtures/holiday-cn"
+        try #require(FileManager.default.fileExists(atPath: folder + "/2021.json"), "the holiday-cn fixtures are missing: no \(folder)/2021.json")
+        return folder
     }
 
     /// A made-up 2027 notice, for the update that finds it published.
@@ -88,7 +88,7 @@ struct HolidaysCommandTests {
     @Test("import refuses a malformed or inconsistent file, naming it and the entry, and changes nothing")
     func importRefusals() throws {
         let scratch = Scratch()
-        scratch.ok("calendars")
+        _ = try scratch.store()   // read-only commands do not create one
         let folder = scratch.folder + "/files"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let cases: [(String, String, [String])] = [

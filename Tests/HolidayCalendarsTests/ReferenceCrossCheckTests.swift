@@ -1,4 +1,5 @@
 import CalendarModel
+import Foundation
 import HolidayCalendars
 import Testing
 
@@ -25,10 +26,17 @@ struct ReferenceCrossCheckTests {
         2010: ["2010-09-26: 中秋节 in the ICS, 国庆节 in the JSON"],
     ]
 
-    @Test("the reference folder is found (a missing folder fails, it does not skip)")
-    func referenceFolderIsFound() throws {
+    @Test("the reference files are in the repository, every year's JSON and ICS with holiday-cn's licence (a missing one fails)")
+    func referenceFilesAreInTheRepository() throws {
         let folder = try Reference.requireFolder()
-        #expect(!folder.isEmpty)
+        #expect(folder.hasPrefix(Reference.packageRoot + "/Tests/"))
+        let names = (2007...2027).flatMap { ["\($0).json", "\($0).ics"] } + ["README.md", "LICENSE"]
+        for name in names {
+            #expect(FileManager.default.isReadableFile(atPath: folder + "/" + name), "no fixture \(folder)/\(name)")
+        }
+        let licence = try String(contentsOfFile: folder + "/LICENSE", encoding: .utf8)
+        #expect(licence.contains("MIT License") && licence.contains("Copyright (c) 2019 NateScarlet")
+                && licence.contains("github.com/NateScarlet/holiday-cn"))
     }
 
     @Test("bundled, reference JSON and reference ICS give the same days, names and hash", arguments: 2007...2026)

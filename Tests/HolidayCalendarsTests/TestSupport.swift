@@ -12,33 +12,23 @@ func day(_ iso: String, sourceLocation: SourceLocation = #_sourceLocation) -> Ci
     return date
 }
 
-/// The holiday-cn reference files (per-year JSON and ICS, 2007-2027): from
-/// `CHIME_HOLIDAY_REFERENCE`, else `../shared/data/holiday-cn` beside the
-/// package, else `/work/shared/data/holiday-cn`. Nil when none exists, which
-/// the cross-check turns into a failure, never a skip.
+/// The holiday-cn reference files (per-year JSON and ICS, 2007-2027, with
+/// their licence), kept in the repository at `Tests/Fixtures/holiday-cn` and
+/// found from this file's path, so a clone needs nothing beside it. A missing
+/// folder or file is a failure, never a skip.
 enum Reference {
-    static let candidates: [String] = {
-        var paths: [String] = []
-        if let configured = ProcessInfo.processInfo.environment["CHIME_HOLIDAY_REFERENCE"], !configured.isEmpty {
-            paths.append(configured)
-        }
-        // #filePath is <package>/Tests/HolidayCalendarsTests/TestSupport.swift.
-        let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        paths.append(packageRoot.appendingPathComponent("../shared/data/holiday-cn").standardizedFileURL.path)
-        paths.append("/work/shared/data/holiday-cn")
-        return paths
-    }()
+    /// #filePath is <package>/Tests/HolidayCalendarsTests/TestSupport.swift.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
-    static let folder: String? = candidates.first { path in
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path + "/2021.json", isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
+    static let folder = packageRoot + "/Tests/Fixtures/holiday-cn"
 
-    /// The folder, or a recorded failure naming every place looked in.
+    /// The folder, or a recorded failure naming it.
     static func requireFolder(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        try #require(folder, "the holiday-cn reference files are not in any of \(candidates); set CHIME_HOLIDAY_REFERENCE",
-                     sourceLocation: sourceLocation)
+        var isDirectory: ObjCBool = false
+        try #require(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue,
+                     "the holiday-cn fixtures are missing: no folder \(folder)", sourceLocation: sourceLocation)
+        return folder
     }
 
     static func bytes(_ name: String) throws -> [UInt8] {
