@@ -122,9 +122,14 @@ extension CalendarStore {
             let sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries WHERE \(condition) "
                 + "ORDER BY due_at DESC, key LIMIT ?"
             return try database.query(sql, arguments + [limit]).map { row in
-                Delivery(key: try row.value(0), alarm: ItemIdentifier(try row.value(1)) ?? .random(), item: ItemIdentifier(try row.value(2)) ?? .random(),
-                         title: try row.value(3), due: try row.value(4), outcome: Delivery.Outcome(rawValue: try row.value(5)) ?? .missed,
-                         recordedAt: Date(timeIntervalSince1970: try row.value(6)))
+                let key: String = try row.value(0), outcome: String = try row.value(5)
+                guard let known = Delivery.Outcome(rawValue: outcome) else {
+                    throw StoreError.damaged(item: "delivery \(key)", reason: "its outcome '\(outcome)' is not one the log records")
+                }
+                return Delivery(key: key, alarm: try .stored(try row.value(1), row: "delivery \(key)", column: "alarm id"),
+                                item: try .stored(try row.value(2), row: "delivery \(key)", column: "item id"),
+                                title: try row.value(3), due: try row.value(4), outcome: known,
+                                recordedAt: Date(timeIntervalSince1970: try row.value(6)))
             }
         }
     }
@@ -215,9 +220,10 @@ extension CalendarStore {
         try StoreError.wrap {
             try database.query("SELECT firing_key, alarm_id, item_id, title, due_at, fire_at FROM snoozes WHERE fire_at > ? ORDER BY fire_at",
                                [instant]).map { row in
-                Snooze(firingKey: try row.value(0), alarm: ItemIdentifier(try row.value(1)) ?? .random(),
-                       item: ItemIdentifier(try row.value(2)) ?? .random(), title: try row.value(3), due: try row.value(4),
-                       fireAt: try row.value(5))
+                let firingKey: String = try row.value(0)
+                return Snooze(firingKey: firingKey, alarm: try .stored(try row.value(1), row: "snooze of \(firingKey)", column: "alarm id"),
+                              item: try .stored(try row.value(2), row: "snooze of \(firingKey)", column: "item id"),
+                              title: try row.value(3), due: try row.value(4), fireAt: try row.value(5))
             }
         }
     }

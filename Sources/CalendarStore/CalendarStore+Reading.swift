@@ -235,7 +235,7 @@ extension CalendarStore {
     }
 
     private static func trigger(_ row: Statement) throws -> Alarm {
-        let identifier = row.text(1).flatMap(ItemIdentifier.init) ?? .random()
+        let identifier = try ItemIdentifier.stored(row.text(1), row: row.text(0) ?? "?", column: "alarm id")
         switch row.text(2) {
         case "absolute":
             return Alarm(identifier: identifier, trigger: .absolute(Date(timeIntervalSince1970: row.double(3))))

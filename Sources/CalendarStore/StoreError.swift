@@ -52,3 +52,14 @@ extension StoreError {
         }
     }
 }
+
+extension ItemIdentifier {
+    /// An identifier read back from a row: a text that is not one is damage
+    /// to report with the row it is in, never a reason to make one up.
+    static func stored(_ text: String?, row: @autoclosure () -> String, column: String) throws(StoreError) -> ItemIdentifier {
+        guard let text, let identifier = ItemIdentifier(text) else {
+            throw .damaged(item: row(), reason: "its \(column) '\(text ?? "NULL")' is not an identifier")
+        }
+        return identifier
+    }
+}
