@@ -20,11 +20,10 @@ struct LocationWatch {
     var latestSaved = true
     /// When (Unix seconds) the position was last written without any state change.
     var positionWrittenAt = 0.0
-
-    /// How often at most the newest position alone is written: every fix
-    /// would be a write per batch for nothing, since a state that changed
-    /// is saved with the position anyway.
-    static let positionInterval = 10.0
+    /// Writes a position left unwritten once `Options.positionInterval` is
+    /// over: without it, the last fix of a burst stayed in memory until the
+    /// next fix, and `chime location --status` showed an older one.
+    var positionTimer: DispatchSourceTimer?
 }
 
 /// Location alarms in the daemon: a geofence monitor over the proximity
@@ -205,8 +204,11 @@ extension Daemon {
                old.lastFiredAt == state.lastFiredAt { continue }
             changed[alarm] = state
         }
-        let positionDue = !location.latestSaved && (force || now - location.positionWrittenAt >= LocationWatch.positionInterval)
-        guard !changed.isEmpty || !location.removed.isEmpty || !firings.isEmpty || positionDue else { return }
+        let positionDue = !location.latestSaved && (force || now - location.positionWrittenAt >= options.positionInterval)
+        guard !changed.isEmpty || !location.removed.isEmpty || !firings.isEmpty || positionDue else {
+            if !location.latestSaved { armPositionWrite(in: location.positionWrittenAt + options.positionInterval - now) }
+            return
+        }
         try store.saveGeofenceStates(changed, removed: location.removed, latestFixTime: location.monitor.latestFixTime,
                                      position: location.latestSaved ? nil : location.latest,
                                      recording: firings.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
@@ -215,6 +217,23 @@ extension Daemon {
         location.removed = []
         location.latestSaved = true
         location.positionWrittenAt = now
+        location.positionTimer?.cancel()
+        location.positionTimer = nil
+    }
+
+    /// Writes the newest position `seconds` from now, unless a write is
+    /// armed already or one happens first.
+    private func armPositionWrite(in seconds: Double) {
+        guard location.positionTimer == nil else { return }
+        let source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + max(0, seconds))
+        source.setEventHandler { [weak self] in
+            guard let self else { return }
+            self.location.positionTimer = nil
+            do { try self.saveLocation(force: true) } catch { self.log("chimed: cannot save the location state: \(error)") }
+        }
+        source.resume()
+        location.positionTimer = source
     }
 
     /// `{"request":"location","fixes":[{"lat":…,"lon":…,"accuracy":…,"time":…}, …]}`:

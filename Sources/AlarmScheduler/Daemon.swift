@@ -34,6 +34,10 @@ public final class Daemon: @unchecked Sendable {
         public var machineZone: @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }
         /// Whether SIGTERM and SIGINT stop the process (a daemon in a test's process leaves them alone).
         public var handlesSignals = true
+        /// How often at most the newest position alone is written to the
+        /// store (a changed state is written with it at once); a position
+        /// left unwritten is written when the interval is over.
+        public var positionInterval = 10.0
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -312,7 +316,7 @@ public final class Daemon: @unchecked Sendable {
         wake()
         do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
         if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
-        for source in [timer, retryTimer, dwellTimer?.source, watch, zoneWatch] { source?.cancel() }
+        for source in [timer, retryTimer, dwellTimer?.source, watch, zoneWatch, location.positionTimer] { source?.cancel() }
         timer = nil
         retryTimer = nil
         dwellTimer = nil

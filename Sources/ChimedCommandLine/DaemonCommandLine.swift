@@ -14,6 +14,7 @@ public enum DaemonCommandLine {
     static let usage = """
     usage: chimed [--db PATH] [--missed-window DURATION] [--snooze DURATION]
                   [--urgency low|normal|critical] [--log-only]
+           chimed --help | --version
 
     Runs Chime's scheduler: sleeps until the next alarm of the store
     (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db, else
@@ -30,6 +31,9 @@ public enum DaemonCommandLine {
     comes first) is shown late, the rest are recorded (see 'chime missed').
     One daemon per user; SIGTERM or SIGINT stops it.
     """
+
+    /// The options, for the hint after an unknown one.
+    static let options = ["--db", "--missed-window", "--snooze", "--urgency", "--log-only", "--help", "--version"]
 
     /// Starts the daemon and runs Dispatch's main loop; returns only on failure.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
@@ -69,8 +73,12 @@ public enum DaemonCommandLine {
             case "-h", "--help":
                 print(usage)
                 return 0
+            case "--version":
+                print("chimed \(ChimeVersion.current)")
+                return 0
             default:
-                FileHandle.standardError.write(Data("chimed: unknown argument '\(argument)'\n\(usage)\n".utf8))
+                let hint = Suggestion.hint(for: argument, among: options)
+                FileHandle.standardError.write(Data("chimed: unknown argument '\(argument)'\(hint)\n\(usage)\n".utf8))
                 return 64
             }
         }

@@ -1,3 +1,4 @@
+import CalendarModel
 /// `chime add event|reminder`: the two kinds of item, each with its own
 /// options (`AddEventCommand`, `AddReminderCommand`).
 enum AddCommand: Command {
@@ -28,7 +29,9 @@ enum AddCommand: Command {
         case "event": try AddEventCommand.run(Array(arguments.dropFirst()), context: context)
         case "reminder": try AddReminderCommand.run(Array(arguments.dropFirst()), context: context)
         case nil: throw .usage("chime add: missing 'event' or 'reminder' (see 'chime add --help')")
-        case let other?: throw .usage("chime add: unknown kind '\(other)'; expected 'event' or 'reminder' (see 'chime add --help')")
+        case let other?:
+            throw .usage("chime add: unknown kind '\(other)'; expected 'event' or 'reminder' (see 'chime add --help')"
+                         + Suggestion.hint(for: other, among: ["event", "reminder"]))
         }
     }
 }

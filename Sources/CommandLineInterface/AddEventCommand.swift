@@ -25,7 +25,8 @@ enum AddEventCommand {
       --location TEXT    where, as text
       --notes TEXT       notes
       --url URL          a link (with a scheme: https://…)
-      --repeat RRULE     repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR'
+      --repeat RRULE     repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
+    \(RuleShorthand.wordsHelp)
       --exdate WHEN      leave out the occurrence at WHEN (a date: that day's
                          occurrence); repeatable, or comma-separated
     \(ItemOptions.alarmHelp)

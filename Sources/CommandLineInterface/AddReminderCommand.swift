@@ -21,9 +21,9 @@ enum AddReminderCommand {
       --notes TEXT       notes
       --calendar NAME    the calendar (default: the one for new reminders)
       --repeat RRULE     repeat by an RFC 5545 rule (needs --due); completing it
-                         completes the current occurrence and makes the next one due
+                         completes the current occurrence and makes the next one due;
+    \(RuleShorthand.wordsHelp)
     \(ItemOptions.alarmHelp)
-                         (--alarm needs --due)
       --key KEY          a key of your own, unique in the calendar: adding again with
                          the same key updates that reminder instead of adding another
     \(StoreOptions.helpFooter)

@@ -41,7 +41,7 @@ enum AgendaCommand: Command {
         let high = zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant
         let range = Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(high))
 
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
             let chosen = try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier }
             return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),

@@ -1,3 +1,4 @@
+import CalendarModel
 /// The one argument parser every `chime` command uses: GNU-style long
 /// options (`--count 5`, `--count=5`), short aliases, repeatable options,
 /// positionals, and `--` to end options.
@@ -44,7 +45,8 @@ struct ArgumentParser {
                 inlineValue = String(argument[argument.index(after: equals)...])
             }
             guard let option = options.first(where: { $0.name == name || $0.short == name }) else {
-                throw .usage("\(command): unknown option '\(name)' (see '\(command) --help')")
+                let hint = name.hasPrefix("--") ? Suggestion.hint(for: name, among: options.map(\.name) + ["--help"]) : ""
+                throw .usage("\(command): unknown option '\(name)' (see '\(command) --help')\(hint)")
             }
             if !option.takesValue {
                 if inlineValue != nil { throw .usage("\(command): \(option.name) takes no value") }

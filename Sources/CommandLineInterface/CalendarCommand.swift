@@ -73,7 +73,8 @@ enum CalendarCommand: Command {
             }
             if !parsed.has("--json") { context.standardOutput("renamed calendar '\(names[0])' to '\(calendar.title)'") }
         default:
-            throw .usage("chime calendar: unknown action '\(action)'; expected add, remove or rename (see 'chime calendar --help')")
+            throw .usage("chime calendar: unknown action '\(action)'; expected add, remove or rename (see 'chime calendar --help')"
+                         + Suggestion.hint(for: action, among: ["add", "remove", "rename"]))
         }
         if parsed.has("--json") {
             let json = ItemJSON(machine: context.machineTimeZone(), calendars: [])

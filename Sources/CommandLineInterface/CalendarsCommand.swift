@@ -25,7 +25,7 @@ enum CalendarsCommand: Command {
         let command = "chime calendars"
         let parsed = try parser.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.calendars(), try store.defaultCalendarForNewEvents().identifier, try store.defaultCalendarForNewReminders().identifier)
         }

@@ -1,8 +1,9 @@
+import CalendarModel
 import AlarmScheduler
 /// The `chime` command line: finds the subcommand and maps failures to
 /// messages on standard error and exit statuses.
 public enum Chime {
-    public static let version = "0.1.0"
+    public static let version = ChimeVersion.current
 
     static var commands: [any Command.Type] {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
@@ -32,7 +33,8 @@ public enum Chime {
             break
         }
         guard let command = commands.first(where: { $0.name == first }) else {
-            context.standardError("chime: unknown command '\(first)' (see 'chime --help')")
+            let hint = Suggestion.hint(for: first, among: commands.map { $0.name } + (first.hasPrefix("-") ? ["--help", "--version"] : []))
+            context.standardError("chime: unknown command '\(first)' (see 'chime --help')\(hint)")
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
@@ -77,11 +79,14 @@ public enum Chime {
 
         Exit status:
           0   success
+          1   chime workday: the date is a day off
           64  the command line is wrong (unknown command or option, missing argument)
           65  a value is wrong: a time, zone, rule or coordinates; a duplicate key;
               a read-only calendar; a calendar with items removed without --yes;
               an ambiguous identifier prefix
           66  not found: no item with that identifier, no such calendar or occurrence
+          69  unavailable: no daemon answers (chime daemon status, chime location),
+              the holiday source cannot be reached (chime holidays update)
           74  the store cannot be opened, read or written
         """
     }

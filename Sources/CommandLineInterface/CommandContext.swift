@@ -54,6 +54,8 @@ public struct CommandContext: Sendable {
 /// Exit statuses, after BSD's sysexits.h, as `chime(1)` documents them.
 public enum ExitStatus {
     public static let success: Int32 = 0
+    /// `chime workday`: the date is a day off (an answer, not a failure).
+    public static let dayOff: Int32 = 1
     /// The command line itself is wrong: unknown command or option, missing argument.
     public static let usage: Int32 = 64
     /// A value is wrong: a malformed rule, date, time or time zone, coordinates
@@ -63,11 +65,17 @@ public enum ExitStatus {
     /// What the command names does not exist: an unknown item identifier,
     /// calendar or occurrence (EX_NOINPUT).
     public static let notFound: Int32 = 66
-    /// A source on the network could not be reached (EX_UNAVAILABLE).
+    /// Something the command needs is not there (EX_UNAVAILABLE): no daemon
+    /// answers (`chime daemon status`, `chime location` handing positions
+    /// on), the holiday source cannot be reached (`chime holidays update`).
     public static let unavailable: Int32 = 69
     /// The store could not be opened, read or written (EX_IOERR): permissions,
     /// a read-only medium, a damaged file, a lock held too long.
     public static let storeFailure: Int32 = 74
+
+    /// Every status a command returns; README's table, chime(1) and
+    /// `chime --help` list exactly these.
+    public static let all: [Int32] = [success, dayOff, usage, dataError, notFound, unavailable, storeFailure]
 }
 
 /// A failure that ends a command with a message on standard error.

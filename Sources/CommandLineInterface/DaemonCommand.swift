@@ -1,3 +1,4 @@
+import CalendarModel
 import AlarmScheduler
 import Foundation
 
@@ -21,7 +22,8 @@ enum DaemonCommand: Command {
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try parser.parse(arguments)
         guard parsed.positionals == ["status"] else {
-            throw .usage("chime daemon: expected 'status' (see 'chime daemon --help')")
+            throw .usage("chime daemon: expected 'status' (see 'chime daemon --help')"
+                         + Suggestion.hint(for: parsed.positionals.first ?? "", among: ["status"]))
         }
         let reply: [String: Any]
         do {

@@ -23,7 +23,8 @@ enum EditCommand: Command {
 
       --title TEXT       a new title
       --notes TEXT       new notes ('' clears them)
-      --repeat RRULE     a new RFC 5545 rule; 'none' stops the repetition
+      --repeat RRULE     a new RFC 5545 rule ('none' stops the repetition),
+    \(RuleShorthand.wordsHelp)
       --key KEY          a new key of your own ('none' removes it); refused when
                          another item of the calendar has it
       --calendar NAME    move the item to another calendar (a repeating event moves

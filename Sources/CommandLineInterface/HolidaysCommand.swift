@@ -63,7 +63,8 @@ enum HolidaysCommand: Command {
         case "update": try update(rest, context: context, command: command)
         case "week": try week(rest, context: context, command: command)
         default:
-            throw .usage("chime holidays: unknown action '\(action)'; expected status, import, update or week (see 'chime holidays --help')")
+            throw .usage("chime holidays: unknown action '\(action)'; expected status, import, update or week (see 'chime holidays --help')"
+                         + Suggestion.hint(for: action, among: ["status", "import", "update", "week"]))
         }
     }
 
@@ -73,7 +74,7 @@ enum HolidaysCommand: Command {
             guard let year = Int(text), (1900...9999).contains(year) else { throw .data("\(command): --year '\(text)' is not a year") }
             return year
         } ?? HolidayOptions.today(context).year
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let entries = calendar.exceptions(inYear: year)
@@ -96,7 +97,7 @@ enum HolidaysCommand: Command {
 
     static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let thisYear = HolidayOptions.today(context).year
@@ -169,7 +170,9 @@ enum HolidaysCommand: Command {
 
     static func week(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
         guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DAYS at most (see 'chime holidays --help')") }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        // Showing the week only reads.
+        let store = parsed.positionals.isEmpty ? try StoreOptions.openForReading(parsed, context: context, command: command)
+            : try StoreOptions.open(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         if let text = parsed.positionals.first {
             guard let week = HolidayOptions.week(text), !week.workingDays.isEmpty else {

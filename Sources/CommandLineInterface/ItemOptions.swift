@@ -140,7 +140,7 @@ struct ItemOptions {
         do {
             return try RecurrenceRule(rfc5545: RuleShorthand.expand(text))
         } catch {
-            throw .data("\(command): \(option) '\(text)': \(error)")
+            throw .data("\(command): \(option) '\(text)': \(error)\(RuleShorthand.hint(for: text))")
         }
     }
 

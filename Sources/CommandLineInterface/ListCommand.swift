@@ -51,7 +51,8 @@ enum ListCommand: Command {
             throw .usage("chime list: missing 'events' or 'reminders' (see 'chime list --help')")
         }
         guard kind == "events" || kind == "reminders" else {
-            throw .usage("chime list: unknown kind '\(kind)'; expected 'events' or 'reminders' (see 'chime list --help')")
+            throw .usage("chime list: unknown kind '\(kind)'; expected 'events' or 'reminders' (see 'chime list --help')"
+                         + Suggestion.hint(for: kind, among: ["events", "reminders"]))
         }
         let command = "chime list \(kind)"
         var rest = parsed
@@ -70,7 +71,7 @@ enum ListCommand: Command {
         if let from, let to, to < from {
             throw .data("\(command): --to '\(parsed.value("--to")!)' is before --from '\(parsed.value("--from")!)'")
         }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, chosen) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.calendars(), try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier })
         }

@@ -13,14 +13,16 @@ enum LocationCommand: Command {
     static let name = "location"
     static let abstract = "Feed a position to location alarms (or a stream of them), or show their state"
     static let help = """
-    usage: chime location LAT LON [--accuracy METRES] [--at WHEN] [--db PATH] [--json]
+    usage: chime location POSITION [--accuracy METRES] [--at WHEN] [--db PATH] [--json]
            chime location --stdin [--db PATH] [--json]
            chime location [--status] [--db PATH] [--json]
 
     Tells the running chimed where you are, so that reminders with an alarm on
     arriving at or leaving a place ring (chime add reminder --alarm-leave).
-    LAT and LON are WGS 84 degrees (a southern latitude or western longitude
-    is negative: chime location -33.8688 151.2093).
+    POSITION is what a line of --stdin holds: LAT LON [ACCURACY], LAT,LON, a
+    geo: URI (geo:31.2304,121.4737;u=15) or a gpsd report. LAT and LON are
+    WGS 84 degrees (a southern latitude or western longitude is negative:
+    chime location -33.8688 151.2093).
 
     With --stdin it reads a stream, one position a line, until the end of
     input: `LAT LON [ACCURACY]` (spaces or a comma), a geo: URI
@@ -64,7 +66,7 @@ enum LocationCommand: Command {
         let modes = [parsed.has("--stdin"), parsed.has("--status"), !parsed.positionals.isEmpty].filter { $0 }.count
         guard modes <= 1 else { throw .usage("\(command): give LAT LON, --stdin or --status, one of them (see '\(command) --help')") }
         if (parsed.value("--accuracy") != nil || parsed.value("--at") != nil) && parsed.positionals.isEmpty {
-            throw .usage("\(command): --accuracy and --at go with LAT LON")
+            throw .usage("\(command): --accuracy and --at go with a POSITION")
         }
         if parsed.has("--stdin") {
             try stream(parsed, context: context, command: command)
@@ -88,7 +90,9 @@ enum LocationCommand: Command {
                 positionals += arguments[index...]
                 break
             }
-            guard argument.hasPrefix("-"), argument.count > 1, Double(argument) == nil else {
+            // `-33.87,151.21` is a position too.
+            let negativeNumber = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
+            guard argument.hasPrefix("-"), argument.count > 1, Double(argument) == nil, !negativeNumber else {
                 positionals.append(argument)
                 continue
             }
@@ -104,24 +108,30 @@ enum LocationCommand: Command {
 
     // MARK: One position
 
+    /// The arguments are read as one line of `--stdin` (`LAT LON [ACCURACY]`,
+    /// `LAT,LON`, a geo: URI, a gpsd report), by the same parser.
     private static func single(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
-        let given = try StoreOptions.positionals(parsed, ["LAT", "LON"], command: command)
-        func number(_ text: String, _ name: String) throws(CommandFailure) -> Double {
-            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { throw .data("\(command): \(name) '\(text)' is not a number") }
-            return value
-        }
-        let latitude = try number(given[0], "LAT"), longitude = try number(given[1], "LON")
-        let accuracy = try parsed.value("--accuracy").map { text throws(CommandFailure) in try number(text, "--accuracy") }
         var time = context.now().timeIntervalSince1970
         if let text = parsed.value("--at") {
             let options = ItemOptions(command: command, now: Int64(time.rounded(.down)), zone: context.machineTimeZone(), floating: false)
             time = Double(try options.instant(text, "--at"))
         }
-        let fix: Fix
-        do {
-            fix = try Fix(latitude: latitude, longitude: longitude, accuracy: accuracy, time: time)
-        } catch {
-            throw .data("\(command): \(error)")
+        let line = parsed.positionals.joined(separator: " ")
+        let read: PositionLine
+        do { read = try PositionLine.parse(line, receivedAt: time) } catch { throw .data("\(command): \(error)") }
+        guard case .fix(var fix) = read else {
+            throw .data("\(command): no position in '\(line)'; expected LAT LON [ACCURACY], LAT,LON, a geo: URI or a gpsd TPV report")
+        }
+        if let text = parsed.value("--accuracy") {
+            guard fix.accuracy == nil else { throw .usage("\(command): the position gives its accuracy already; drop --accuracy \(text)") }
+            guard let accuracy = Double(text.trimmingCharacters(in: .whitespaces)) else {
+                throw .data("\(command): --accuracy '\(text)' is not a number")
+            }
+            do {
+                fix = try Fix(position: fix.position, accuracy: accuracy, time: fix.time)
+            } catch {
+                throw .data("\(command): \(error)")
+            }
         }
         let feed = LocationFeed(command: command, context: context, storeOptions: parsed)
         try feed.add(fix)
@@ -168,7 +178,7 @@ enum LocationCommand: Command {
     // MARK: Status
 
     private static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (position, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.latestPosition(), try store.locationAlarms(), try store.geofenceSnapshot())
         }

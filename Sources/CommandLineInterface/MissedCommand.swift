@@ -35,7 +35,7 @@ enum MissedCommand: Command {
             }
             count = value
         }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             try store.deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
         }

@@ -51,7 +51,7 @@ enum NextCommand: Command {
             let options = ItemOptions(command: command, now: now, zone: zone, floating: false)
             after = try options.time(text, "--after").instant(in: zone)
         }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let firings = try StoreOptions.run(command) { () throws(StoreError) in
             try FiringPlanner(store: store).firings(after: after, count: count)
         }

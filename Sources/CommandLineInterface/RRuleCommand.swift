@@ -71,7 +71,7 @@ enum RRuleCommand: Command {
         do {
             rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))
         } catch {
-            throw .data("chime rrule: \(error)")
+            throw .data("chime rrule: \(error)\(RuleShorthand.hint(for: parsed.positionals[0]))")
         }
         let zone: TimeZoneRules
         if let name = parsed.value("--tz") {

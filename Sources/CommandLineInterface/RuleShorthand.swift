@@ -1,3 +1,5 @@
+import CalendarModel
+
 /// Words that stand for common rules wherever a rule is given (`--repeat`,
 /// `chime rrule`), so that the everyday cases need no RFC 5545.
 enum RuleShorthand {
@@ -18,6 +20,30 @@ enum RuleShorthand {
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let lowered = body.lowercased()
         return table.first { $0.word == lowered }?.rule ?? String(body)
+    }
+
+    /// The words, for `--help` and hints.
+    static var words: [String] { table.map(\.word) }
+
+    /// For a rule that did not parse: the word it was probably meant to be
+    /// (`workday` for `workdays`), or, for a bare word, the words there are.
+    /// Empty for text that is a rule gone wrong (it has `=`).
+    static func hint(for text: String) -> String {
+        let word = Substring(text).trimmingWhitespace()
+        guard !word.contains("="), !word.contains(";") else { return "" }
+        return Suggestion.hint(for: String(word), among: words)
+            + " (a rule is RFC 5545, as in FREQ=WEEKLY;BYDAY=MO, or one of the words " + words.joined(separator: ", ") + ")"
+    }
+
+    /// For the `--repeat` lines of `--help`: the words, wrapped under the option's text.
+    static var wordsHelp: String {
+        let indent = String(repeating: " ", count: 21)
+        var lines = [indent + "or a word:"]
+        for word in words {
+            let piece = " " + word + (word == words.last ? " (see 'chime rrule --help')" : ",")
+            if lines[lines.count - 1].count + piece.count > 84 { lines.append(indent + piece.dropFirst()) } else { lines[lines.count - 1] += piece }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// For `--help`: one line per word.

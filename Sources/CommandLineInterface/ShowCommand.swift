@@ -31,7 +31,7 @@ enum ShowCommand: Command {
         let command = "chime show"
         let parsed = try parser.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         var item = try StoredItem.find(id, in: store, command: command)
         if let text = parsed.value("--occurrence") {
             guard case .event(let event) = item else { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }

@@ -41,6 +41,21 @@ enum StoreOptions {
         }
     }
 
+    /// Opens the store for a command that only reads. With no store at the
+    /// path yet, an empty one in memory answers: the command says what it
+    /// would of a new store, and creates neither the file nor its folder.
+    static func openForReading(_ parsed: ArgumentParser.Parsed, context: CommandContext,
+                               command: String) throws(CommandFailure) -> CalendarStore {
+        guard FileManager.default.fileExists(atPath: path(parsed, context: context)) else {
+            do {
+                return try CalendarStore(path: ":memory:", machineTimeZone: context.machineTimeZone(), now: context.now)
+            } catch {
+                throw failure(error, command: command)
+            }
+        }
+        return try open(parsed, context: context, command: command)
+    }
+
     /// A store error as the command's failure: the store's own message,
     /// which names the value at fault, and the status for its kind.
     static func failure(_ error: StoreError, command: String) -> CommandFailure {

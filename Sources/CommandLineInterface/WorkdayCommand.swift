@@ -33,7 +33,7 @@ enum WorkdayCommand: Command {
         let date = try parsed.positionals.first.map { text throws(CommandFailure) in
             try HolidayOptions.date(text, "DATE", context: context, command: command)
         } ?? HolidayOptions.today(context)
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let answer = calendar.answer(on: date)
@@ -55,7 +55,7 @@ enum WorkdayCommand: Command {
         } else {
             context.standardOutput("\(date) \(ItemText.weekdays[date.weekday.rawValue]): \(answer.isWorkday ? "workday" : "day off") (\(answer.reason))")
         }
-        if !answer.isWorkday { throw CommandFailure(message: "", status: 1) }
+        if !answer.isWorkday { throw CommandFailure(message: "", status: ExitStatus.dayOff) }
     }
 
     static func reasonCode(_ reason: WorkdayAnswer.Reason) -> String {

@@ -39,7 +39,7 @@ enum WorkdaysCommand: Command {
         guard to.dayNumber - from.dayNumber < maximumDays else {
             throw .data("\(command): \(from) to \(to) is more than \(maximumDays) days; ask for less at a time")
         }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let days = (from.dayNumber...to.dayNumber).map(CivilDate.init(dayNumber:)).filter(calendar.isWorkday)

@@ -2,6 +2,7 @@ import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
+import Geofencing
 import Synchronization
 import Testing
 
@@ -119,5 +120,34 @@ struct DaemonInProcessTests {
         #expect(try store.deliveries().map(\.outcome) == [.delivered])
         #expect(try #require(try store.settledThrough()) >= due)
         #expect(lines.withLock { $0 }.contains { $0.contains("could not show 'Away'") })
+    }
+
+    @Test("the newest position reaches the store once the write interval is over, though no fix follows it")
+    func newestPositionWritten() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-position-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let storePath = folder + "/data/chime.db"
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        // Short, so that the test need not wait the default ten seconds.
+        options.positionInterval = 0.3
+        let daemon = Daemon(options: options, notifier: RecordingNotifier(), log: { _ in })
+        try daemon.start()
+        defer { daemon.shutdown() }
+
+        let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        for (latitude, time) in [(31.26, now - 2), (31.27, now - 1)] {
+            let reply = try client.send(["request": "location", "fixes": [["lat": latitude, "lon": 121.4737, "time": time]]])
+            #expect(reply["taken"] as? Int == 1, "\(reply)")
+        }
+        // The first fix is written at once; the second, inside the interval, when it is over.
+        let deadline = Date().addingTimeInterval(5)
+        while try store.latestPosition()?.fix.position.latitude != 31.27 && Date() < deadline { usleep(20_000) }
+        #expect(try store.latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
     }
 }

@@ -77,6 +77,29 @@ struct LocationCommandTests {
         #expect(try kept()?.position.latitude == -33.8688)
     }
 
+    @Test("one position takes every form a --stdin line takes: LAT LON [ACCURACY], LAT,LON, a geo: URI, a gpsd report")
+    func singleForms() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // Each a second newer than the last (from 2026-12-01T08:00:00Z), so each replaces the one kept.
+        let cases: [([String], Fix)] = [
+            (["31.2,121.4"], try Fix(latitude: 31.2, longitude: 121.4, time: 1_796_112_001)),
+            (["geo:31.2304,121.4737"], try Fix(latitude: 31.2304, longitude: 121.4737, time: 1_796_112_002)),
+            (["geo:31.2304,121.4737;u=20"], try Fix(latitude: 31.2304, longitude: 121.4737, accuracy: 20, time: 1_796_112_003)),
+            (["31.25", "121.47", "15"], try Fix(latitude: 31.25, longitude: 121.47, accuracy: 15, time: 1_796_112_004)),
+            (["-33.8688,151.2093", "--accuracy", "8"], try Fix(latitude: -33.8688, longitude: 151.2093, accuracy: 8, time: 1_796_112_005)),
+            (["31.2, 121.4"], try Fix(latitude: 31.2, longitude: 121.4, time: 1_796_112_006)),
+            // A gpsd report keeps its own time (2026-12-01T08:00:10Z), whatever --at says.
+            ([#"{"class":"TPV","mode":2,"time":"2026-12-01T08:00:10Z","lat":31.3,"lon":121.5,"eph":6}"#],
+             try Fix(latitude: 31.3, longitude: 121.5, accuracy: 6, time: 1_796_112_010)),
+        ]
+        for (offset, (arguments, fix)) in cases.enumerated() {
+            let at = "2026-12-01T08:00:0\(offset + 1)Z"
+            let run = try run(arguments + ["--at", at])
+            #expect(run.status == 0, "chime location \(arguments): \(run.errors)")
+            #expect(try kept() == fix, "chime location \(arguments)")
+        }
+    }
+
     @Test("a stream: every good line used (the newest kept), each bad one named by its line number, exit 65 at the end")
     func streamWithRefusals() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -122,12 +145,16 @@ struct LocationCommandTests {
             (["0", "-inf"], 65, "longitude '-inf' must be a finite number"),
             (["0", "0", "--accuracy", "-1"], 65, "accuracy '-1.0' must not be negative"),
             (["0", "0", "--accuracy", "inf"], 65, "accuracy 'inf' must be a finite number"),
-            (["north", "0"], 65, "LAT 'north' is not a number"),
+            (["north", "0"], 65, "latitude 'north' is not a number"),
             (["0", "0", "--at", "yesterday-ish"], 65, "--at"),
-            (["0"], 64, "missing LON"),
-            (["0", "0", "0"], 64, "unexpected argument '0'"),
+            (["0"], 65, "not a position: '0'; expected LAT LON [ACCURACY], a geo: URI or a gpsd JSON report"),
+            (["0", "0", "0", "0"], 65, "not a position: '0 0 0 0'"),
+            (["geo:91,0"], 65, "latitude '91.0' must be between -90 and 90"),
+            (["0", "0", "5", "--accuracy", "3"], 64, "gives its accuracy already"),
+            (["0,0;u=5"], 65, "is not a number"),
+            (["#", "0", "0"], 65, "no position in '# 0 0'"),
             (["0", "0", "--stdin"], 64, "one of them"),
-            (["--accuracy", "5"], 64, "go with LAT LON"),
+            (["--accuracy", "5"], 64, "go with a POSITION"),
             (["0", "0", "--speed", "3"], 64, "unknown option '--speed'"),
         ]
         for (arguments, status, fragment) in cases {

@@ -1,0 +1,46 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import Testing
+
+/// Commands that only read never create the store: with none there, they
+/// answer as an empty store would and leave no file and no folder behind.
+@Suite("Read-only commands without a store")
+struct ReadOnlyCommandTests {
+    static let commands: [[String]] = [
+        ["list", "events"], ["list", "reminders"], ["agenda"], ["next"], ["missed"], ["calendars"], ["workday", "2026-10-01"],
+        ["workdays", "--from", "2026-09-30", "--to", "2026-10-10"], ["holidays"], ["holidays", "status"], ["holidays", "week"],
+        ["location", "--status"], ["location"], ["show", "3fa2c1d0"], ["next", "--json"], ["calendars", "--json"],
+    ]
+
+    @Test("each answers with the status and output of an empty store, and creates neither the store nor its folder",
+          arguments: commands)
+    func noStoreCreated(_ arguments: [String]) throws {
+        let missing = Scratch(), empty = Scratch()
+        // A store in a folder that does not exist yet.
+        let path = missing.folder + "/data/chime.db"
+        _ = try empty.store()
+        let withoutStore = CapturedRun(arguments + ["--db", path], machineZone: missing.zone, now: missing.now)
+        let withEmptyStore = empty.run(arguments)
+        #expect(withoutStore.status == withEmptyStore.status, "\(withoutStore.errors)")
+        // The empty store's default calendar has an identifier of its own; nothing else differs.
+        func masked(_ lines: [String]) -> [String] {
+            lines.map { $0.replacingOccurrences(of: #"[0-9a-f]{32}"#, with: "ID", options: .regularExpression) }
+        }
+        #expect(masked(withoutStore.output) == masked(withEmptyStore.output))
+        #expect(withoutStore.errors == withEmptyStore.errors.map { $0.replacingOccurrences(of: empty.path, with: path) })
+        #expect(!FileManager.default.fileExists(atPath: missing.folder), "chime \(arguments.joined(separator: " ")) created \(missing.folder)")
+    }
+
+    @Test("a command that writes still creates the store, mode 0600 in a 0700 folder")
+    func writerCreates() throws {
+        let scratch = Scratch()
+        let path = scratch.folder + "/data/chime.db"
+        let run = CapturedRun(["calendar", "add", "Work", "--db", path], machineZone: scratch.zone, now: scratch.now)
+        #expect(run.status == 0, "\(run.errors)")
+        let file = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        let folder = try FileManager.default.attributesOfItem(atPath: scratch.folder + "/data")[.posixPermissions] as? Int
+        #expect(file == 0o600 && folder == 0o700)
+    }
+}
