@@ -19,6 +19,11 @@ extension Daemon {
                                         "started": Date(timeIntervalSince1970: startedAt).ISO8601Format(),
                                         "planned": plan.count, "waiting": undelivered.count]
             reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
+            // The newest fix taken: the store gets it with the states, or alone at most every positionInterval.
+            if let latest = location.latest {
+                reply["position"] = ["lat": latest.position.latitude, "lon": latest.position.longitude,
+                                     "accuracy": latest.accuracy ?? NSNull(), "time": latest.time] as [String: Any]
+            }
             return reply
         case "changed":
             // `chime` says so after each change, and the store's folder

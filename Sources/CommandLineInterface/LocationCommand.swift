@@ -36,8 +36,9 @@ enum LocationCommand: Command {
     chimed evaluates it when it starts (positions older than five minutes by
     then are not used).
 
-    With no position, or --status, it prints the last position and whether
-    each location alarm's place is around you (inside, outside, unknown).
+    With no position, or --status, it prints the last position (the newest
+    chimed took, while it runs) and whether each location alarm's place is
+    around you (inside, outside, unknown).
 
       --accuracy METRES  how far off the position may be (default: exact)
       --at WHEN          when the position was taken (default: now)
@@ -177,10 +178,29 @@ enum LocationCommand: Command {
 
     // MARK: Status
 
+    /// The newest position the running chimed took, when it runs on this
+    /// store: it writes a position that changes no state to the store at
+    /// most every ten seconds, so the store's may be older.
+    static func daemonPosition(storePath: String, context: CommandContext) -> Fix? {
+        guard let reply = try? DaemonClient(environment: context.environment).send(["request": "status"], timeout: 1),
+              let store = reply["store"] as? String,
+              URL(fileURLWithPath: store).standardizedFileURL == URL(fileURLWithPath: storePath).standardizedFileURL,
+              let object = reply["position"] as? [String: Any],
+              let latitude = object["lat"] as? Double, let longitude = object["lon"] as? Double, let time = object["time"] as? Double
+        else { return nil }
+        return try? Fix(latitude: latitude, longitude: longitude, accuracy: object["accuracy"] as? Double, time: time)
+    }
+
     private static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
-        let (position, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
+        let (stored, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.latestPosition(), try store.locationAlarms(), try store.geofenceSnapshot())
+        }
+        // `recorded` is when the position reached the store; nil for one only chimed holds yet.
+        var position = stored.map { (fix: $0.fix, recorded: Optional($0.recordedAt.timeIntervalSince1970)) }
+        if let newer = daemonPosition(storePath: StoreOptions.path(parsed, context: context), context: context),
+           newer.time > position?.fix.time ?? -.infinity {
+            position = (newer, nil)
         }
         let zone = context.machineTimeZone()
         func stamp(_ time: Double) -> String { ItemJSON.rfc3339(Int64(time.rounded(.down)), in: zone) }
@@ -189,7 +209,7 @@ enum LocationCommand: Command {
             if let position {
                 object["position"] = ["latitude": position.fix.position.latitude, "longitude": position.fix.position.longitude,
                                       "accuracy": position.fix.accuracy ?? NSNull(), "at": stamp(position.fix.time),
-                                      "recorded": stamp(position.recordedAt.timeIntervalSince1970)] as [String: Any]
+                                      "recorded": position.recorded.map(stamp) ?? NSNull()] as [String: Any]
             }
             object["geofences"] = alarms.map { row -> [String: Any] in
                 // The alarm's fields named as in item JSON, then its state.

@@ -129,6 +129,33 @@ struct LocationDaemonTests {
         #expect(firings(daemon).count == 1)
     }
 
+    @Test("--status shows the newest position chimed took, though it has not written that one to the store yet")
+    func statusShowsTheDaemonsNewest() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try addReminder()
+        let daemon = try startDaemon()
+        defer { daemon.kill(SIGTERM) }
+        // Two fixes a second apart, both inside the office: the second changes no state, so chimed
+        // writes it to the store only when its ten-second interval is over.
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        for (latitude, age) in [("52.5200", 2.0), ("52.5201", 1.0)] {
+            let at = Date(timeIntervalSince1970: now - age).ISO8601Format()
+            let fed = try feed([], arguments: [latitude, "13.405", "--at", at])
+            #expect(fed.status == 0 && fed.errors.isEmpty, "\(fed.errors)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.chime)
+        process.arguments = ["location", "--status", "--db", storePath]
+        process.environment = ["XDG_RUNTIME_DIR": runtime, "TZ": "UTC"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let lines = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(lines.first == "last position 52.5201,13.405 at \(Date(timeIntervalSince1970: now - 1).ISO8601Format().dropLast())+00:00")
+    }
+
     @Test("a position fed while no daemon runs is kept and evaluated when chimed starts")
     func evaluatedAtStart() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
