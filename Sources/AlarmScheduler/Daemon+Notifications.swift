@@ -59,7 +59,8 @@ extension Daemon {
     /// shown again in place (their buttons now answer this process), or
     /// closed when their firing no longer rings as shown.
     func takeBackShown() throws {
-        for shown in try store.shownNotifications() {
+        let remembered = try store.shownNotifications()
+        for (index, shown) in remembered.enumerated() {
             let notification = ShownNotificationID(id: shown.serverID, server: shown.server)
             guard let (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
                 notifier.close(notification)
@@ -70,9 +71,10 @@ extension Daemon {
                 let now = try notifier.present(firing, late: late, replacing: notification)
                 remember(firing, late: late, shown: now)
             } catch {
-                // No server now: it went with the notifications.
-                log("chimed: could not show '\(firing.title)' again: \(error)")
-                try store.forgetShown(keys: [shown.rootKey])
+                // No server now: the notifications went with it.
+                log("chimed: cannot show the \(remembered.count - index) notification(s) left on screen again: \(error)")
+                try store.forgetShown(keys: remembered[index...].map(\.rootKey))
+                return
             }
         }
     }
