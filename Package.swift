@@ -44,7 +44,7 @@ let package = Package(
                                                                      "AlarmScheduler", "Geofencing"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",
-                                                               "Geofencing", "HolidayCalendars"]),
+                                                               "Geofencing", "HolidayCalendars", "RecurrenceEngine"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["DesktopNotifications", "AlarmScheduler", "CalendarModel",
                                                                      "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
