@@ -12,7 +12,8 @@ import Synchronization
 /// there is no bus, no server, or no answer in time, so that the daemon
 /// keeps the firing undelivered and tries again. Showing a firing whose
 /// `rootKey` is still on screen replaces that notification instead of
-/// stacking a second one.
+/// stacking a second one. `present` says which server notification shows a
+/// firing, and takes one an earlier process showed back under the same id.
 ///
 /// One process talks to one session bus (libnotify keeps a single
 /// connection): the first notifier to show decides which.

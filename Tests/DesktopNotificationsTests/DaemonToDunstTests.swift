@@ -138,7 +138,7 @@ extension DesktopNotifierTests {
             try server.chooseInMenu("[\(firstID),snooze]")
             let answered = Date().timeIntervalSince1970
             try server.dunstctl("context")
-            // dunst closes a notification once it is answered: the return is a new one.
+            // The daemon closes a notification once its answer is handled: the return is a new one.
             let second = try #require(server.notify(summary: "Stretch", skipping: 1, within: 6), "chimed: \(daemon.printed)")
             #expect(try #require(second.sent) - answered >= 1.5)
             let secondID = try #require(second.returnedID)
