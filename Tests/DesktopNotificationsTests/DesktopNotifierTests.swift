@@ -75,7 +75,7 @@ struct DesktopNotifierTests {
         try server.chooseInMenu("[\(id),\(action)]")
         try server.dunstctl("context")
         #expect(server.response(for: firing.key) == expected)
-        // A close that follows the answer (the daemon's) is no second answer.
+        // One answer, reported once (dunst leaves it on screen; closing it is the daemon's part).
         usleep(200_000)
         #expect(server.responses.withLock { $0.filter { $0.key == firing.key }.count } == 1)
     }
