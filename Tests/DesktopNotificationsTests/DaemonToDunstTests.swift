@@ -211,6 +211,9 @@ extension DesktopNotifierTests {
             let (reminder, _) = try reminder("Survives \(signal)", dueIn: 1)
             let call = try #require(server.notify(summary: "Survives \(signal)", within: 5), "chimed: \(first.printed)")
             let id = try #require(call.returnedID)
+            // Stopped once it has remembered what it shows (a kill between the
+            // two is a firing interrupted while shown, another case).
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
             first.stop(with: signal)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
             defer { cleanUp(second) }
@@ -236,6 +239,7 @@ extension DesktopNotifierTests {
             let (reminder, _) = try reminder("Done while down", dueIn: 1)
             let call = try #require(server.notify(summary: "Done while down", within: 5), "chimed: \(first.printed)")
             let id = try #require(call.returnedID)
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
             first.stop()
             try store.complete(reminder.identifier)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
