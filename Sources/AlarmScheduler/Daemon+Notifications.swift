@@ -10,6 +10,8 @@ extension Daemon {
     /// Keeps a shown firing for the answer to it (a bounded number), and
     /// remembers its notification in the store for the next process.
     func remember(_ firing: Firing, late: Bool, shown: ShownNotificationID?) {
+        // A snoozed firing shows in its root's place: that one is no longer on screen.
+        if firing.snoozedFrom != nil { onScreen = onScreen.filter { $0.value.rootKey != firing.rootKey } }
         if onScreen.count >= CalendarStore.shownNotificationsKept, let oldest = onScreen.values.min() { onScreen[oldest.key] = nil }
         onScreen[firing.key] = firing
         guard let shown else { return }
