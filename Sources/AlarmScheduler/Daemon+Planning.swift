@@ -21,8 +21,11 @@ extension Daemon {
     func wake() {
         do {
             let now = Self.clock
-            do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
-            try plan.update(from: store, after: settled)
+            let changes = try plan.update(from: store, after: settled)
+            // A workday rule that arrives through a change is noticed then, not at the next day's look.
+            if changes.workdayRules { lastNoticeCheck = nil }
+            do { try noticeMissingHolidayData(now: Int64(options.clock().rounded(.down))) } catch { log("chimed: holiday data notice: \(error)") }
+            do { try withdrawStale(items: changes.items) } catch { log("chimed: cannot close notifications: \(error)") }
             try refreshGeofences()
             try settle(now: now)
             try arm()
@@ -111,14 +114,15 @@ extension Daemon {
             // and woke for it promptly (not after a suspend or a wait for a server).
             // A location firing is shown when its fix arrives, which is its time.
             let isDue = firing.crossing != nil || Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            let notification: ShownNotificationID?
             do {
-                try notifier.show(firing, late: !isDue)
+                notification = try notifier.present(firing, late: !isDue, replacing: nil)
             } catch {
                 if retryDelay == 0 { log("chimed: could not show '\(firing.title)': \(error); trying again") }
                 break
             }
             shown += 1
-            remember(firing)
+            remember(firing, late: !isDue, shown: notification)
             if isDue { onTime.append(firing.key) } else { late.append(firing.key) }
         }
         try store.setOutcome(.delivered, keys: onTime)
@@ -147,12 +151,6 @@ extension Daemon {
             source.resume()
             retryTimer = source
         }
-    }
-
-    /// Keeps a shown firing for the answer to it; a bounded number.
-    private func remember(_ firing: Firing) {
-        if onScreen.count >= 1000, let oldest = onScreen.values.min() { onScreen[oldest.key] = nil }
-        onScreen[firing.key] = firing
     }
 
     /// One timer for the earliest firing or snooze; none when nothing is due.

@@ -70,7 +70,10 @@ extension Daemon {
     }
 
 
-    /// A person answered a shown firing (on the daemon's queue).
+    /// A person answered a shown firing (on the daemon's queue). Once the
+    /// answer is handled the notification is closed: servers leave an
+    /// answered one on screen (dunst does, and a critical one never expires).
+    /// One whose answer failed stays, to be answered again.
     func respond(to response: NotificationResponse, key: String) {
         let firing = onScreen[key]
         do {
@@ -78,20 +81,27 @@ extension Daemon {
             case .snooze(let seconds):
                 let snooze = try store.snooze(key, for: seconds, from: Date())
                 log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
-                onScreen[key] = nil
+                forgetShown(key)
+                notifier.withdraw(key: key)
                 wake()
             case .done:
-                onScreen[key] = nil
-                guard let firing, firing.kind == .reminder else { return }
-                try store.complete(firing.itemIdentifier)
-                try store.dismiss(key)
-                log("chimed: completed '\(firing.title)'")
+                if let firing, firing.kind == .reminder {
+                    try store.complete(firing.itemIdentifier)
+                    try store.dismiss(key)
+                    log("chimed: completed '\(firing.title)'")
+                }
+                forgetShown(key)
+                notifier.withdraw(key: key)
                 wake()
             case .dismiss:
-                onScreen[key] = nil
                 try store.dismiss(key)
-            case .open, .closed:
-                onScreen[key] = nil
+                forgetShown(key)
+                notifier.withdraw(key: key)
+            case .open:
+                forgetShown(key)
+                notifier.withdraw(key: key)
+            case .closed:
+                forgetShown(key)
             }
         } catch {
             log("chimed: cannot answer '\(firing?.title ?? key)': \(error)")

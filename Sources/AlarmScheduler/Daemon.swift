@@ -38,6 +38,10 @@ public final class Daemon: @unchecked Sendable {
         /// store (a changed state is written with it at once); a position
         /// left unwritten is written when the interval is over.
         public var positionInterval = 10.0
+        /// The date the daemon's calendar notices go by (next year's missing
+        /// holiday data in December), Unix seconds. Firings keep the wall
+        /// clock their timers run on.
+        public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -65,7 +69,7 @@ public final class Daemon: @unchecked Sendable {
     /// When this process began watching: anything due before it came due unwatched.
     var startedAt: Double = 0
     /// The day the missing-holiday-data notice was last considered.
-    private var lastNoticeCheck: CivilDate?
+    var lastNoticeCheck: CivilDate?
 
     // The standing plan (Daemon+Planning.swift).
     var plan = StandingPlan()
@@ -144,6 +148,7 @@ public final class Daemon: @unchecked Sendable {
         }
         queue.sync {
             do { try rebuildPlan() } catch { log("chimed: \(error)") }
+            do { try takeBackShown() } catch { log("chimed: cannot take back the notifications on screen: \(error)") }
             do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             wake()
         }
@@ -274,23 +279,30 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// One notice per region and year, while workday rules are in use and
-    /// this year's or next year's holiday data is missing: the rules fall
-    /// back to the ordinary week, and people should know before a holiday
-    /// rings them awake. Logged under its own key, so it comes once a year.
+    /// holiday data is missing: this year's at any time, next year's from
+    /// December (the State Council's notice comes out in the autumn, so
+    /// before then its absence is no news). The rules fall back to the
+    /// ordinary week, and people should know before a holiday rings them
+    /// awake. On the desktop and in the daemon's log (standard error);
+    /// logged under its own key, so it comes once a year, across restarts.
+    /// Looked at once a day, and again when a workday rule arrives.
     func noticeMissingHolidayData(now: Int64) throws {
         // Once a day is enough, and spares every wake a scan of the rules.
         let today = store.machineTimeZone.localTime(at: now).date
         guard today != lastNoticeCheck else { return }
         lastNoticeCheck = today
         let year = today.year
+        let years = today.month == 12 ? [year, year + 1] : [year]
         for region in try store.workdayRegionsInUse().sorted() {
             let calendar = try store.workdayCalendar(region: region)
-            for missing in [year, year + 1] where !calendar.hasData(forYear: missing) {
+            for missing in years where !calendar.hasData(forYear: missing) {
                 let key = "holiday-data-\(region)@\(missing)"
                 guard try store.recordedKeys(among: [key]).isEmpty else { continue }
-                try notifier.showNotice(title: "No holiday data for \(missing) (\(region))",
-                                        body: "workday rules follow the ordinary week in \(missing) until its notice is out; "
-                                            + "'chime holidays update' fetches it")
+                let title = "No holiday data for \(missing) (\(region))"
+                let body = "workday rules follow the ordinary week in \(missing) until its data is in; "
+                    + "'chime holidays update' fetches it"
+                log("chimed: notice: \(title) — \(body)")
+                try notifier.showNotice(title: title, body: body)
                 try store.record([CalendarStore.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
                                                          title: "holiday data \(region) \(missing)", due: now, outcome: .delivered,
                                                          recordedAt: Date())])

@@ -29,4 +29,15 @@ public struct LoggedNotifier: Notifier {
     public func withdraw(key: String) {
         notifier.withdraw(key: key)
     }
+
+    public func present(_ firing: Firing, late: Bool, replacing: ShownNotificationID?) throws -> ShownNotificationID? {
+        let shown = try notifier.present(firing, late: late, replacing: replacing)
+        // Shown again after a restart is no new firing: no second line.
+        if replacing == nil { try log.show(firing, late: late) }
+        return shown
+    }
+
+    public func close(_ notification: ShownNotificationID) {
+        notifier.close(notification)
+    }
 }

@@ -15,6 +15,27 @@ public protocol Notifier: Sendable {
     func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void)
     /// Takes a shown firing off the screen (done or dismissed elsewhere).
     func withdraw(key: String)
+    /// Shows a firing as `show` does, and says which notification shows it,
+    /// so that a daemon started later can take it back; nil when nothing on
+    /// screen can be (the log). With `replacing`, the notification an earlier
+    /// process showed is shown again in place (quietly), its buttons now
+    /// answering this one.
+    func present(_ firing: Firing, late: Bool, replacing: ShownNotificationID?) throws -> ShownNotificationID?
+    /// Closes a notification an earlier process showed (its firing is done,
+    /// removed, or no longer exists).
+    func close(_ notification: ShownNotificationID)
+}
+
+/// A notification on a server: the id the server gave it, and which server
+/// (its unique bus name), since another server's ids are not ours.
+public struct ShownNotificationID: Hashable, Sendable {
+    public var id: UInt32
+    public var server: String
+
+    public init(id: UInt32, server: String) {
+        self.id = id
+        self.server = server
+    }
 }
 
 /// A person's answer to a shown firing.
@@ -35,6 +56,11 @@ extension Notifier {
     /// A notifier with no way to answer (the log) ignores the handler.
     public func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void) {}
     public func withdraw(key: String) {}
+    public func present(_ firing: Firing, late: Bool, replacing: ShownNotificationID?) throws -> ShownNotificationID? {
+        try show(firing, late: late)
+        return nil
+    }
+    public func close(_ notification: ShownNotificationID) {}
 }
 
 /// Writes each firing as one line: `chimed: fired 2026-12-01T09:00:00Z Stand-up [3fa2c1d0] (late)`.
@@ -45,9 +71,9 @@ public struct LogNotifier: Notifier {
         self.write = write
     }
 
-    public func showNotice(title: String, body: String) throws {
-        write("chimed: notice: \(title) — \(body)")
-    }
+    /// Nothing: these lines are the firings; the daemon writes its own
+    /// notices to its log (standard error), as chimed(8) says.
+    public func showNotice(title: String, body: String) throws {}
 
     public func show(_ firing: Firing, late: Bool) throws {
         let due = Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format()

@@ -77,29 +77,45 @@ struct StandingPlan {
         return plan
     }
 
+    /// What an update found changed.
+    struct Changes {
+        /// The items changed, added or removed; nil when the plan was made
+        /// again from scratch (anything may have changed).
+        var items: Set<ItemIdentifier>?
+        /// Whether an item with alarms on a workday rule is among them (or may be).
+        var workdayRules: Bool
+
+        static let none = Changes(items: [], workdayRules: false)
+        static let everything = Changes(items: nil, workdayRules: true)
+    }
+
     /// Brings the plan up to date with `store`: the items its change log
     /// names since the plan was made are planned again from `instant`.
     /// Everything is, when the log cannot say (it was pruned past the plan)
     /// or the holiday data or ordinary weeks changed.
-    mutating func update(from store: CalendarStore, after instant: Int64) throws(StoreError) {
+    @discardableResult
+    mutating func update(from store: CalendarStore, after instant: Int64) throws(StoreError) -> Changes {
         let counter = try store.changeCounter()
-        guard counter != plannedAtCounter else { return }
+        guard counter != plannedAtCounter else { return .none }
         guard try store.workdayDataToken() == workdayToken else {
             self = try Self.make(from: store, after: instant)
-            return
+            return .everything
         }
         let changes = try store.itemChanges(after: changeMark)
         guard let changed = changes.items else {
             self = try Self.make(from: store, after: instant)
-            return
+            return .everything
         }
         plannedAtCounter = counter
         changeMark = changes.mark
         for identifier in changed { remove(identifier) }
         let planner = FiringPlanner(store: store)
+        var workdayRules = false
         for item in try store.alarmedItems(changed) {
             set(item.identifier, next: try planner.firstInstant(of: item, after: instant))
+            workdayRules = workdayRules || item.hasWorkdayRule
         }
+        return Changes(items: changed, workdayRules: workdayRules)
     }
 
     /// Plans `item` for `instant`, replacing what it had; nil: nothing to come.
@@ -146,5 +162,14 @@ struct StandingPlan {
     private mutating func compact() {
         heap.removeAll()
         for (key, instant) in current { heap.push(Entry(instant: instant, key: key)) }
+    }
+}
+
+extension CalendarStore.AlarmedItem {
+    var hasWorkdayRule: Bool {
+        switch self {
+        case .event(let event, _): event.recurrenceRule?.workdayRule != nil
+        case .reminder(let reminder): reminder.recurrenceRule?.workdayRule != nil
+        }
     }
 }

@@ -20,6 +20,25 @@ static inline guint32 chime_notification_id(NotifyNotification *notification) {
     return (guint32)id;
 }
 
+/// Sets the id a notification is shown under: shown then, it replaces the
+/// server's notification of that id (the Notify call's replaces_id).
+static inline void chime_notification_set_id(NotifyNotification *notification, guint32 id) {
+    g_object_set(notification, "id", (gint)id, NULL);
+}
+
+/// The unique bus name owning `name`, newly allocated (g_free it), or NULL
+/// when nobody owns it or the bus does not answer within `timeout_ms`.
+static inline gchar *chime_name_owner(GDBusConnection *connection, const gchar *name, gint timeout_ms) {
+    GVariant *reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                  "org.freedesktop.DBus", "GetNameOwner", g_variant_new("(s)", name),
+                                                  G_VARIANT_TYPE("(s)"), G_DBUS_CALL_FLAGS_NONE, timeout_ms, NULL, NULL);
+    if (reply == NULL) return NULL;
+    gchar *owner = NULL;
+    g_variant_get(reply, "(s)", &owner);
+    g_variant_unref(reply);
+    return owner;
+}
+
 static inline void chime_object_unref(gpointer object) { g_object_unref(object); }
 
 static inline gboolean chime_source_remove(void) { return G_SOURCE_REMOVE; }

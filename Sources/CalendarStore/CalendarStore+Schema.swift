@@ -248,6 +248,22 @@ extension CalendarStore {
                 CREATE INDEX alarms_proximity ON alarms(item_id) WHERE kind = 'proximity';
                 """)
         }
+        migrator.registerMigration("v11: notifications on screen") { db in
+            // Which server notification shows which firing, so that a daemon
+            // started again takes them back and their buttons answer it. One
+            // row per root key: a snoozed firing shows in its root's place.
+            try db.executeScript("""
+                CREATE TABLE notifications_shown (
+                    root_key TEXT PRIMARY KEY NOT NULL,
+                    key TEXT NOT NULL,
+                    server_id INTEGER NOT NULL CHECK (server_id > 0),
+                    server TEXT NOT NULL,
+                    firing TEXT NOT NULL,
+                    shown_at REAL NOT NULL
+                );
+                CREATE INDEX notifications_shown_key ON notifications_shown(key);
+                """)
+        }
         return migrator
     }
 }

@@ -12,7 +12,8 @@ import Synchronization
 /// there is no bus, no server, or no answer in time, so that the daemon
 /// keeps the firing undelivered and tries again. Showing a firing whose
 /// `rootKey` is still on screen replaces that notification instead of
-/// stacking a second one.
+/// stacking a second one. `present` says which server notification shows a
+/// firing, and takes one an earlier process showed back under the same id.
 ///
 /// One process talks to one session bus (libnotify keeps a single
 /// connection): the first notifier to show decides which.
@@ -77,17 +78,40 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
     }
 
     public func show(_ firing: Firing, late: Bool) throws {
+        _ = try present(firing, late: late, replacing: nil)
+    }
+
+    /// Shows `firing`; with `replacing` (a notification an earlier process
+    /// showed, on the server there now), in that notification's place and
+    /// without sound, so that its buttons answer this process. Another
+    /// server's id is not ours to replace: then it is shown anew.
+    public func present(_ firing: Firing, late: Bool, replacing: ShownNotificationID?) throws -> ShownNotificationID? {
         let address = try busAddress()
         let content = NotificationContent(
             rootKey: firing.rootKey, key: firing.key,
             summary: FiringText.summary(for: firing),
             body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: Int64(Date().timeIntervalSince1970)),
-            urgency: options.urgency, category: options.category, sound: true,
+            urgency: options.urgency, category: options.category, sound: replacing == nil,
             actions: Self.actions(for: firing.kind, snoozeSeconds: options.snoozeSeconds))
         let core = self.core, appName = options.appName
-        try thread.call(watchdog: options.watchdog) { () throws(NotificationError) in
+        return try thread.call(watchdog: options.watchdog) { () throws(NotificationError) -> ShownNotificationID? in
             try SessionBus.connect(address: address, appName: appName)
-            try core.present(content)
+            let server = SessionBus.serverName()
+            let id = try core.present(content, replacing: replacing.flatMap { $0.server == server ? $0.id : nil })
+            guard let server, id > 0 else { return nil }
+            return ShownNotificationID(id: id, server: server)
+        }
+    }
+
+    /// Closes a notification an earlier process showed, when the server that
+    /// gave its id is still the one there. Does not wait.
+    public func close(_ notification: ShownNotificationID) {
+        guard let address = try? busAddress() else { return }
+        let appName = options.appName
+        thread.post {
+            guard (try? SessionBus.connect(address: address, appName: appName)) != nil,
+                  SessionBus.serverName() == notification.server else { return }
+            NotificationTable.close(id: notification.id)
         }
     }
 
@@ -99,7 +123,7 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         let core = self.core, appName = options.appName
         try thread.call(watchdog: options.watchdog) { () throws(NotificationError) in
             try SessionBus.connect(address: address, appName: appName)
-            try core.present(content)
+            _ = try core.present(content, replacing: nil)
         }
     }
 

@@ -61,8 +61,11 @@ final class NotificationTable: @unchecked Sendable {
     }
 
     /// Shows `content`: replaces the notification of the same root key while
-    /// it is on screen, else makes a new one.
-    func present(_ content: NotificationContent) throws(NotificationError) {
+    /// it is on screen, else makes a new one, in place of the server's
+    /// notification `replacing` when that is given (one an earlier process
+    /// showed). Returns the id the server gave it (0 for a notice).
+    @discardableResult
+    func present(_ content: NotificationContent, replacing: UInt32? = nil) throws(NotificationError) -> UInt32 {
         let icon = options.icon.isEmpty ? nil : options.icon
         guard let rootKey = content.rootKey, let key = content.key else {
             // A notice: shown once, never answered, so not kept.
@@ -70,7 +73,7 @@ final class NotificationTable: @unchecked Sendable {
             defer { chime_object_unref(notification) }
             configure(notification, content)
             try send(notification)
-            return
+            return 0
         }
         if let entry = entries[rootKey] {
             notify_notification_update(entry.notification, content.summary, content.body, icon)
@@ -80,9 +83,10 @@ final class NotificationTable: @unchecked Sendable {
             configure(entry.notification, content)
             addActions(content.actions, to: entry)
             try send(entry.notification)
-            return
+            return chime_notification_id(entry.notification)
         }
         let notification = notify_notification_new(content.summary, content.body, icon)!
+        if let replacing, replacing > 0 { chime_notification_set_id(notification, replacing) }
         let entry = Entry(rootKey: rootKey, key: key, notification: notification, table: self)
         configure(notification, content)
         addActions(content.actions, to: entry)
@@ -101,6 +105,19 @@ final class NotificationTable: @unchecked Sendable {
         }
         if entries.isEmpty, !Self.tables.contains(where: { $0.table === self }) { Self.tables.append(Weak(table: self)) }
         entries[rootKey] = entry
+        return chime_notification_id(notification)
+    }
+
+    /// Closes the server's notification `id`, one this process did not show
+    /// (an earlier daemon did).
+    static func close(id: UInt32) {
+        guard let notification = notify_notification_new("Chime", nil, nil) else { return }
+        defer { chime_object_unref(notification) }
+        chime_notification_set_id(notification, id)
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(notification, &error) == 0 {
+            _ = SessionBus.consume(error)
+        }
     }
 
     /// Closes the notification whose shown key or root key is `key`.

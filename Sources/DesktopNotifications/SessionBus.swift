@@ -65,6 +65,7 @@ enum SessionBus {
             chime_object_unref(UnsafeMutableRawPointer(current))
             connection = nil
             connectedAddress = nil
+            serverOwner = nil
             if notify_is_initted() != 0 { notify_uninit() }
             initializedName = nil
         }
@@ -83,13 +84,35 @@ enum SessionBus {
         // When the server goes away its notifications go with it (without a
         // NotificationClosed): forget them, so that a server that comes back
         // is not asked to replace ids it never gave.
-        _ = g_bus_watch_name_on_connection(bus, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE, nil,
-                                           { _, _, _ in NotificationTable.serverVanished() }, nil, nil)
+        _ = g_bus_watch_name_on_connection(bus, "org.freedesktop.Notifications", G_BUS_NAME_WATCHER_FLAGS_NONE,
+                                           { _, _, owner, _ in SessionBus.serverAppeared(owner.map { String(cString: $0) }) },
+                                           { _, _, _ in
+                                               SessionBus.serverAppeared(nil)
+                                               NotificationTable.serverVanished()
+                                           }, nil, nil)
         if initializedName != appName {
             if notify_is_initted() != 0 { notify_uninit() }
             guard notify_init(appName) != 0 else { throw .serverUnavailable(message: "notify_init failed") }
             initializedName = appName
         }
+    }
+
+    /// The unique bus name of the notification server, as the name watch last
+    /// saw it (GLib thread only).
+    nonisolated(unsafe) private static var serverOwner: String?
+
+    /// The unique bus name of the notification server there now, nil when
+    /// there is none: what tells one server's notification ids from the next
+    /// one's (a restarted server counts from 1 again). Runs on the GLib
+    /// thread, after `connect`.
+    static func serverAppeared(_ owner: String?) { serverOwner = owner }
+
+    static func serverName() -> String? {
+        if let serverOwner { return serverOwner }
+        guard let connection, let owner = chime_name_owner(connection, "org.freedesktop.Notifications", 2000) else { return nil }
+        defer { g_free(owner) }
+        serverOwner = String(cString: owner)
+        return serverOwner
     }
 
     /// The message of a GError, freeing it.

@@ -2,6 +2,7 @@ import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
+import HolidayCalendars
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -25,6 +26,8 @@ struct DaemonProcessTests {
         /// What the daemon printed, with when each line arrived.
         final class Lines: Sendable {
             let mutex = Mutex<[(line: String, at: Date)]>([])
+            /// The lines of standard error alone.
+            let errors = Mutex<[String]>([])
         }
 
         let process = Process()
@@ -43,12 +46,14 @@ struct DaemonProcessTests {
                     let now = Date()
                     let text = String(decoding: data, as: UTF8.self)
                     lines.mutex.withLock { list in for line in text.split(separator: "\n") { list.append((String(line), now)) } }
+                    if !isOutput { lines.errors.withLock { $0 += text.split(separator: "\n").map(String.init) } }
                 }
             }
             try process.run()
         }
 
         var printed: [(line: String, at: Date)] { lines.mutex.withLock { $0 } }
+        var standardError: [String] { lines.errors.withLock { $0 } }
 
         /// Waits (at most `seconds`) until `count` firings were printed.
         func waitForFirings(_ count: Int, seconds: Double) -> [(line: String, at: Date)] {
@@ -228,22 +233,52 @@ struct DaemonProcessTests {
         #expect(daemon.printed.contains { $0.line.contains("the clock was set; re-planning") }, "printed: \(daemon.printed.map(\.line))")
     }
 
+    /// Region ZZ, with data for 2001 alone: this year's and next year's are
+    /// missing whatever the date, and the bundled years play no part.
+    func importRegionZZ(into store: CalendarStore) throws {
+        _ = try store.importHolidayYears([try HolidayYear(region: "zz", year: 2001, entries: [
+            HolidayEntry(date: CivilDate(year: 2001, month: 1, day: 1)!, isOffDay: true, name: "New Year"),
+        ], source: HolidaySource(format: .holidayCNJSON, location: "test"))])
+    }
+
+    @Test("a workday rule added while chimed runs is noticed at once, on standard error, when its region's data for this year is missing")
+    func holidayNoticeAtTheChange() throws {
+        try prepare()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        try importRegionZZ(into: store)
+        let daemon = try Running(store: storePath, runtime: runtime)
+        defer { daemon.kill(SIGTERM) }
+        #expect(!daemon.wait(forPrefix: "chimed: started", seconds: 5).isEmpty, "printed: \(daemon.printed.map(\.line))")
+        let year = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date.year
+        let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)
+        try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
+                                due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=ZZ"),
+                                alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let notice = "chimed: notice: No holiday data for \(year) (zz)"
+        let notices = daemon.wait(forPrefix: notice, seconds: 3)
+        #expect(notices.count == 1, "printed: \(daemon.printed.map(\.line))")
+        #expect(daemon.standardError.filter { $0.hasPrefix(notice) } == notices, "standard error: \(daemon.standardError)")
+        #expect(notices.first?.contains("chime holidays update") == true)
+    }
+
     @Test("with workday rules in use and a year's holiday data missing, one notice per year, not again after a restart")
     func missingHolidayDataNotice() throws {
         try prepare()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        try importRegionZZ(into: store)
         let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
-                                due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=ZZ"),
                                 alarms: [Alarm(trigger: .relative(seconds: 0))]))
-        let year = start.date.year
-        let calendar = try store.workdayCalendar()
-        let missing = [year - 1, year, year + 1].filter { !calendar.hasData(forYear: $0) && $0 >= TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date.year }
-        try #require(!missing.isEmpty, "every year near today has data: nothing to notice")
+        // This year's missing data is noticed at any time, next year's from December.
+        let today = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date
+        let missing = [today.year] + (today.month == 12 ? [today.year + 1] : [])
         var daemon = try Running(store: storePath, runtime: runtime)
         let notices = daemon.wait(forPrefix: "chimed: notice:", seconds: 3)
-        #expect(!notices.isEmpty && notices.allSatisfy { line in missing.contains { line.contains(String($0)) } }, "printed: \(daemon.printed.map(\.line))")
+        #expect(notices.count == missing.count && notices.allSatisfy { line in missing.contains { line.contains(String($0)) } },
+                "printed: \(daemon.printed.map(\.line))")
         #expect(Set(notices).count == notices.count, "a notice repeated: \(notices)")
         daemon.kill(SIGTERM)
         daemon = try Running(store: storePath, runtime: runtime)

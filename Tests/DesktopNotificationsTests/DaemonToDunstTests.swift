@@ -67,6 +67,25 @@ extension DesktopNotifierTests {
                 if process.isRunning { kill(process.processIdentifier, SIGTERM) }
                 process.waitUntilExit()
             }
+
+            /// Stops it with `signal` and waits until it is gone.
+            func stop(with signal: Int32) {
+                if process.isRunning { kill(process.processIdentifier, signal) }
+                process.waitUntilExit()
+            }
+        }
+
+        /// Runs the built `chime` on this test's store; its exit status.
+        func chime(_ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: (Self.executable as NSString).deletingLastPathComponent + "/chime")
+            process.arguments = arguments + ["--db", folder + "/data/chime.db"]
+            process.environment = ["XDG_RUNTIME_DIR": folder + "/run", "TZ": "UTC"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
         }
 
         func startDaemon() throws -> Chimed {
@@ -119,7 +138,7 @@ extension DesktopNotifierTests {
             try server.chooseInMenu("[\(firstID),snooze]")
             let answered = Date().timeIntervalSince1970
             try server.dunstctl("context")
-            // dunst closes a notification once it is answered: the return is a new one.
+            // The daemon closes a notification once its answer is handled: the return is a new one.
             let second = try #require(server.notify(summary: "Stretch", skipping: 1, within: 6), "chimed: \(daemon.printed)")
             #expect(try #require(second.sent) - answered >= 1.5)
             let secondID = try #require(second.returnedID)
@@ -147,6 +166,86 @@ extension DesktopNotifierTests {
             try server.dunstctl("context")
             let completed = NotificationServer.waitUntil(seconds: 3) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
             #expect(completed, "chimed: \(daemon.printed)")
+        }
+
+        @Test("Done, Snooze or Dismiss picked in dunst's menu closes the notification once handled: CloseNotification, nothing left on screen",
+              arguments: ["done", "snooze", "dismiss"])
+        func answeredCloses(action: String) throws {
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            _ = try reminder("Answer \(action)", dueIn: 1)
+            let call = try #require(server.notify(summary: "Answer \(action)", within: 5), "chimed: \(daemon.printed)")
+            let id = try #require(call.returnedID)
+            #expect(try server.displayed() == 1)
+            try server.chooseInMenu("[\(id),\(action)]")
+            try server.dunstctl("context")
+            #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
+            // A snooze of 2 s brings it back later, as a new notification.
+            #expect(NotificationServer.waitUntil(seconds: 1.5) { (try? server.displayed()) == 0 }, "dunst still shows it")
+        }
+
+        @Test("a reminder completed with 'chime complete', removed with 'chime remove', or moved so that its firing is gone closes its notification",
+              arguments: ["complete", "remove", "move"])
+        func doneElsewhereCloses(how: String) throws {
+            let daemon = try startDaemon()
+            defer { cleanUp(daemon) }
+            var (reminder, due) = try reminder("Elsewhere \(how)", dueIn: 1)
+            let call = try #require(server.notify(summary: "Elsewhere \(how)", within: 5), "chimed: \(daemon.printed)")
+            let id = try #require(call.returnedID)
+            switch how {
+            case "complete", "remove":
+                #expect(try chime([how, reminder.identifier.description]) == 0)
+            default:
+                // Due a day later: the firing of the old due time no longer exists.
+                reminder.due = .zoned(TimeZoneRules.utc.localTime(at: due + 86_400), zone: "UTC")
+                try store.save(reminder)
+            }
+            #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
+            #expect(NotificationServer.waitUntil(seconds: 1) { (try? server.displayed()) == 0 }, "dunst still shows it")
+        }
+
+        @Test("chimed stopped (SIGTERM or SIGKILL) and started again takes its notification back in place: Done picked then completes the reminder",
+              arguments: [SIGTERM, SIGKILL])
+        func buttonsSurviveRestart(signal: Int32) throws {
+            let first = try startDaemon()
+            let (reminder, _) = try reminder("Survives \(signal)", dueIn: 1)
+            let call = try #require(server.notify(summary: "Survives \(signal)", within: 5), "chimed: \(first.printed)")
+            let id = try #require(call.returnedID)
+            // Stopped once it has remembered what it shows (a kill between the
+            // two is a firing interrupted while shown, another case).
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
+            first.stop(with: signal)
+            let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
+            defer { cleanUp(second) }
+            // Shown again in its place, quietly, with the same buttons.
+            let again = try #require(server.notify(summary: "Survives \(signal)", skipping: 1, within: 10), "chimed: \(second.printed)")
+            #expect(again.replacesID == id)
+            #expect(again.returnedID == id)
+            #expect(again.hints["sound-name"] == nil)
+            #expect(again.actions.map(\.id).contains("done"))
+            #expect(try server.displayed() == 1)
+            // Not a second firing: the log has one line of it, from the first process.
+            #expect(!second.printed.contains { $0.hasPrefix("chimed: fired") })
+            try server.chooseInMenu("[\(id),done]")
+            try server.dunstctl("context")
+            let completed = NotificationServer.waitUntil(seconds: 3) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
+            #expect(completed, "chimed: \(second.printed)")
+            #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
+        }
+
+        @Test("a notification whose reminder was completed while chimed was down is closed when it starts again, not shown again")
+        func completedWhileDown() throws {
+            let first = try startDaemon()
+            let (reminder, _) = try reminder("Done while down", dueIn: 1)
+            let call = try #require(server.notify(summary: "Done while down", within: 5), "chimed: \(first.printed)")
+            let id = try #require(call.returnedID)
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
+            first.stop()
+            try store.complete(reminder.identifier)
+            let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
+            defer { cleanUp(second) }
+            #expect(NotificationServer.waitUntil(seconds: 5) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
+            #expect(server.notify(summary: "Done while down", skipping: 1, within: 0.5) == nil)
         }
 
         @Test("with dunst stopped the daemon stays up, keeps the firing, and shows it once dunst is back")

@@ -2,6 +2,7 @@
 import CalendarModel
 import DesktopNotifications
 import Foundation
+import Synchronization
 import Testing
 
 /// The real notifier, through real libnotify and a real session bus, to a
@@ -75,7 +76,7 @@ struct DesktopNotifierTests {
         try server.chooseInMenu("[\(id),\(action)]")
         try server.dunstctl("context")
         #expect(server.response(for: firing.key) == expected)
-        // dunst closes it after the answer; that close is no second answer.
+        // One answer, reported once (dunst leaves it on screen; closing it is the daemon's part).
         usleep(200_000)
         #expect(server.responses.withLock { $0.filter { $0.key == firing.key }.count } == 1)
     }
@@ -122,6 +123,50 @@ struct DesktopNotifierTests {
         #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(id) })
         usleep(200_000)
         #expect(server.response(for: firing.key, within: 0) == nil)
+    }
+
+    @Test("present says which notification shows a firing; a second notifier (a process started again) shows it in place, quietly, and its answers reach that notifier")
+    func takenBack() throws {
+        let firing = Firings.timed("Taken back", at: "2026-12-01T08:50:00", kind: .reminder)
+        let shown = try #require(try server.notifier.present(firing, late: false, replacing: nil))
+        let first = try #require(server.notify(summary: "Taken back"))
+        #expect(shown.id == first.returnedID)
+        let later = DesktopNotifier(options: server.notifier.options)
+        let answers = Mutex<[NotificationResponse]>([])
+        later.onResponse { key, response in if key == firing.key { answers.withLock { $0.append(response) } } }
+        let again = try #require(try later.present(firing, late: false, replacing: shown))
+        #expect(again == shown)
+        let call = try #require(server.notify(summary: "Taken back", skipping: 1))
+        #expect(call.replacesID == shown.id)
+        #expect(call.hints["sound-name"] == nil)
+        try server.chooseInMenu("[\(shown.id),done]")
+        try server.dunstctl("context")
+        #expect(NotificationServer.waitUntil(seconds: 3) { answers.withLock { $0 } == [.done] })
+        later.withdraw(key: firing.key)
+        #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(shown.id) })
+    }
+
+    @Test("an id another server gave (one started since) is not replaced: the firing is shown anew")
+    func otherServersID() throws {
+        let firing = Firings.timed("Other server", at: "2026-12-01T08:50:00")
+        let shown = try #require(try server.notifier.present(firing, late: false, replacing: ShownNotificationID(id: 1, server: ":9.999")))
+        let call = try #require(server.notify(summary: "Other server"))
+        #expect(call.replacesID == 0)
+        #expect(call.returnedID == shown.id)
+    }
+
+    @Test("close takes an earlier process's notification off the server by its id")
+    func closeByID() throws {
+        let firing = Firings.timed("Close by id", at: "2026-12-01T08:50:00")
+        let shown = try #require(try server.notifier.present(firing, late: false, replacing: nil))
+        DesktopNotifier(options: server.notifier.options).close(shown)
+        #expect(NotificationServer.waitUntil(seconds: 3) { server.busLog().closeCalls.contains(shown.id) })
+        #expect(NotificationServer.waitUntil(seconds: 1) { (try? server.displayed()) == 0 })
+        // Another server's id is left alone.
+        let other = try #require(try server.notifier.present(Firings.timed("Not ours", at: "2026-12-01T08:50:00"), late: false, replacing: nil))
+        DesktopNotifier(options: server.notifier.options).close(ShownNotificationID(id: other.id, server: ":9.999"))
+        usleep(300_000)
+        #expect(!server.busLog().closeCalls.contains(other.id))
     }
 
     @Test("no bus at all: show throws at once, without touching GLib")

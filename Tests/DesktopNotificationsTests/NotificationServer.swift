@@ -102,6 +102,15 @@ final class NotificationServer: Sendable {
         try text.write(toFile: directory + "/choice", atomically: true, encoding: .utf8)
     }
 
+    /// How many notifications dunst has on screen now (`dunstctl count displayed`).
+    func displayed() throws(ServerError) -> Int {
+        let text = try Self.run("/usr/bin/dunstctl", ["count", "displayed"], environment: environment.withLock { $0 }, capture: true)
+        guard let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ServerError(description: "dunstctl count displayed printed '\(text)'")
+        }
+        return count
+    }
+
     var dunstPID: pid_t? { environment.withLock { $0["CHIME_NS_DUNST_PID"].flatMap { pid_t($0) } } }
 
     /// Closes everything on screen and forgets earlier answers.
@@ -158,7 +167,9 @@ final class NotificationServer: Sendable {
         try run("/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment)
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]) throws(ServerError) {
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String],
+                    capture: Bool = false) throws(ServerError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -169,13 +180,21 @@ final class NotificationServer: Sendable {
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardOutput = FileHandle.nullDevice
+        let outputPath = errorPath + ".out"
+        if capture {
+            _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+            process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
+        defer { if capture { try? FileManager.default.removeItem(atPath: outputPath) } }
         do { try process.run() } catch { throw ServerError(description: "\(executable) did not start: \(error)") }
         process.waitUntilExit()
         let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
         guard process.terminationStatus == 0 else {
             throw ServerError(description: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(message)")
         }
+        return capture ? (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" : ""
     }
 
     /// Reads `export KEY=VALUE` lines.
