@@ -125,7 +125,7 @@ extension Daemon {
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend or a wait for a server).
             // A location firing is shown when its fix arrives, which is its time.
-            let isDue = firing.crossing != nil || Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            let isDue = firing.crossing != nil || Double(firing.instant) >= watchedSince && now - firing.instant <= options.onTimeGrace
             do {
                 try notifier.show(firing, late: !isDue)
             } catch {

@@ -116,6 +116,9 @@ extension Daemon {
             opened.limitPageCache(kilobytes: 2048)
             store = opened
             storeFile = after
+            storeCompanions = ["-wal", "-shm"].compactMap { suffix in
+                FileIdentity(path: options.storePath + suffix).map { (options.storePath + suffix, $0) }
+            }
             return
         }
         throw Failure(description: "the store \(options.storePath) keeps being replaced while it is opened")
@@ -189,12 +192,27 @@ extension Daemon {
             }
         }
         if folderMoved { rewatchStoreFolder() }
+        if written || folderMoved { checkStore() }
         if lockRemoved, store != nil {
-            do { try ensureStoreLock() } catch { return stopForAnotherDaemon(error) }
+            // A moment later: when the whole folder is being removed, a lock
+            // made again at once would leave it not empty (rm -r would fail).
+            queue.asyncAfter(deadline: .now() + 0.5) { [weak self] in self?.lockAgain() }
         }
-        guard written || folderMoved else { return }
+        if written, store != nil { storeWritten() }
+    }
+
+    /// The lock was removed: taken again, unless the store went with it
+    /// (then it is taken with the store when that comes back).
+    private func lockAgain() {
         checkStore()
-        if store != nil { storeWritten() }
+        guard store != nil else { return }
+        do {
+            try ensureStoreLock()
+        } catch let failure as Failure where failure.alreadyRunning {
+            stopForAnotherDaemon(failure)
+        } catch {
+            log("chimed: \(error)")
+        }
     }
 
     // MARK: Replaced, removed, back
@@ -209,7 +227,21 @@ extension Daemon {
         if store != nil {
             log(current == nil ? "chimed: the store \(options.storePath) is gone; waiting for it to come back"
                                : "chimed: the store \(options.storePath) was replaced; opening the new file")
+            let companions = storeCompanions
             storeLost()
+            // SQLite does not remove the WAL and shared memory of a file
+            // renamed over or removed while open; opened with the next file
+            // under the name, they would be read as its own (its pages
+            // overlaid with the old file's). Those are the ones the daemon
+            // opened: any made since belong to someone else.
+            for companion in companions where FileIdentity(path: companion.path) == companion.file { unlink(companion.path) }
+            if current == nil && storeLock >= 0 {
+                // Nothing to guard while there is no store; and an open file
+                // in a folder being removed keeps the folder from going
+                // (inotify would not say it went).
+                close(storeLock)
+                storeLock = -1
+            }
         }
         if current != nil, reopenTimer == nil { scheduleReopen(after: 0.1) }
     }
@@ -218,6 +250,7 @@ extension Daemon {
     /// rings from a file that is gone.
     func storeLost() {
         store = nil
+        storeCompanions = []
         storeFile = nil
         plan = StandingPlan()
         undelivered = []
@@ -271,6 +304,7 @@ extension Daemon {
             return
         }
         reopenDelay = 0
+        watchedSince = Date().timeIntervalSince1970
         log("chimed: opened \(options.storePath)")
         wake()
     }

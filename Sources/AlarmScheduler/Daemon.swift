@@ -68,6 +68,8 @@ public final class Daemon: @unchecked Sendable {
     var storeLock: Int32 = -1
     /// The file the open store was opened at; a different one at its path is a replaced store.
     var storeFile: FileIdentity?
+    /// Its WAL and shared-memory files as the daemon opened them.
+    var storeCompanions: [(path: String, file: FileIdentity)] = []
     var storeWatch = StoreWatch()
     var reopenTimer: DispatchSourceTimer?
     var reopenDelay: Double = 0
@@ -76,6 +78,8 @@ public final class Daemon: @unchecked Sendable {
     var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
     var startedAt: Double = 0
+    /// When it began watching the store it has open (a store replaced is watched from when it was opened).
+    var watchedSince: Double = 0
     /// The day the missing-holiday-data notice was last considered.
     private var lastNoticeCheck: CivilDate?
 
@@ -116,6 +120,7 @@ public final class Daemon: @unchecked Sendable {
     /// main loop (`dispatchMain()`).
     public func start() throws {
         startedAt = Date().timeIntervalSince1970
+        watchedSince = startedAt
         try takeLock()
         do {
             try openStore()
