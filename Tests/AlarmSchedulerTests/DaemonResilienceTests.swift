@@ -208,16 +208,16 @@ struct DaemonResilienceTests {
         let first = try Running(store: path, runtime: runtime)
         defer { first.kill(SIGTERM) }
         #expect(wait(seconds: 5) { logged("started on", by: first) })
+        let pid = first.process.processIdentifier
+        let refused = try second(store: path, runtime: folder + "/lock/run2")
+        #expect(refused?.status == 69, "a second daemon in another runtime folder: \(String(describing: refused))")
+        #expect(refused?.errors.contains("already running on the store \(path) (pid \(pid)") == true, "\(refused?.errors ?? "it ran")")
+
         let lockPath = path + ".lock"
         var info = stat()
         try #require(lstat(lockPath, &info) == 0, "no lock beside the store")
         #expect(info.st_mode & 0o777 == 0o600, "lock mode \(String(info.st_mode & 0o777, radix: 8))")
-        let pid = first.process.processIdentifier
         #expect((try? String(contentsOfFile: lockPath, encoding: .utf8)) == "\(pid)\n")
-
-        let refused = try second(store: path, runtime: folder + "/lock/run2")
-        #expect(refused?.status == 69, "a second daemon in another runtime folder: \(String(describing: refused))")
-        #expect(refused?.errors.contains("already running on the store \(path) (pid \(pid)") == true, "\(refused?.errors ?? "it ran")")
 
         // The lock removed under the running daemon: it takes it again.
         try FileManager.default.removeItem(atPath: lockPath)
