@@ -70,6 +70,11 @@ final class ControlSocket: @unchecked Sendable {
         self.path = path
         self.queue = queue
         self.handler = handler
+        // Its runtime folder's lock was removed under a running daemon:
+        // the socket still answers, and is not taken from it.
+        if Self.answers(path) {
+            throw Daemon.Failure(description: "already running: a daemon answers at \(path)", alreadyRunning: true)
+        }
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard listener >= 0 else { throw Daemon.Failure(description: "control socket: \(String(cString: strerror(errno)))") }
@@ -98,6 +103,25 @@ final class ControlSocket: @unchecked Sendable {
         source.setEventHandler { [weak self] in self?.acceptAll() }
         source.resume()
         acceptSource = source
+    }
+
+    /// Whether something listens at `path` (a stale socket file refuses).
+    static func answers(_ path: String) -> Bool {
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in bytes.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        // EAGAIN: it listens, its backlog full.
+        return connected == 0 || errno == EAGAIN
     }
 
     func stop() {

@@ -201,7 +201,7 @@ struct DaemonResilienceTests {
         return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
-    @Test("a second daemon on the same store is refused (status 69, naming the first one's pid) from another runtime folder, and after the lock file was removed")
+    @Test("a second daemon on the same store is refused (status 69, naming the first one's pid) from another runtime folder, and after the lock file was removed; one in the same runtime folder leaves the first one's socket alone")
     func oneDaemonPerStore() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("lock")
@@ -225,6 +225,13 @@ struct DaemonResilienceTests {
         let again = try second(store: path, runtime: folder + "/lock/run3")
         #expect(again?.status == 69 && again?.errors.contains("(pid \(pid)") == true, "after the lock was removed: \(String(describing: again))")
         #expect(logged("the store's lock \(lockPath) was removed; took it again", by: first))
+
+        // The runtime folder's lock removed: a daemon on another store there leaves the control socket to the first.
+        try FileManager.default.removeItem(atPath: runtime + "/chime/chimed.lock")
+        let other = try second(store: folder + "/lock/other/chime.db", runtime: runtime)
+        #expect(other?.status == 69 && other?.errors.contains("a daemon answers at \(runtime)/chime/chimed.sock") == true,
+                "\(String(describing: other))")
+        #expect(try status(runtime)["pid"] as? Int == Int(pid))
     }
 
     // MARK: Issue 16 point 6
