@@ -2,6 +2,7 @@ import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
+import Geofencing
 import Synchronization
 import Testing
 #if canImport(Glibc)
@@ -99,6 +100,32 @@ struct DaemonResilienceTests {
         usleep(300_000)
         #expect(daemon.printed.filter { $0.line.hasPrefix("chimed: fired") }.isEmpty, "printed: \(daemon.printed.map(\.line))")
         daemon.kill(SIGTERM)
+    }
+
+    @Test("a location crossing the last run was showing when it was killed is shown again after the restart, marked interrupted")
+    func interruptedCrossingShownAgain() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (path, runtime) = try lane("crossing")
+        let left = Self.now - 30
+        let key: String
+        do {
+            let store = try CalendarStore(path: path, machineTimeZone: .utc)
+            let office = try StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 100)
+            let reminder = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Buy milk",
+                                    alarms: [.proximity(office, .leave)])
+            try store.save(reminder)
+            // As a run killed between saving the crossing and showing it leaves it.
+            key = "\(reminder.alarms[0].identifier.rawValue)@leave@\(left)"
+            try store.record([CalendarStore.Delivery(key: key, alarm: reminder.alarms[0].identifier, item: reminder.identifier, title: "Buy milk",
+                                                     due: left, outcome: .showing, recordedAt: Date())])
+        }
+        let daemon = try Running(store: path, runtime: runtime)
+        let lines = daemon.waitForFirings(1, seconds: 5).map(\.line)
+        #expect(lines.count == 1 && lines[0].hasPrefix("chimed: fired \(Date(timeIntervalSince1970: TimeInterval(left)).ISO8601Format()) Buy milk [")
+                && lines[0].hasSuffix("] (interrupted)"), "printed: \(daemon.printed.map(\.line))")
+        #expect(wait(seconds: 3) { logged("started on", by: daemon) })
+        daemon.kill(SIGTERM)
+        #expect(try CalendarStore(path: path, machineTimeZone: .utc).deliveries().first { $0.key == key }?.outcome == .delivered)
     }
 
     @Test("killed with SIGKILL from 50 ms before to 50 ms after a firing, over 100 trials: each firing appears, twice only when marked interrupted")
