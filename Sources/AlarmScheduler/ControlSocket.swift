@@ -20,13 +20,13 @@ import Glibc
 /// on the daemon's queue, so a large reply arrives whole and a slow client
 /// holds up nobody else. Meanwhile no more of its requests are read (a client
 /// that sends many and reads none cannot grow the buffer), and a reply that
-/// waits longer than `writeTimeout` closes the connection.
+/// waits longer than `writeTimeout` seconds closes the connection.
 final class ControlSocket: @unchecked Sendable {
     typealias Handler = (_ request: [String: Any]) -> [String: Any]
 
     static let maximumLine = 64 * 1024
     /// How long a reply may wait for its client to read it.
-    static let writeTimeout = 10.0
+    let writeTimeout: Double
     /// Requests are answered while less than this waits to be written.
     static let outputLimit = 256 * 1024
 
@@ -66,8 +66,9 @@ final class ControlSocket: @unchecked Sendable {
     private var acceptSource: DispatchSourceRead?
     private var connections: [Int32: Connection] = [:]
 
-    init(path: String, queue: DispatchQueue, handler: @escaping Handler) throws {
+    init(path: String, queue: DispatchQueue, writeTimeout: Double = 10, handler: @escaping Handler) throws {
         self.path = path
+        self.writeTimeout = writeTimeout
         self.queue = queue
         self.handler = handler
         // Its runtime folder's lock was removed under a running daemon:
@@ -277,7 +278,7 @@ final class ControlSocket: @unchecked Sendable {
         }
         if connection.deadline == nil {
             let deadline = DispatchSource.makeTimerSource(queue: queue)
-            deadline.schedule(deadline: .now() + Self.writeTimeout)
+            deadline.schedule(deadline: .now() + writeTimeout)
             deadline.setEventHandler { [weak self, unowned connection] in self?.drop(connection) }
             deadline.resume()
             connection.deadline = deadline

@@ -198,17 +198,20 @@ extension Daemon {
 
     /// Crossings the last run left being shown (`takeInterrupted`): rebuilt
     /// from their alarm and waiting to be shown again, marked as
-    /// interrupted; one whose alarm is no longer watched is listed as
-    /// interrupted. After `startLocation`, before the first wake.
+    /// interrupted; one whose alarm is no longer watched, or older than its
+    /// missed window, is listed as interrupted. After `startLocation`,
+    /// before the first wake.
     func showInterruptedCrossings() {
         let crossings = interrupted.filter(Self.isCrossing)
         guard !crossings.isEmpty else { return }
         interrupted.subtract(crossings)
         var gone: [String] = []
+        let now = Self.clock
         for key in crossings.sorted() {
             let parts = key.split(separator: "@").map(String.init)
             guard let alarm = ItemIdentifier(parts[0]), let kind = Transition.Kind(rawValue: parts[1]), let second = Int64(parts[2]),
-                  var firing = firing(alarm: alarm, kind: kind, second: second) else {
+                  var firing = firing(alarm: alarm, kind: kind, second: second),
+                  now - second <= firing.alarm.missedWindow.map(Int64.init) ?? options.lateness else {
                 gone.append(key)
                 continue
             }

@@ -34,6 +34,8 @@ public final class Daemon: @unchecked Sendable {
         public var machineZone: @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }
         /// Whether SIGTERM and SIGINT stop the process (a daemon in a test's process leaves them alone).
         public var handlesSignals = true
+        /// How long a control-socket reply may wait for its client to read it, in seconds.
+        public var replyTimeout: Double = 10
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -96,7 +98,7 @@ public final class Daemon: @unchecked Sendable {
     var retryTimer: DispatchSourceTimer?
     /// Armed while an arrive alarm's dwell is pending.
     var dwellTimer: (source: DispatchSourceTimer, end: Double)?
-    var lookAgainPending = false
+    private var lookAgainPending = false
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
     var onScreen: [String: Firing] = [:]
@@ -145,7 +147,8 @@ public final class Daemon: @unchecked Sendable {
         }
         if clockWatch == nil { log("chimed: no timerfd; a clock set back is noticed at the next firing") }
         watchZone()
-        control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue) { [unowned self] request in
+        control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue,
+                                    writeTimeout: options.replyTimeout) { [unowned self] request in
             self.answer(request)
         }
         for signal in [SIGTERM, SIGINT] where options.handlesSignals {
@@ -225,7 +228,9 @@ public final class Daemon: @unchecked Sendable {
                 self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
             } catch {
                 self.log("chimed: cannot reopen the store after a time-zone change: \(error)")
+                // Tried again as a store that came back.
                 self.storeLost()
+                self.checkStore()
                 return
             }
             self.replan()

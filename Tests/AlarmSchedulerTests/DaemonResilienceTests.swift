@@ -334,25 +334,33 @@ struct DaemonResilienceTests {
         return descriptor
     }
 
+    /// A minutely event with a 90-character title and an alarm at each start, from an hour ahead: `next` replies of 250 bytes a firing.
+    func addMinutely(to path: String) throws -> String {
+        let title = String(String(repeating: "Ninety characters of title, ", count: 4).prefix(90))
+        let store = try CalendarStore(path: path, machineTimeZone: .utc)
+        let start = ItemTime.zoned(TimeZoneRules.utc.localTime(at: Self.now + 3600), zone: "UTC")
+        try store.save(Event(calendarIdentifier: try store.defaultCalendarForNewEvents().identifier, title: title, start: start, end: start,
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=MINUTELY;COUNT=2000"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        return title
+    }
+
+    func send(_ text: String, to descriptor: Int32) throws {
+        let bytes = Array(text.utf8)
+        try #require(bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count)
+    }
+
     @Test("a reply larger than the socket buffer (1,000 firings) arrives whole to a client that reads late, and others are answered meanwhile")
     func largeReply() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("large")
-        let title = String(repeating: "Ninety characters of title, ", count: 4).prefix(90)
-        do {
-            let store = try CalendarStore(path: path, machineTimeZone: .utc)
-            let start = ItemTime.zoned(TimeZoneRules.utc.localTime(at: Self.now + 3600), zone: "UTC")
-            try store.save(Event(calendarIdentifier: try store.defaultCalendarForNewEvents().identifier, title: String(title), start: start, end: start,
-                                 recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=MINUTELY;COUNT=2000"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
-        }
+        let title = try addMinutely(to: path)
         let daemon = try Running(store: path, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         #expect(wait(seconds: 5) { logged("started on", by: daemon) })
 
         let descriptor = try connectTo(runtime + "/chime/chimed.sock")
         defer { close(descriptor) }
-        let request = Array("{\"request\":\"next\",\"count\":1000}\n".utf8)
-        try #require(request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == request.count)
+        try send("{\"request\":\"next\",\"count\":1000}\n", to: descriptor)
         // Not read yet: the reply is more than the socket holds, and the daemon answers others meanwhile.
         usleep(300_000)
         #expect(try status(runtime)["ok"] as? Bool == true)
@@ -371,10 +379,43 @@ struct DaemonResilienceTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any])
         let firings = try #require(object["firings"] as? [[String: Any]])
         #expect(firings.count == 1000 && reply.count > 212_992, "\(firings.count) firings in \(reply.count) bytes")
-        #expect(firings.allSatisfy { $0["title"] as? String == String(title) })
+        #expect(firings.allSatisfy { $0["title"] as? String == title })
         // And through the client, which `chime` uses.
         let next = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(["request": "next", "count": 1000])
         #expect((next["firings"] as? [[String: Any]])?.count == 1000)
+    }
+
+    @Test("a client that leaves a large reply unread is disconnected after the reply timeout, and others are answered meanwhile")
+    func unreadReplyDropped() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (path, runtime) = try lane("unread")
+        _ = try addMinutely(to: path)
+        var options = Daemon.Options(storePath: path, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        options.replyTimeout = 1
+        let daemon = Daemon(options: options, notifier: DaemonInProcessTests.RecordingNotifier(), log: { _ in })
+        try daemon.start()
+        defer { daemon.shutdown() }
+
+        let descriptor = try connectTo(runtime + "/chime/chimed.sock")
+        defer { close(descriptor) }
+        try send("{\"request\":\"next\",\"count\":1000}\n", to: descriptor)
+        #expect(try status(runtime)["ok"] as? Bool == true)
+        // Well past the reply timeout, unread: the daemon has let go of it.
+        usleep(2_500_000)
+        var limit = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var last = 0
+        repeat {
+            last = recv(descriptor, &buffer, buffer.count, 0)
+            if last > 0 { received += buffer[0..<last] }
+        } while last > 0
+        #expect(last == 0, "the connection is still open (recv: \(String(cString: strerror(errno))))")
+        #expect(!received.contains(10) && !received.isEmpty, "\(received.count) bytes")
+        #expect(try status(runtime)["ok"] as? Bool == true)
     }
 
     @Test("the client gives up at its timeout with a clear error when a reply trickles and never ends")
@@ -398,7 +439,7 @@ struct DaemonResilienceTests {
             defer { close(peer) }
             var byte: UInt8 = UInt8(ascii: "{")
             while !stop.current {
-                guard send(peer, &byte, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
+                guard Glibc.send(peer, &byte, 1, Int32(MSG_NOSIGNAL)) == 1 else { return }
                 byte = UInt8(ascii: " ")
                 usleep(200_000)
             }
