@@ -181,7 +181,10 @@ extension Daemon {
         while true {
             let count = read(storeWatch.descriptor, &buffer, buffer.count)
             guard count > 0 else { break }
-            for event in Self.events(in: buffer[0..<count]) where event.watch == storeWatch.watch {
+            for event in Self.events(in: buffer[0..<count]) {
+                // Events were lost: look at everything.
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { written = true }
+                guard event.watch == storeWatch.watch else { continue }
                 if !storeWatch.watchesFolder || event.mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
                     folderMoved = true
                 } else if event.name == lockName {
