@@ -121,8 +121,8 @@ extension Daemon {
     /// The order of the writes is what keeps each firing to once: the new
     /// states go to the store together with the firings, marked `showing`
     /// in the delivery log, before anything is shown. A crash after that
-    /// leaves them listed as interrupted (never shown twice, never lost
-    /// without a trace); a crash before it leaves the old states, and the
+    /// leaves them to be shown again after the restart, marked as
+    /// interrupted (never lost); a crash before it leaves the old states, and the
     /// same fixes fed again give the same keys, which the log refuses.
     func takeFixes(_ fixes: [Fix], now: Double) throws -> LocationOutcome {
         let ignoredBefore = location.monitor.ignored.outOfOrder + location.monitor.ignored.outOfDate
@@ -184,12 +184,40 @@ extension Daemon {
     /// The firing a transition makes: shown like a timed one, keyed by the
     /// alarm, the crossing and the fix's time.
     private func firing(_ transition: Transition) -> Firing? {
-        guard let row = location.alarms[transition.geofence], case .proximity(let place, _) = row.alarm.trigger else { return nil }
-        let second = Int64(transition.time.rounded(.down))
+        firing(alarm: transition.geofence, kind: transition.kind, second: Int64(transition.time.rounded(.down)))
+    }
+
+    private func firing(alarm: ItemIdentifier, kind: Transition.Kind, second: Int64) -> Firing? {
+        guard let row = location.alarms[alarm], case .proximity(let place, _) = row.alarm.trigger else { return nil }
         let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
         return Firing(instant: second, alarm: row.alarm, kind: .reminder, itemIdentifier: row.item, title: row.title, occurrence: nil,
-                      explanation: transition.kind == .leave ? "left \(name)" : "arrived at \(name)", location: row.place,
-                      notes: row.notes, crossing: "\(transition.kind.rawValue)@\(second)")
+                      explanation: kind == .leave ? "left \(name)" : "arrived at \(name)", location: row.place,
+                      notes: row.notes, crossing: "\(kind.rawValue)@\(second)")
+    }
+
+    /// Crossings the last run left being shown (`takeInterrupted`): rebuilt
+    /// from their alarm and waiting to be shown again, marked as
+    /// interrupted; one whose alarm is no longer watched, or older than its
+    /// missed window, is listed as interrupted. After `startLocation`,
+    /// before the first wake.
+    func showInterruptedCrossings() {
+        let crossings = interrupted.filter(Self.isCrossing)
+        guard !crossings.isEmpty else { return }
+        interrupted.subtract(crossings)
+        var gone: [String] = []
+        let now = Self.clock
+        for key in crossings.sorted() {
+            let parts = key.split(separator: "@").map(String.init)
+            guard let alarm = ItemIdentifier(parts[0]), let kind = Transition.Kind(rawValue: parts[1]), let second = Int64(parts[2]),
+                  var firing = firing(alarm: alarm, kind: kind, second: second),
+                  now - second <= firing.alarm.missedWindow.map(Int64.init) ?? options.lateness else {
+                gone.append(key)
+                continue
+            }
+            firing.interrupted = true
+            undelivered.append(firing)
+        }
+        do { try store.setOutcome(.interrupted, keys: gone) } catch { log("chimed: \(error)") }
     }
 
     /// Writes the states that changed (presence, a pending dwell, the last

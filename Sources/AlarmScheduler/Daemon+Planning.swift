@@ -19,6 +19,9 @@ extension Daemon {
     /// Brings the plan up to date, settles everything due up to now, and
     /// arms the timer for what comes next.
     func wake() {
+        // A store replaced or removed under the daemon is noticed here too, not only by the folder watch.
+        checkStore()
+        guard store != nil else { return }
         do {
             let now = Self.clock
             let changes = try plan.update(from: store, after: settled)
@@ -74,12 +77,24 @@ extension Daemon {
             due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0) } }
         }
         settled = now
+        var sorted = CatchUp()
         if !due.isEmpty {
-            let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: options.lateness)
+            if !interrupted.isEmpty { due = due.map { var firing = $0; firing.interrupted = interrupted.contains(firing.key); return firing } }
+            // The log holds the interrupted ones as being shown: they are not known, they come due again.
+            sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)).subtracting(interrupted), now: now,
+                             window: options.lateness)
             try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
             undelivered += sorted.late
+        }
+        if !interrupted.isEmpty {
+            // Those not shown again (past their window, the alarm's earlier
+            // ones, or no longer in the store) are listed as interrupted.
+            try store.setOutcome(.interrupted, keys: Array(interrupted.subtracting(sorted.late.map(\.key))))
+            interrupted = []
+        }
+        if !sorted.late.isEmpty {
             // Something new came due: a moment worth trying the notifier.
-            if !sorted.late.isEmpty { return try deliver(now: now) }
+            return try deliver(now: now)
         }
         try deliverUnlessWaiting(now: now)
     }
@@ -113,7 +128,7 @@ extension Daemon {
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend or a wait for a server).
             // A location firing is shown when its fix arrives, which is its time.
-            let isDue = firing.crossing != nil || Double(firing.instant) >= startedAt && now - firing.instant <= options.onTimeGrace
+            let isDue = firing.crossing != nil || Double(firing.instant) >= watchedSince && now - firing.instant <= options.onTimeGrace
             let notification: ShownNotificationID?
             do {
                 notification = try notifier.present(firing, late: !isDue, replacing: nil)

@@ -13,6 +13,9 @@ extension Daemon {
         guard let name = request["request"] as? String else {
             return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze, dismiss or location)"]
         }
+        if name != "status", store == nil {
+            return ["ok": false, "error": "the store \(options.storePath) is gone; the daemon waits for it to come back"]
+        }
         switch name {
         case "status":
             var reply: [String: Any] = ["ok": true, "pid": Int(getpid()), "store": options.storePath,
@@ -76,6 +79,7 @@ extension Daemon {
     /// One whose answer failed stays, to be answered again.
     func respond(to response: NotificationResponse, key: String) {
         let firing = onScreen[key]
+        guard store != nil else { return }
         do {
             switch response {
             case .snooze(let seconds):

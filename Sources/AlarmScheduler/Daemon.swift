@@ -42,6 +42,8 @@ public final class Daemon: @unchecked Sendable {
         /// holiday data in December), Unix seconds. Firings keep the wall
         /// clock their timers run on.
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        /// How long a control-socket reply may wait for its client to read it, in seconds.
+        public var replyTimeout: Double = 10
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -51,23 +53,43 @@ public final class Daemon: @unchecked Sendable {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
+        public var alreadyRunning = false
+
+        public init(description: String, alreadyRunning: Bool = false) {
+            self.description = description
+            self.alreadyRunning = alreadyRunning
+        }
     }
 
     let options: Options
     let notifier: any Notifier
     let log: @Sendable (String) -> Void
     let queue = DispatchQueue(label: "chimed")
+    /// Nil while the store's file is gone (Daemon+Store.swift): every entry point checks.
     var store: CalendarStore!
     var timer: DispatchSourceTimer?
-    private var watch: DispatchSourceRead?
     private var signals: [DispatchSourceSignal] = []
     private var control: ControlSocket?
     private var clockWatch: ClockWatch?
     private var zoneWatch: DispatchSourceRead?
     private var lockDescriptor: Int32 = -1
+    /// The store's own lock (Daemon+Store.swift).
+    var storeLock: Int32 = -1
+    /// The file the open store was opened at; a different one at its path is a replaced store.
+    var storeFile: FileIdentity?
+    /// Its WAL and shared-memory files as the daemon opened them.
+    var storeCompanions: [(path: String, file: FileIdentity)] = []
+    var storeWatch = StoreWatch()
+    var reopenTimer: DispatchSourceTimer?
+    var reopenDelay: Double = 0
+    /// Keys of firings a run that stopped left being shown: shown again, marked so.
+    var interrupted: Set<String> = []
     var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
     var startedAt: Double = 0
+    /// When it began watching the store it has open (a store replaced is watched from when it was opened).
+    var watchedSince: Double = 0
     /// The day the missing-holiday-data notice was last considered.
     var lastNoticeCheck: CivilDate?
 
@@ -108,12 +130,10 @@ public final class Daemon: @unchecked Sendable {
     /// main loop (`dispatchMain()`).
     public func start() throws {
         startedAt = Date().timeIntervalSince1970
+        watchedSince = startedAt
         try takeLock()
         do {
-            store = try CalendarStore(path: options.storePath, machineTimeZone: options.machineZone())
-            store.limitPageCache(kilobytes: 2048)
-            let interrupted = try store.settleInterruptedDeliveries()
-            if interrupted > 0 { log("chimed: \(interrupted) firing(s) were being shown when the last run stopped; see 'chime missed'") }
+            try openStore()
             let now = Int64(startedAt.rounded(.down))
             if let known = try store.settledThrough() {
                 settled = known
@@ -122,6 +142,9 @@ public final class Daemon: @unchecked Sendable {
                 try store.setSettledThrough(now)
             }
             settledInStore = settled
+            try takeInterrupted()
+        } catch let failure as Failure {
+            throw failure
         } catch {
             throw Failure(description: "cannot open the store: \(error)")
         }
@@ -132,7 +155,8 @@ public final class Daemon: @unchecked Sendable {
         }
         if clockWatch == nil { log("chimed: no timerfd; a clock set back is noticed at the next firing") }
         watchZone()
-        control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue) { [unowned self] request in
+        control = try ControlSocket(path: options.runtimeFolder + "/chimed.sock", queue: queue,
+                                    writeTimeout: options.replyTimeout) { [unowned self] request in
             self.answer(request)
         }
         for signal in [SIGTERM, SIGINT] where options.handlesSignals {
@@ -150,6 +174,7 @@ public final class Daemon: @unchecked Sendable {
             do { try rebuildPlan() } catch { log("chimed: \(error)") }
             do { try takeBackShown() } catch { log("chimed: cannot take back the notifications on screen: \(error)") }
             do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
+            showInterruptedCrossings()
             wake()
         }
         log("chimed: started on \(options.storePath)")
@@ -167,31 +192,8 @@ public final class Daemon: @unchecked Sendable {
         guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
             throw Failure(description: "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
         }
-        let path = folder + "/chimed.lock"
-        lockDescriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
-        guard flock(lockDescriptor, LOCK_EX | LOCK_NB) == 0 else {
-            var pid = [UInt8](repeating: 0, count: 32)
-            let count = pread(lockDescriptor, &pid, 31, 0)
-            let holder = count > 0 ? String(decoding: pid[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
-            throw Failure(description: "already running (pid \(holder), lock \(path))")
-        }
-        ftruncate(lockDescriptor, 0)
-        let text = "\(getpid())\n"
-        _ = text.withCString { pwrite(lockDescriptor, $0, strlen($0), 0) }
-    }
-
-    /// Re-plans when anything writes to the store's folder (the database,
-    /// its WAL): that is how `chime` and other writers tell it. The
-    /// database and its WAL only: readers write their marks to the -shm
-    /// file, and the daemon's own reads must not wake it again.
-    private func watchStore() {
-        let folder = (options.storePath as NSString).deletingLastPathComponent
-        let base = (options.storePath as NSString).lastPathComponent
-        let relevant: Set<String> = [base, base + "-wal", base + "-journal"]
-        watch = watchFolder(folder.isEmpty ? "." : folder, mask: UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE),
-                            names: relevant) { [weak self] in self?.storeWritten() }
-        if watch == nil { log("chimed: cannot watch \(folder); changes are seen at the next firing") }
+        // The control socket lives here: one daemon per runtime folder too.
+        lockDescriptor = try Self.lockFile(folder + "/chimed.lock", holder: "in \(folder)")
     }
 
     /// A writer wrote to the store. Its commit becomes visible to readers a
@@ -199,19 +201,20 @@ public final class Daemon: @unchecked Sendable {
     /// inotify does not see, is updated), so a wake right away may still
     /// read the old state: one more look shortly after settles it. A burst
     /// of writes shares that look.
-    private func storeWritten() {
+    func storeWritten() {
         wake()
         guard !lookAgainPending else { return }
         lookAgainPending = true
         queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
             guard let self else { return }
             self.lookAgainPending = false
-            if (try? self.store.changeCounter()) != self.plan.plannedAtCounter { self.wake() }
+            if let store = self.store, (try? store.changeCounter()) != self.plan.plannedAtCounter { self.wake() }
         }
     }
 
     /// Re-plans from scratch: the clock or the zone changed.
     private func replan() {
+        guard store != nil else { return }
         armedFor = nil
         do { try rebuildPlan() } catch { log("chimed: \(error)") }
         wake()
@@ -227,12 +230,17 @@ public final class Daemon: @unchecked Sendable {
             guard let self else { return }
             NSTimeZone.resetSystemTimeZone()
             tzset()
+            // Gone, the store is opened in the new zone when it comes back.
+            guard self.store != nil else { return }
             do {
-                self.store = try CalendarStore(path: self.options.storePath, machineTimeZone: self.options.machineZone())
-                self.store.limitPageCache(kilobytes: 2048)
+                try self.openStore()
                 self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
             } catch {
                 self.log("chimed: cannot reopen the store after a time-zone change: \(error)")
+                // Tried again as a store that came back.
+                self.storeLost()
+                self.checkStore()
+                return
             }
             self.replan()
         }
@@ -263,19 +271,29 @@ public final class Daemon: @unchecked Sendable {
         return source
     }
 
-    /// The file names in a buffer of `inotify_event`s (a header of four
-    /// 32-bit fields, the last the length of the NUL-padded name after it).
+    /// The file names in a buffer of `inotify_event`s.
     static func names(in bytes: ArraySlice<UInt8>) -> [String] {
-        var names: [String] = []
+        events(in: bytes).map(\.name)
+    }
+
+    /// The events in a buffer of `inotify_event`s (a header of four 32-bit
+    /// fields: the watch, the mask, a cookie and the length of the
+    /// NUL-padded name after it).
+    static func events(in bytes: ArraySlice<UInt8>) -> [(watch: Int32, mask: UInt32, name: String)] {
+        func field(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24
+        }
+        var events: [(watch: Int32, mask: UInt32, name: String)] = []
         var index = bytes.startIndex
         while index + 16 <= bytes.endIndex {
-            let length = Int(bytes[index + 12]) | Int(bytes[index + 13]) << 8 | Int(bytes[index + 14]) << 16 | Int(bytes[index + 15]) << 24
+            let length = Int(field(index + 12))
             let start = index + 16
             let end = min(start + length, bytes.endIndex)
-            names.append(String(decoding: bytes[start..<end].prefix { $0 != 0 }, as: UTF8.self))
+            events.append((Int32(bitPattern: field(index)), field(index + 4),
+                           String(decoding: bytes[start..<end].prefix { $0 != 0 }, as: UTF8.self)))
             index = end
         }
-        return names
+        return events
     }
 
     /// One notice per region and year, while workday rules are in use and
@@ -322,18 +340,24 @@ public final class Daemon: @unchecked Sendable {
         queue.sync { finish() }
     }
 
-    private func finish() {
+    func finish() {
         control?.stop()
-        // Whatever was due has been settled on the way here; mark the span done.
-        wake()
-        do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
-        if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
-        for source in [timer, retryTimer, dwellTimer?.source, watch, zoneWatch, location.positionTimer] { source?.cancel() }
+        control = nil
+        if store != nil {
+            // Whatever was due has been settled on the way here; mark the span done.
+            wake()
+            do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
+            if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
+        }
+        for source in [timer, retryTimer, dwellTimer?.source, storeWatch.source, zoneWatch, reopenTimer, location.positionTimer] { source?.cancel() }
+        storeWatch.source = nil
+        reopenTimer = nil
         timer = nil
         retryTimer = nil
         dwellTimer = nil
         clockWatch = nil
-        if lockDescriptor >= 0 { close(lockDescriptor) }
+        for descriptor in [lockDescriptor, storeLock] where descriptor >= 0 { close(descriptor) }
         lockDescriptor = -1
+        storeLock = -1
     }
 }

@@ -23,14 +23,20 @@ public struct DaemonClient {
         return try send(line: line, timeout: timeout)
     }
 
+    /// The longest reply taken.
+    static let maximumReply = 64 * 1024 * 1024
+
     /// Sends one request already written as a JSON object (no newline), for
     /// a caller that builds large requests faster than JSONSerialization.
+    /// `timeout` bounds the whole exchange, however the daemon trickles its
+    /// reply: connecting, writing the request and reading the reply.
     public func send(line request: Data, timeout: Int = 5) throws(Failure) -> [String: Any] {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let deadline = Date().addingTimeInterval(TimeInterval(timeout))
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
+        // Connecting waits while the daemon's backlog is full: bounded by the send timeout.
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -43,23 +49,62 @@ public struct DaemonClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
+            if errno == EAGAIN || errno == EINPROGRESS {
+                throw Failure(description: "the daemon at \(socketPath) did not answer within \(timeout) s (it takes no connections)")
+            }
             throw Failure(description: "no daemon is running (nothing answers at \(socketPath): \(String(cString: strerror(errno))))")
         }
+        let silent = Failure(description: "the daemon at \(socketPath) did not answer within \(timeout) s")
         var line = request
         line.append(10)
-        let sent = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        guard sent == line.count else { throw Failure(description: "cannot write to \(socketPath): \(String(cString: strerror(errno)))") }
-        var reply: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        while !reply.contains(10), reply.count < 16 * 1024 * 1024 {
-            let count = recv(descriptor, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            reply += buffer[0..<count]
+        var sent = 0
+        while sent < line.count {
+            guard Self.wait(descriptor, for: Int16(POLLOUT), until: deadline) else { throw silent }
+            let count = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if count > 0 {
+                sent += count
+            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
+                continue
+            } else {
+                throw Failure(description: "cannot write to \(socketPath): \(String(cString: strerror(errno)))")
+            }
         }
-        guard let end = reply.firstIndex(of: 10),
-              let object = try? JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any] else {
-            throw Failure(description: "the daemon at \(socketPath) did not answer")
+        var reply: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var end: Int?
+        while end == nil {
+            guard Self.wait(descriptor, for: Int16(POLLIN), until: deadline) else {
+                throw reply.isEmpty ? silent : Failure(description: "the daemon at \(socketPath) did not finish its reply within \(timeout) s "
+                                                                       + "(\(reply.count) bytes came)")
+            }
+            let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            guard count > 0 else {
+                throw Failure(description: reply.isEmpty ? "the daemon at \(socketPath) closed the connection without an answer"
+                                                         : "the daemon at \(socketPath) closed the connection after \(reply.count) bytes of its reply")
+            }
+            if let newline = buffer[0..<count].firstIndex(of: 10) { end = reply.count + newline }
+            reply += buffer[0..<count]
+            guard reply.count <= Self.maximumReply else {
+                throw Failure(description: "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
+            }
+        }
+        guard let end, let object = try? JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any] else {
+            throw Failure(description: "the daemon at \(socketPath) did not answer with a JSON object")
         }
         return object
+    }
+
+    /// Waits until `descriptor` is ready for `events`; false at `deadline`.
+    private static func wait(_ descriptor: Int32, for events: Int16, until deadline: Date) -> Bool {
+        while true {
+            let milliseconds = Int32(max(0, min(deadline.timeIntervalSinceNow * 1000, Double(Int32.max))).rounded(.up))
+            guard milliseconds > 0 else { return false }
+            var entry = pollfd(fd: descriptor, events: events, revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready == 0 { return false }
+            if errno != EINTR { return true }
+        }
     }
 }

@@ -32,6 +32,9 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// For a location alarm: the crossing that fired it, `leave@<Unix
     /// seconds of the fix>` or `enter@…`; nil for an alarm at a time.
     public var crossing: String?
+    /// Shown again after a restart: the run that was showing it stopped
+    /// before it was marked shown, so it may never have reached the screen.
+    public var interrupted = false
 
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.

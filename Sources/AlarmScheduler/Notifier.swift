@@ -63,7 +63,8 @@ extension Notifier {
     public func close(_ notification: ShownNotificationID) {}
 }
 
-/// Writes each firing as one line: `chimed: fired 2026-12-01T09:00:00Z Stand-up [3fa2c1d0] (late)`.
+/// Writes each firing as one line: `chimed: fired 2026-12-01T09:00:00Z Stand-up [3fa2c1d0] (late)`,
+/// with ` (interrupted)` after one shown again because the last run stopped while showing it.
 public struct LogNotifier: Notifier {
     let write: @Sendable (String) -> Void
 
@@ -77,6 +78,6 @@ public struct LogNotifier: Notifier {
 
     public func show(_ firing: Firing, late: Bool) throws {
         let due = Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format()
-        write("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")")
+        write("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")\(firing.interrupted ? " (interrupted)" : "")")
     }
 }

@@ -7,11 +7,13 @@ import SQLiteDatabase
 extension CalendarStore {
     public struct Delivery: Hashable, Sendable {
         public enum Outcome: String, Sendable {
-            /// Being shown: recorded before the notifier is called, so that a
-            /// crash while showing it never shows it twice.
+            /// Being shown: recorded before the notifier is called. A process
+            /// that stops before marking it shown leaves it so: the next run
+            /// shows it again, marked as interrupted (a lost alarm is worse
+            /// than a repeated one).
             case showing
-            /// The process stopped while showing it: it may or may not have
-            /// been seen, and is not shown again.
+            /// The process stopped while showing it, and it was not shown
+            /// again (its missed window had passed, or its alarm was gone).
             case interrupted
             /// Shown on time.
             case delivered
@@ -75,16 +77,6 @@ extension CalendarStore {
         try StoreError.wrap {
             let list = Self.jsonArray(keys)
             try database.execute("DELETE FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list])
-        }
-    }
-
-    /// After a crash: firings left `showing` become `interrupted`, listed
-    /// with the missed ones rather than shown again. Returns how many.
-    @discardableResult
-    public func settleInterruptedDeliveries() throws(StoreError) -> Int {
-        try StoreError.wrap {
-            try database.execute("UPDATE deliveries SET outcome = 'interrupted' WHERE outcome = 'showing'")
-            return database.changes
         }
     }
 

@@ -106,8 +106,8 @@ extension CalendarStore {
     /// given (by alarm identifier), the states of `removed` geofences
     /// dropped, the newest fix time, the position the monitor last took,
     /// and the firings those states produced as `showing` in the delivery
-    /// log, so that a crash after this never loses a firing silently (it is
-    /// listed as interrupted) and never shows it twice.
+    /// log, so that a crash after this never loses a firing (the next run
+    /// shows it again, marked as interrupted).
     public func saveGeofenceStates(_ states: [String: GeofenceState], removed: some Collection<String> = [String](),
                                    latestFixTime: Double?, position: Fix? = nil,
                                    recording deliveries: [Delivery] = []) throws(StoreError) {

@@ -29,7 +29,11 @@ public enum DaemonCommandLine {
     Alarms that came due while it was not running: the latest per alarm
     within four hours (--missed-window, e.g. 30m or 1d; an alarm's own window
     comes first) is shown late, the rest are recorded (see 'chime missed').
-    One daemon per user; SIGTERM or SIGINT stops it.
+    One daemon per store (a lock beside it, PATH.lock) and per runtime
+    folder ($XDG_RUNTIME_DIR/chime: its control socket); a second one is
+    refused, naming the first one's pid, with exit status 69. A store
+    replaced, removed or moved back while it runs is noticed and opened
+    again. SIGTERM or SIGINT stops it.
     """
 
     /// The options, for the hint after an unknown one.
@@ -109,6 +113,10 @@ public enum DaemonCommandLine {
         let daemon = Daemon(options: options, notifier: notifier, log: log)
         do {
             try daemon.start()
+        } catch let failure as Daemon.Failure where failure.alreadyRunning {
+            log("chimed: \(failure)")
+            // Unavailable, as 'chime' says when no daemon answers.
+            return 69
         } catch {
             log("chimed: \(error)")
             return 1

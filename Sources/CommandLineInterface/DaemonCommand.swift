@@ -14,7 +14,7 @@ enum DaemonCommand: Command {
     moment its timer is armed for.
 
     Exit status: 0 when it answered; 64 when the command line is wrong; 69 when
-    no daemon is running.
+    no daemon is running, or it has not answered whole within 5 s.
     """
 
     static let parser = ArgumentParser(command: "chime daemon", options: [.init(name: "--json", takesValue: false)])

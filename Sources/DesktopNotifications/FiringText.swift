@@ -58,6 +58,7 @@ public enum FiringText {
         } else {
             lines.append(when(firing, zone: zone, now: now, omitToday: false))
         }
+        if firing.interrupted { lines.append("shown again: the daemon stopped while showing it") }
         for piece in [firing.location, firing.notes] {
             let trimmed = piece.trimmingSpaces()
             if !trimmed.isEmpty { lines.append(escapeMarkup(trimmed)) }

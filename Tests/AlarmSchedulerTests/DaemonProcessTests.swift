@@ -122,7 +122,7 @@ struct DaemonProcessTests {
         second.standardError = errors
         try second.run()
         second.waitUntilExit()
-        #expect(second.terminationStatus == 1)
+        #expect(second.terminationStatus == 69)
         #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("already running"))
     }
 
