@@ -128,9 +128,10 @@ struct ItemOptions {
             return .date(day.adding(days: max(0, (seconds + 86_399) / 86_400 - 1)))
         case .floating(let local):
             return .floating(LocalDateTime(localSeconds: local.localSeconds + Int64(seconds)))
-        case .zoned(let local, let name):
+        case .zoned(_, let name, _):
+            // Elapsed time: across a fold, 01:30 EDT and an hour is 01:30 EST.
             let rules = (try? TimeZoneRules.named(name)) ?? zone
-            return .zoned(rules.localTime(at: rules.resolve(local).instant + Int64(seconds)), zone: name)
+            return .zoned(at: start.resolution(in: rules).instant + Int64(seconds), in: rules)
         }
     }
 

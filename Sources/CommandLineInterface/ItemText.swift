@@ -28,7 +28,7 @@ struct ItemText {
         switch time {
         case .date(let date): return "\(Self.weekdays[date.weekday.rawValue]) \(date)"
         case .floating(let local): return "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local)) (floating)"
-        case .zoned(let local, let name):
+        case .zoned(let local, let name, _):
             let text = "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local))"
             return name == zone.identifier ? text : "\(text) \(name)"
         }
