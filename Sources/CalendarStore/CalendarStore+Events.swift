@@ -345,6 +345,13 @@ extension CalendarStore {
             // it was (a detached occurrence's own start, or the series').
             let before = try occurrence(of: seriesIdentifier, originalStart: originalStart)
             let shift = Self.wallShift(from: before.start, to: event.start)
+            // An event made from a detached occurrence has no rule or dates of
+            // its own: where the caller left them so, it goes on with the series'.
+            if before.identifier != seriesIdentifier {
+                if following.recurrenceRule == nil { following.recurrenceRule = series.recurrenceRule }
+                if following.exceptionDates == before.exceptionDates { following.exceptionDates = series.exceptionDates }
+                if following.extraDates == before.extraDates { following.extraDates = series.extraDates }
+            }
             if wholeSeries {
                 following.identifier = series.identifier
                 if let shift {
