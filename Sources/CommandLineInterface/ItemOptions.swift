@@ -59,7 +59,8 @@ struct ItemOptions {
     WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
     wall-clock time), 08:50 (the next time the clock reads that), today,
     tomorrow, monday…sunday, 'tomorrow 17:00', now, +10m, +2h, +1d, or RFC 3339
-    with an offset (2026-12-01T08:50:00+08:00).
+    with an offset (2026-12-01T08:50:00+08:00). A wall-clock time that happens
+    twice (when the clocks go back) means the first; an offset names either.
     """
 
     /// `--tz ZONE` or the machine's zone, `--floating` for floating times.
