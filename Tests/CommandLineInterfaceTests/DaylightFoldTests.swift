@@ -24,6 +24,7 @@ struct DaylightFoldTests {
         // The first pass stays the first: 2026-11-01T05:30:00Z, 1793511000.
         let first = scratch.add("event", "Night shift", "--start", "2026-11-01T01:30:00-04:00", "--tz", "America/New_York")
         #expect(try times(scratch, first) == ["2026-11-01T01:30:00-04:00", "2026-11-01T01:30:00-05:00"])
+        #expect(scratch.ok("show", utc).output.contains { $0.hasSuffix("Sun 2026-11-01 01:30 (the second 01:30)") })
         let store = try scratch.store()
         let stored = try store.event(identifier: try store.itemIdentifier(matching: utc))
         let zone = try TimeZoneRules.named("America/New_York")
