@@ -293,7 +293,7 @@ extension CalendarStore {
             var detached: [Event] = []
             if repeats, let previous = try? self.event(identifier: identifier), let shift = Self.wallShift(from: previous.start, to: stored.start),
                shift != 0 {
-                stored = try Self.moved(stored, previous: previous, by: shift)
+                stored = try moved(stored, previous: previous, by: shift)
                 detached = try moveDetached(of: identifier, from: nil, to: identifier, by: shift)
             }
             let range = try StoreError.wrap { try eventRange(stored) }
@@ -364,12 +364,18 @@ extension CalendarStore {
             following.externalKey = nil
             following.alarms = Self.copies(of: following.alarms, ownedBy: series)
             let (earlier, later) = try split(series, at: originalStart, following: following, shift: shift ?? 0)
-            let detached = try moveDetached(of: series.identifier, from: originalStart, to: later.identifier, by: shift ?? 0)
+            // A later part that does not repeat (the last RDATE, past the rule's end) is all there is from the cut on.
+            let laterRepeats = later.recurrenceRule != nil || !later.extraDates.isEmpty
+            let detached = laterRepeats ? try moveDetached(of: series.identifier, from: originalStart, to: later.identifier, by: shift ?? 0) : []
             let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later), try detached.map { try eventRange($0) }) }
             try perform(commit: commit) { db in
                 try self.write(earlier, range: ranges.0, in: db)
                 try self.write(later, range: ranges.1, in: db)
                 for (occurrence, range) in zip(detached, ranges.2) { try self.write(occurrence, range: range, in: db) }
+                if !laterRepeats {
+                    try db.execute("DELETE FROM items WHERE series_id = ? AND original_start >= ?",
+                                   [series.identifier.rawValue, originalStart.localSeconds])
+                }
             }
             return later.identifier
         }
@@ -501,14 +507,15 @@ extension CalendarStore {
     /// A series saved with a start `shift` seconds from `previous`'s on the
     /// wall clock: its exception and extra dates and a date-time UNTIL
     /// moved as well, where the save left them as they were.
-    static func moved(_ event: Event, previous: Event, by shift: Int64) throws(StoreError) -> Event {
+    func moved(_ event: Event, previous: Event, by shift: Int64) throws(StoreError) -> Event {
         var moved = event
         func shifted(_ time: LocalDateTime) -> LocalDateTime { LocalDateTime(localSeconds: time.localSeconds + shift) }
         if event.exceptionDates == previous.exceptionDates { moved.exceptionDates = event.exceptionDates.map(shifted) }
         if event.extraDates == previous.extraDates { moved.extraDates = event.extraDates.map(shifted) }
         if let rule = event.recurrenceRule, rule == previous.recurrenceRule {
-            let zone = (try? previous.start.timeZone(machine: .utc)) ?? .utc
-            moved.recurrenceRule = try StoreError.wrap { try shiftedUntil(of: rule, by: shift, start: previous.start, zone: zone) }
+            moved.recurrenceRule = try StoreError.wrap {
+                try Self.shiftedUntil(of: rule, by: shift, start: previous.start, zone: try zone(of: previous.start))
+            }
         }
         return moved
     }

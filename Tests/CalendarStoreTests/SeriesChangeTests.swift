@@ -65,6 +65,25 @@ struct SeriesChangeTests {
         ])
     }
 
+    @Test("a split at a detached last RDATE past the rule's end lists that occurrence once, as edited")
+    func splitAtLastDetachedExtraDate() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        var series = try Self.daily(store, "FREQ=DAILY;COUNT=2")
+        series.extraDates = [try StoreFixture.time("2026-12-10T15:00:00")]
+        try store.save(series)
+        var detached = try store.occurrence(of: series.identifier, originalStart: try StoreFixture.time("2026-12-10T15:00:00"))
+        detached.title = "Detached"
+        try store.save(detached, span: .thisEvent)
+        var last = try store.occurrence(of: series.identifier, originalStart: try StoreFixture.time("2026-12-10T15:00:00"))
+        last.notes = "the last one"
+        try store.save(last, span: .futureEvents)
+        let listed = try store.events(overlapping: try StoreFixture.date("2026-11-01T00:00:00Z")..<StoreFixture.date("2027-02-01T00:00:00Z"))
+        #expect(listed.map { "\($0.start.wallClock) \($0.title) \($0.notes)" } == [
+            "2026-12-01T09:00:00 Walk ", "2026-12-02T09:00:00 Walk ", "2026-12-10T15:00:00 Detached the last one",
+        ])
+    }
+
     @Test("a series whose start moves takes its exception, its UNTIL and its detached occurrence along")
     func moveKeepsExceptions() throws {
         let fixture = try StoreFixture(zone: "UTC")
