@@ -32,6 +32,14 @@ struct DaylightFoldTests {
         #expect(try stored.end.instant(machine: zone) == 1_793_518_200)
     }
 
+    @Test("a reminder due at an instant in the fold's second pass keeps it")
+    func reminderDue() throws {
+        let scratch = Scratch(zone: "America/New_York")
+        // 2026-11-01T06:30:00Z (1793514600) is 01:30 EST.
+        let reminder = scratch.add("reminder", "Check the boiler", "--due", "2026-11-01T06:30:00Z", "--tz", "America/New_York")
+        #expect(try scratch.ok("show", reminder, "--json").json()["due"] as? String == "2026-11-01T01:30:00-05:00")
+    }
+
     @Test("a wall time in the fold takes the first pass, and a duration is elapsed time across the fold")
     func wallTimeAndDuration() throws {
         let scratch = Scratch(zone: "America/New_York")
