@@ -362,11 +362,24 @@ extension CalendarStore {
             }
             following.identifier = .random()
             following.externalKey = nil
-            following.alarms = Self.copies(of: following.alarms, ownedBy: series)
+            // (A detached occurrence's alarms are its own: the new series gets copies of those too.)
+            following.alarms = Self.copies(of: Self.copies(of: following.alarms, ownedBy: series), ownedBy: before)
             let (earlier, later) = try split(series, at: originalStart, following: following, shift: shift ?? 0)
             // A later part that does not repeat (the last RDATE, past the rule's end) is all there is from the cut on.
             let laterRepeats = later.recurrenceRule != nil || !later.extraDates.isEmpty
-            let detached = laterRepeats ? try moveDetached(of: series.identifier, from: originalStart, to: later.identifier, by: shift ?? 0) : []
+            var detached = laterRepeats ? try moveDetached(of: series.identifier, from: originalStart, to: later.identifier, by: shift ?? 0) : []
+            // The detached occurrence the change was made to shows it, as it stays detached.
+            if let index = detached.firstIndex(where: { $0.identifier == before.identifier }) {
+                var edited = event
+                edited.identifier = before.identifier
+                edited.seriesIdentifier = later.identifier
+                edited.originalStart = detached[index].originalStart
+                edited.recurrenceRule = nil
+                edited.externalKey = nil
+                edited.exceptionDates = []
+                edited.extraDates = []
+                detached[index] = edited
+            }
             let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later), try detached.map { try eventRange($0) }) }
             try perform(commit: commit) { db in
                 try self.write(earlier, range: ranges.0, in: db)

@@ -65,6 +65,30 @@ struct SeriesChangeTests {
         ])
     }
 
+    @Test("a split at a detached occurrence with alarms: the occurrence shows the change, the new series has alarms of its own")
+    func splitAtDetached() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        var series = try Self.daily(store, "FREQ=DAILY;COUNT=5")
+        series.alarms = [Alarm(trigger: .relative(seconds: -600))]
+        try store.save(series)
+        var detached = try store.occurrence(of: series.identifier, originalStart: try StoreFixture.time("2026-12-03T09:00:00"))
+        detached.title = "Detached"
+        detached.start = .zoned(try StoreFixture.time("2026-12-03T09:15:00"), zone: "Asia/Shanghai")
+        detached.end = .zoned(try StoreFixture.time("2026-12-03T09:45:00"), zone: "Asia/Shanghai")
+        try store.save(detached, span: .thisEvent)
+        var changed = try store.occurrence(of: series.identifier, originalStart: try StoreFixture.time("2026-12-03T09:00:00"))
+        changed.title = "Run"
+        let later = try store.save(changed, span: .futureEvents)
+        #expect(try Self.starts(store) == [
+            "2026-12-01T09:00:00 Walk", "2026-12-02T09:00:00 Walk", "2026-12-03T09:15:00 Run", "2026-12-04T09:00:00 Run",
+            "2026-12-05T09:00:00 Run",
+        ])
+        let alarms = try store.event(identifier: later).alarms
+        #expect(alarms.map(\.trigger) == [.relative(seconds: -600)])
+        #expect(Set(alarms.map(\.identifier)).isDisjoint(with: try store.event(identifier: series.identifier).alarms.map(\.identifier)))
+    }
+
     @Test("a split at a detached last RDATE past the rule's end lists that occurrence once, as edited")
     func splitAtLastDetachedExtraDate() throws {
         let fixture = try StoreFixture()
