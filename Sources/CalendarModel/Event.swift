@@ -164,11 +164,11 @@ public struct Event: Hashable, Sendable {
         }
         try start.validateZone()
         try end.validateZone()
-        if case .zoned(let begin, let zone) = start, case .zoned(let finish, let endZone) = end {
+        if case .zoned(_, let zone, _) = start, case .zoned(_, let endZone, _) = end {
             // Zones may differ (a flight); compare instants.
             let rules = (try? TimeZoneRules.named(zone)) ?? .utc
             let endRules = endZone == zone ? rules : (try? TimeZoneRules.named(endZone)) ?? .utc
-            if endRules.resolve(finish).instant < rules.resolve(begin).instant {
+            if end.resolution(in: endRules).instant < start.resolution(in: rules).instant {
                 throw ValidationError(field: "end", value: end.description, reason: "is before the start \(start)")
             }
         } else if end.wallClock < start.wallClock {

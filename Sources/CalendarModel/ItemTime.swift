@@ -2,10 +2,31 @@
 /// alone (all-day, or a reminder due "on Tuesday"), a wall-clock time that
 /// follows whatever zone the machine is in (floating), or a wall-clock time
 /// in a named IANA zone. EventKit expresses the same with date components.
+///
+/// A zoned time also says which of a fold's two instants it names when its
+/// wall time happens twice (01:30 on the night New York falls back): a time
+/// typed as a wall-clock reading names the first, one given as an instant or
+/// with an offset (`06:30Z`, `01:30-05:00`) may name the second, and keeps it.
 public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
     case date(CivilDate)
     case floating(LocalDateTime)
-    case zoned(LocalDateTime, zone: String)
+    case zoned(LocalDateTime, zone: String, fold: TimeZoneRules.Fold = .earlier)
+
+    /// The zoned time that reads `instant` in `zone`, naming the later of
+    /// a fold's instants when it is that one.
+    public static func zoned(at instant: Int64, in zone: TimeZoneRules) -> ItemTime {
+        let (local, fold) = zone.reading(at: instant)
+        return .zoned(local, zone: zone.identifier, fold: fold)
+    }
+
+    /// Which of a fold's instants the time names (`.earlier` for dates and floating times).
+    public var fold: TimeZoneRules.Fold {
+        if case .zoned(_, _, let fold) = self { return fold }
+        return .earlier
+    }
+
+    /// The wall clock read in `zone`, as the fold says.
+    public func resolution(in zone: TimeZoneRules) -> TimeZoneRules.Resolution { zone.resolve(wallClock, fold: fold) }
 
     public var isDateOnly: Bool {
         if case .date = self { return true }
@@ -16,13 +37,13 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
     public var wallClock: LocalDateTime {
         switch self {
         case .date(let date): LocalDateTime(date: date)!
-        case .floating(let time), .zoned(let time, _): time
+        case .floating(let time), .zoned(let time, _, _): time
         }
     }
 
     /// The zone's name, or nil for dates and floating times.
     public var zoneName: String? {
-        if case .zoned(_, let zone) = self { return zone }
+        if case .zoned(_, let zone, _) = self { return zone }
         return nil
     }
 
@@ -35,7 +56,7 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
     /// The instant this time names, reading dates and floating times on the
     /// machine's wall clock.
     public func instant(machine: TimeZoneRules) throws(TimeZoneRulesError) -> Int64 {
-        try timeZone(machine: machine).resolve(wallClock).instant
+        resolution(in: try timeZone(machine: machine)).instant
     }
 
     /// Refuses a zone name that is not a known IANA zone.
@@ -58,7 +79,7 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .date(let date): date.description
         case .floating(let time): time.description
-        case .zoned(let time, let zone): "\(time) \(zone)"
+        case .zoned(let time, let zone, let fold): "\(time) \(zone)" + (fold == .later ? " (second of the two)" : "")
         }
     }
 }

@@ -96,6 +96,36 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     public func resolve(_ time: LocalDateTime) -> Resolution { resolve(local: time.localSeconds) }
 
+    /// Which of a fold's two instants a wall-clock time names, when it
+    /// happens twice (fall back); outside a fold both mean the one instant.
+    public enum Fold: Hashable, Sendable {
+        /// The first reading, with the offset from before the fold: what a
+        /// wall time alone means.
+        case earlier
+        /// The second reading, with the offset from after it: what an
+        /// explicit offset or instant (`01:30-05:00` in New York) may name.
+        case later
+    }
+
+    /// Reads a wall-clock time, taking the later of a fold's two instants
+    /// when `fold` says so (a gap is read as by `resolve(_:)`).
+    public func resolve(_ time: LocalDateTime, fold: Fold) -> Resolution {
+        guard fold == .later else { return resolve(time) }
+        let local = time.localSeconds
+        if let footer, let last = footerStart, local >= last.localEnd {
+            let nearby = footer.transitions(aroundLocal: local, after: last)
+            return Self.resolve(local: local, in: nearby, initial: last.after, floor: last.localEnd, later: true)
+        }
+        return Self.resolve(local: local, in: table, initial: table.first?.before ?? initialOffset, floor: Int64.min, later: true)
+    }
+
+    /// The wall-clock reading of an instant, and which of a fold's readings
+    /// it is (`.later` only for the second pass through a fold).
+    public func reading(at instant: Int64) -> (LocalDateTime, Fold) {
+        let local = localTime(at: instant)
+        return (local, resolve(local).instant == instant ? .earlier : .later)
+    }
+
     /// The wall-clock time an instant reads in this zone.
     public func localTime(at instant: Int64) -> LocalDateTime {
         LocalDateTime(localSeconds: instant + Int64(offset(at: instant)))
@@ -119,7 +149,7 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
     /// The one resolution rule over any ordered list of transitions: the
     /// first transition whose wall-clock end lies after `local` decides, with
     /// the offset from before it.
-    static func resolve(local: Int64, in list: [Transition], initial: Int32, floor: Int64) -> Resolution {
+    static func resolve(local: Int64, in list: [Transition], initial: Int32, floor: Int64, later: Bool = false) -> Resolution {
         var low = 0, high = list.count
         while low < high {
             let mid = (low + high) / 2
@@ -136,6 +166,10 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
         if local >= next.localStart {
             // Inside the gap or fold: no clean window to reuse.
             let isGap = next.after > next.before
+            if later && !isGap {
+                let second = local - Int64(next.after)
+                return Resolution(instant: second, offset: next.after, cleanWindow: local..<local, earliestFromHere: second)
+            }
             return Resolution(instant: instant, offset: isGap ? next.after : next.before, cleanWindow: local..<local,
                               earliestFromHere: isGap ? next.instant : instant)
         }

@@ -151,12 +151,12 @@ extension CalendarStore {
     /// The instants an event occupies; an all-day event runs to the midnight
     /// after its last day.
     func occupied(_ event: Event) throws -> (Int64, Int64) {
-        let start = try zone(of: event.start).resolve(event.start.wallClock).instant
+        let start = event.start.resolution(in: try zone(of: event.start)).instant
         let endZone = try zone(of: event.end)
         if case .date(let last) = event.end {
             return (start, endZone.resolve(LocalDateTime(date: last.adding(days: 1))!).instant)
         }
-        return (start, endZone.resolve(event.end.wallClock).instant)
+        return (start, event.end.resolution(in: endZone).instant)
     }
 
     /// The zone an item time runs in: its own, or the machine's for dates
@@ -199,7 +199,7 @@ extension CalendarStore {
     public func occurrence(at time: ItemTime) throws(StoreError) -> Occurrence {
         try StoreError.wrap {
             let zone = try zone(of: time)
-            let resolution = zone.resolve(time.wallClock)
+            let resolution = time.resolution(in: zone)
             return Occurrence(instant: resolution.instant, utcOffset: resolution.offset, scheduledTime: time.wallClock,
                               isAllDay: time.isDateOnly)
         }
@@ -231,7 +231,7 @@ extension CalendarStore {
                                   extraDates: extraDates.map(\.date), workdays: workdays, plans: recurrencePlans)
         }
         return Recurrence(rule: rule, start: start.wallClock, timeZone: zone, exceptionDates: exceptionDates,
-                          extraDates: extraDates, workdays: workdays, plans: recurrencePlans)
+                          extraDates: extraDates, workdays: workdays, plans: recurrencePlans, startFold: start.fold)
     }
 
     /// One occurrence as an event: the series' fields at the occurrence's time.
@@ -268,6 +268,17 @@ extension CalendarStore {
     /// Returns the identifier the change was saved under: the event's own,
     /// that of the item whose external key it took, the detached
     /// occurrence's, or the new series' after a split.
+    ///
+    /// A series whose start moves on the wall clock (or the later part of a
+    /// split whose occurrence was given a new start) takes what is keyed by
+    /// its occurrences' original starts along by the same wall-clock shift,
+    /// as RFC 5545's RECURRENCE-ID asks and iCalendar clients do: its
+    /// exception dates and extra dates (unless the save changes those lists
+    /// itself, which then stand as given), a date-time UNTIL (unless the
+    /// rule changes), and its detached occurrences, whose own start and end
+    /// move too unless they were moved on their own. A shift that changes
+    /// the date moves them by the same days and time. A series saved without
+    /// a rule or extra dates keeps no detached occurrences.
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> ItemIdentifier {
         do { try event.validate() } catch { throw .invalid(error) }
@@ -278,14 +289,27 @@ extension CalendarStore {
             var stored = event
             // (Only when it changes: the setter copies the event's shared fields.)
             if identifier != event.identifier { stored.identifier = identifier }
+            let repeats = stored.recurrenceRule != nil || !stored.extraDates.isEmpty
+            var detached: [Event] = []
+            if repeats, let previous = try? self.event(identifier: identifier), let shift = Self.wallShift(from: previous.start, to: stored.start),
+               shift != 0 {
+                stored = try moved(stored, previous: previous, by: shift)
+                detached = try moveDetached(of: identifier, from: nil, to: identifier, by: shift)
+            }
             let range = try StoreError.wrap { try eventRange(stored) }
+            let detachedRanges = try StoreError.wrap { try detached.map { try eventRange($0) } }
             try requireMovable(identifier, to: event.calendarIdentifier)
+            let changed = stored
             try perform(commit: commit) { db in
-                try self.write(stored, range: range, in: db)
-                // A series moves to another calendar with its detached occurrences.
-                if stored.recurrenceRule != nil || !stored.extraDates.isEmpty {
+                try self.write(changed, range: range, in: db)
+                if repeats {
+                    for (occurrence, range) in zip(detached, detachedRanges) { try self.write(occurrence, range: range, in: db) }
+                    // A series moves to another calendar with its detached occurrences.
                     try db.execute("UPDATE items SET calendar_id = ? WHERE series_id = ? AND calendar_id != ?",
-                                   [stored.calendarIdentifier.rawValue, stored.identifier.rawValue, stored.calendarIdentifier.rawValue])
+                                   [changed.calendarIdentifier.rawValue, changed.identifier.rawValue, changed.calendarIdentifier.rawValue])
+                } else {
+                    // No longer a series (`chime edit --repeat none`): its one event is all there is.
+                    try db.execute("DELETE FROM items WHERE series_id = ?", [changed.identifier.rawValue])
                 }
             }
             return identifier
@@ -317,20 +341,54 @@ extension CalendarStore {
             var following = event
             following.seriesIdentifier = nil
             following.originalStart = nil
+            // The shift the caller gave this occurrence's start, from where
+            // it was (a detached occurrence's own start, or the series').
+            let before = try occurrence(of: seriesIdentifier, originalStart: originalStart)
+            let shift = Self.wallShift(from: before.start, to: event.start)
+            // An event made from a detached occurrence has no rule or dates of
+            // its own: where the caller left them so, it goes on with the series'.
+            if before.identifier != seriesIdentifier {
+                if following.recurrenceRule == nil { following.recurrenceRule = series.recurrenceRule }
+                if following.exceptionDates == before.exceptionDates { following.exceptionDates = series.exceptionDates }
+                if following.extraDates == before.extraDates { following.extraDates = series.extraDates }
+            }
             if wholeSeries {
                 following.identifier = series.identifier
+                if let shift {
+                    let start = Self.moved(series.start, by: shift, like: following.start)
+                    following = try StoreError.wrap { [following] in try moving(following, to: start) }
+                }
                 return try save(following, commit: commit)
             }
             following.identifier = .random()
             following.externalKey = nil
-            following.alarms = Self.copies(of: following.alarms, ownedBy: series)
-            let (earlier, later) = try split(series, at: originalStart, following: following)
-            let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later)) }
+            // (A detached occurrence's alarms are its own: the new series gets copies of those too.)
+            following.alarms = Self.copies(of: Self.copies(of: following.alarms, ownedBy: series), ownedBy: before)
+            let (earlier, later) = try split(series, at: originalStart, following: following, shift: shift ?? 0)
+            // A later part that does not repeat (the last RDATE, past the rule's end) is all there is from the cut on.
+            let laterRepeats = later.recurrenceRule != nil || !later.extraDates.isEmpty
+            var detached = laterRepeats ? try moveDetached(of: series.identifier, from: originalStart, to: later.identifier, by: shift ?? 0) : []
+            // The detached occurrence the change was made to shows it, as it stays detached.
+            if let index = detached.firstIndex(where: { $0.identifier == before.identifier }) {
+                var edited = event
+                edited.identifier = before.identifier
+                edited.seriesIdentifier = later.identifier
+                edited.originalStart = detached[index].originalStart
+                edited.recurrenceRule = nil
+                edited.externalKey = nil
+                edited.exceptionDates = []
+                edited.extraDates = []
+                detached[index] = edited
+            }
+            let ranges = try StoreError.wrap { (try eventRange(earlier), try eventRange(later), try detached.map { try eventRange($0) }) }
             try perform(commit: commit) { db in
                 try self.write(earlier, range: ranges.0, in: db)
                 try self.write(later, range: ranges.1, in: db)
-                try db.execute("UPDATE items SET series_id = ? WHERE series_id = ? AND original_start >= ?",
-                               [later.identifier.rawValue, series.identifier.rawValue, originalStart.localSeconds])
+                for (occurrence, range) in zip(detached, ranges.2) { try self.write(occurrence, range: range, in: db) }
+                if !laterRepeats {
+                    try db.execute("DELETE FROM items WHERE series_id = ? AND original_start >= ?",
+                                   [series.identifier.rawValue, originalStart.localSeconds])
+                }
             }
             return later.identifier
         }
@@ -361,7 +419,7 @@ extension CalendarStore {
         if span == .thisEvent {
             series.exceptionDates.append(originalStart)
         } else {
-            series = try split(series, at: originalStart, following: nil).0
+            series = try split(series, at: originalStart, following: nil, shift: 0).0
         }
         let range = try StoreError.wrap { try eventRange(series) }
         let changed = series
@@ -375,28 +433,44 @@ extension CalendarStore {
     }
 
     /// The series cut before `originalStart`, and the one that carries on
-    /// from it (the old rule, with COUNT reduced by what the first part used).
-    private func split(_ series: Event, at originalStart: LocalDateTime, following: Event?) throws(StoreError) -> (Event, Event) {
+    /// from it, its original starts moved by `shift` on the wall clock. The
+    /// later part keeps the old rule (unless `following` brings a new one)
+    /// from the rule's first occurrence at or after the cut, with COUNT
+    /// reduced by the rule occurrences before the cut, excluded ones
+    /// included: COUNT is applied before EXDATE (RFC 5545 §3.8.5.3), and
+    /// RDATEs are not counted. A cut at an RDATE keeps that date an RDATE
+    /// of the later part; when the rule has no occurrence left there, the
+    /// later part is its dates alone.
+    private func split(_ series: Event, at originalStart: LocalDateTime, following: Event?,
+                       shift: Int64) throws(StoreError) -> (Event, Event) {
         guard let rule = series.recurrenceRule else { throw .notAnOccurrence(identifier: series.identifier.rawValue, start: originalStart.description) }
-        let expansion: Recurrence = try StoreError.wrap { try self.recurrence(of: series) }
-        let cutInstant = expansion.timeZone.resolve(originalStart).instant
-        var earlierRule: RecurrenceRule
+        // The rule alone: every occurrence COUNT counts, and none besides.
+        let ruleOnly: Recurrence = try StoreError.wrap {
+            try self.recurrence(rule: rule, start: series.start, workdays: try self.workdaySchedule(for: rule))
+        }
+        let cutInstant = ruleOnly.timeZone.resolve(originalStart).instant
         var used = 0
-        do {
-            for occurrence in expansion.occurrences() {
-                if occurrence.instant >= cutInstant { break }
-                used += 1
+        var firstLater: Occurrence?
+        for occurrence in ruleOnly.occurrences() {
+            if occurrence.instant >= cutInstant {
+                firstLater = occurrence
+                break
             }
-            if series.isAllDay {
-                earlierRule = try rule.ending(.until(.date(originalStart.date.adding(days: -1))))
-            } else {
-                earlierRule = try rule.ending(.until(.utc(LocalDateTime(localSeconds: cutInstant - 1))))
+            used += 1
+        }
+        var earlier = series
+        do {
+            // A rule that ended before the cut stays as it was: an UNTIL at the cut would extend it.
+            if firstLater != nil {
+                if series.isAllDay {
+                    earlier.recurrenceRule = try rule.ending(.until(.date(originalStart.date.adding(days: -1))))
+                } else {
+                    earlier.recurrenceRule = try rule.ending(.until(.utc(LocalDateTime(localSeconds: cutInstant - 1))))
+                }
             }
         } catch {
             throw .invalid(ValidationError(field: "recurrence rule", value: rule.rfc5545, reason: "cannot be split: \(error)"))
         }
-        var earlier = series
-        earlier.recurrenceRule = earlierRule
         earlier.exceptionDates = series.exceptionDates.filter { $0 < originalStart }
         earlier.extraDates = series.extraDates.filter { $0 < originalStart }
         var later = following ?? series
@@ -404,12 +478,125 @@ extension CalendarStore {
             later.identifier = .random()
             later.alarms = Self.copies(of: series.alarms, ownedBy: series)
         }
-        if later.recurrenceRule == rule || following == nil, let count = rule.count {
-            later.recurrenceRule = try? rule.ending(.count(max(1, count - used)))
+        func moved(_ time: LocalDateTime) -> LocalDateTime { LocalDateTime(localSeconds: time.localSeconds + shift) }
+        later.exceptionDates = series.exceptionDates.filter { $0 >= originalStart }.map(moved)
+        later.extraDates = series.extraDates.filter { $0 >= originalStart }.map(moved)
+        let keepsRule = following == nil || later.recurrenceRule == rule
+        if keepsRule && later.start.isDateOnly == series.start.isDateOnly {
+            if let firstLater {
+                // The rule goes on from its own next occurrence, not from an RDATE it never made.
+                let start = Self.moved(.floating(firstLater.scheduledTime), by: shift, like: later.start)
+                later = try StoreError.wrap { try moving(later, to: start) }
+                var carried = rule
+                if let count = rule.count { carried = (try? rule.ending(.count(max(1, count - used)))) ?? rule }
+                later.recurrenceRule = try StoreError.wrap { try Self.shiftedUntil(of: carried, by: shift, start: series.start, zone: ruleOnly.timeZone) }
+            } else {
+                later.recurrenceRule = nil
+                later = try StoreError.wrap { try moving(later, to: Self.moved(.floating(originalStart), by: shift, like: later.start)) }
+                let first = later.start.wallClock
+                later.extraDates.removeAll { $0 == first }
+            }
         }
-        later.exceptionDates = series.exceptionDates.filter { $0 >= originalStart }
-        later.extraDates = series.extraDates.filter { $0 >= originalStart }
         return (earlier, later)
+    }
+
+    /// How far `new` moved from `old` on the wall clock, in seconds (whole
+    /// days for dates); nil when one is a date and the other a time.
+    static func wallShift(from old: ItemTime, to new: ItemTime) -> Int64? {
+        guard old.isDateOnly == new.isDateOnly else { return nil }
+        return new.wallClock.localSeconds - old.wallClock.localSeconds
+    }
+
+    /// `time`'s wall clock moved by `shift`, as a time of `like`'s kind and zone.
+    static func moved(_ time: ItemTime, by shift: Int64, like: ItemTime) -> ItemTime {
+        let local = LocalDateTime(localSeconds: time.wallClock.localSeconds + shift)
+        switch like {
+        case .date: return .date(local.date)
+        case .floating: return .floating(local)
+        case .zoned(_, let zone, _): return .zoned(local, zone: zone)
+        }
+    }
+
+    /// A series saved with a start `shift` seconds from `previous`'s on the
+    /// wall clock: its exception and extra dates and a date-time UNTIL
+    /// moved as well, where the save left them as they were.
+    func moved(_ event: Event, previous: Event, by shift: Int64) throws(StoreError) -> Event {
+        var moved = event
+        func shifted(_ time: LocalDateTime) -> LocalDateTime { LocalDateTime(localSeconds: time.localSeconds + shift) }
+        if event.exceptionDates == previous.exceptionDates { moved.exceptionDates = event.exceptionDates.map(shifted) }
+        if event.extraDates == previous.extraDates { moved.extraDates = event.extraDates.map(shifted) }
+        if let rule = event.recurrenceRule, rule == previous.recurrenceRule {
+            moved.recurrenceRule = try StoreError.wrap {
+                try Self.shiftedUntil(of: rule, by: shift, start: previous.start, zone: try zone(of: previous.start))
+            }
+        }
+        return moved
+    }
+
+    /// `rule` with its UNTIL moved by `shift` on the wall clock, so that a
+    /// moved series keeps its last occurrence. A date UNTIL on a timed
+    /// series moves to the day its start's time of day lands on.
+    static func shiftedUntil(of rule: RecurrenceRule, by shift: Int64, start: ItemTime, zone: TimeZoneRules) throws -> RecurrenceRule {
+        guard shift != 0, let until = rule.until else { return rule }
+        let moved: RecurrenceRule.Until
+        switch until {
+        case .local(let time): moved = .local(LocalDateTime(localSeconds: time.localSeconds + shift))
+        case .utc(let time):
+            let wall = zone.localTime(at: time.localSeconds).localSeconds + shift
+            moved = .utc(LocalDateTime(localSeconds: zone.resolve(local: wall).instant))
+        case .date(let day):
+            let clock = start.wallClock
+            let last = LocalDateTime(date: day, hour: clock.hour, minute: clock.minute, second: clock.second)!
+            moved = .date(LocalDateTime(localSeconds: last.localSeconds + shift).date)
+        }
+        return try rule.ending(.until(moved))
+    }
+
+    /// `event` starting at `start` instead, with its length kept: its days
+    /// for an all-day event, else its elapsed time.
+    func moving(_ event: Event, to start: ItemTime) throws -> Event {
+        var moved = event
+        switch (event.start, event.end, start) {
+        case (.date(let first), .date(let last), .date(let day)):
+            moved.end = .date(day.adding(days: last.dayNumber - first.dayNumber))
+        case (.floating(let first), .floating(let last), .floating(let new)):
+            moved.end = .floating(LocalDateTime(localSeconds: new.localSeconds + last.localSeconds - first.localSeconds))
+        default:
+            let (begin, end) = try occupied(event)
+            let instant = start.resolution(in: try zone(of: start)).instant + end - begin
+            let endZone = try zone(of: event.end)
+            moved.end = event.end.zoneName == nil ? .floating(endZone.localTime(at: instant)) : .zoned(at: instant, in: endZone)
+        }
+        moved.start = start
+        return moved
+    }
+
+    /// The detached occurrences of `series` from `cut` on (all with nil),
+    /// made over to `owner` with their original starts moved by `shift`;
+    /// one that was not moved on its own (it starts at its original start)
+    /// moves with them. In the order that rewrites them one by one without
+    /// two ever sharing an original start.
+    private func moveDetached(of series: ItemIdentifier, from cut: LocalDateTime?, to owner: ItemIdentifier,
+                              by shift: Int64) throws(StoreError) -> [Event] {
+        var found = try StoreError.wrap {
+            try fetchItems(where: "series_id = ? AND original_start >= ?", [series.rawValue, cut?.localSeconds ?? Int64.min],
+                           as: { try self.event($0) })
+        }
+        guard !found.isEmpty, shift != 0 || owner != series else { return [] }
+        found.sort { a, b in shift > 0 ? a.originalStart! > b.originalStart! : a.originalStart! < b.originalStart! }
+        return try StoreError.wrap {
+            try found.map { occurrence in
+                var moved = occurrence
+                moved.seriesIdentifier = owner
+                if let original = occurrence.originalStart {
+                    moved.originalStart = LocalDateTime(localSeconds: original.localSeconds + shift)
+                    if shift != 0 && occurrence.start.wallClock == original {
+                        moved = try moving(moved, to: Self.moved(occurrence.start, by: shift, like: occurrence.start))
+                    }
+                }
+                return moved
+            }
+        }
     }
 
     /// The longest a short event may be; longer ones are read by every query.

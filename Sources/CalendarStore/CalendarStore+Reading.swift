@@ -154,6 +154,7 @@ extension CalendarStore {
         case .date: return .date(local.date)
         case .floating: return .floating(local)
         case .zoned: return .zoned(local, zone: row.text(first.rawValue + 2) ?? "UTC")
+        case .zonedLater: return .zoned(local, zone: row.text(first.rawValue + 2) ?? "UTC", fold: .later)
         case .unknown:
             throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?",
                                      reason: "\(first) has an unknown kind '\(row.text(first.rawValue) ?? "")'")
@@ -161,13 +162,14 @@ extension CalendarStore {
     }
 
     private enum TimeKind {
-        case date, floating, zoned, unknown
+        case date, floating, zoned, zonedLater, unknown
 
         init(_ bytes: UnsafeBufferPointer<UInt8>) {
             func equals(_ literal: StaticString) -> Bool {
                 bytes.count == literal.utf8CodeUnitCount && (bytes.isEmpty || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
             }
-            self = equals("zoned") ? .zoned : equals("date") ? .date : equals("floating") ? .floating : .unknown
+            self = equals("zoned") ? .zoned : equals("date") ? .date : equals("floating") ? .floating
+                : equals("zoned-later") ? .zonedLater : .unknown
         }
     }
 

@@ -142,7 +142,7 @@ extension CalendarStore {
     /// The due time of the occurrence after `due`.
     private func nextDue(after due: ItemTime, rule: RecurrenceRule) throws -> ItemTime? {
         let recurrence = try recurrence(rule: rule, start: due, workdays: try workdaySchedule(for: rule))
-        let instant = recurrence.timeZone.resolve(due.wallClock).instant
+        let instant = due.resolution(in: recurrence.timeZone).instant
         guard let next = recurrence.occurrences(after: instant).first(where: { _ in true }) else { return nil }
         return Self.time(next, like: due)
     }
@@ -161,7 +161,8 @@ extension CalendarStore {
         switch due {
         case .date: return .date(next.day)
         case .floating: return .floating(next.localTime)
-        case .zoned(_, let name): return .zoned(next.localTime, zone: name)
+        // Only the start itself can name a fold's later instant.
+        case .zoned(let local, let name, let fold): return .zoned(next.localTime, zone: name, fold: next.localTime == local ? fold : .earlier)
         }
     }
 
@@ -173,7 +174,7 @@ extension CalendarStore {
         return switch time {
         case .date: .date(moved.date)
         case .floating: .floating(moved)
-        case .zoned(_, let name): .zoned(moved, zone: name)
+        case .zoned: .zoned(at: instant + seconds, in: zone)
         }
     }
 

@@ -5,12 +5,13 @@ import SQLiteDatabase
 /// How items, times and alarms map onto rows.
 extension CalendarStore {
     /// The three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
+    /// A zoned time that names the later of a fold's two instants is of kind `zoned-later`.
     static func timeColumns(_ time: ItemTime?) -> (kind: String?, local: Int64?, zone: String?) {
         switch time {
         case nil: (nil, nil, nil)
         case .date(let date): ("date", LocalDateTime(date: date)!.localSeconds, nil)
         case .floating(let time): ("floating", time.localSeconds, nil)
-        case .zoned(let time, let zone): ("zoned", time.localSeconds, zone)
+        case .zoned(let time, let zone, let fold): (fold == .later ? "zoned-later" : "zoned", time.localSeconds, zone)
         }
     }
 

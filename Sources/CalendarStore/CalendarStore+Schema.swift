@@ -264,6 +264,12 @@ extension CalendarStore {
                 CREATE INDEX notifications_shown_key ON notifications_shown(key);
                 """)
         }
+        migrator.registerMigration("v12: zoned times that name the later of a fold's two instants") { db in
+            // No column changes: such a time is stored with the kind
+            // 'zoned-later', which a store of an earlier version cannot read;
+            // the version step makes an older chime refuse the store whole.
+            try db.executeScript("SELECT 1;")
+        }
         return migrator
     }
 }

@@ -40,9 +40,11 @@ struct OccurrenceShape {
         if let days {
             item.start = .date(occurrence.day)
             item.end = .date(occurrence.day.adding(days: days))
-        } else if case .zoned(_, let name) = series.start {
-            item.start = .zoned(occurrence.localTime, zone: name)
-            item.end = .zoned(endZone.localTime(at: occurrence.instant + duration), zone: series.end.zoneName ?? name)
+        } else if case .zoned(_, let name, let fold) = series.start {
+            // Only a start that names a fold's later instant has an occurrence there.
+            item.start = .zoned(occurrence.localTime, zone: name, fold: fold == .later ? zone.reading(at: occurrence.instant).1 : .earlier)
+            let (end, endFold) = endZone.reading(at: occurrence.instant + duration)
+            item.end = .zoned(end, zone: series.end.zoneName ?? name, fold: endFold)
         } else {
             item.start = .floating(occurrence.localTime)
             item.end = .floating(zone.localTime(at: occurrence.instant + duration))

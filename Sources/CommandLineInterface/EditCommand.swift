@@ -23,7 +23,8 @@ enum EditCommand: Command {
 
       --title TEXT       a new title
       --notes TEXT       new notes ('' clears them)
-      --repeat RRULE     a new RFC 5545 rule ('none' stops the repetition),
+      --repeat RRULE     a new RFC 5545 rule; 'none' stops the repetition (the first
+                         occurrence stays; detached occurrences are removed),
     \(RuleShorthand.wordsHelp)
       --key KEY          a new key of your own ('none' removes it); refused when
                          another item of the calendar has it
@@ -41,7 +42,9 @@ enum EditCommand: Command {
                          whether the location alarms (new or kept) ring on the first
                          position after chimed starts when it finds you already there
       --start WHEN       a new start; the event keeps its length unless --end or
-                         --duration says otherwise (a date makes it all-day)
+                         --duration says otherwise (a date makes it all-day); a
+                         repeating event's exceptions and detached occurrences
+                         move with it by the same wall-clock shift
       --end WHEN         a new end (all-day: the last day, inclusive)
       --duration DURATION  a new length, from the (new) start
       --location TEXT    a new location

@@ -39,7 +39,7 @@ struct ItemJSON {
         guard let time else { return NSNull() }
         if case .date(let date) = time { return date.description }
         let zone = (try? time.timeZone(machine: machine)) ?? machine
-        return Self.rfc3339(zone.resolve(time.wallClock).instant, in: zone)
+        return Self.rfc3339(time.resolution(in: zone).instant, in: zone)
     }
 
     /// An original start or exception date of a series that starts at `start`.
@@ -47,7 +47,7 @@ struct ItemJSON {
         switch start {
         case .date: return local.date.description
         case .floating: return time(.floating(local))
-        case .zoned(_, let name): return time(.zoned(local, zone: name))
+        case .zoned(_, let name, _): return time(.zoned(local, zone: name))
         }
     }
 

@@ -59,7 +59,8 @@ struct ItemOptions {
     WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
     wall-clock time), 08:50 (the next time the clock reads that), today,
     tomorrow, monday…sunday, 'tomorrow 17:00', now, +10m, +2h, +1d, or RFC 3339
-    with an offset (2026-12-01T08:50:00+08:00).
+    with an offset (2026-12-01T08:50:00+08:00). A wall-clock time that happens
+    twice (when the clocks go back) means the first; an offset names either.
     """
 
     /// `--tz ZONE` or the machine's zone, `--floating` for floating times.
@@ -128,9 +129,10 @@ struct ItemOptions {
             return .date(day.adding(days: max(0, (seconds + 86_399) / 86_400 - 1)))
         case .floating(let local):
             return .floating(LocalDateTime(localSeconds: local.localSeconds + Int64(seconds)))
-        case .zoned(let local, let name):
+        case .zoned(_, let name, _):
+            // Elapsed time: across a fold, 01:30 EDT and an hour is 01:30 EST.
             let rules = (try? TimeZoneRules.named(name)) ?? zone
-            return .zoned(rules.localTime(at: rules.resolve(local).instant + Int64(seconds)), zone: name)
+            return .zoned(at: start.resolution(in: rules).instant + Int64(seconds), in: rules)
         }
     }
 

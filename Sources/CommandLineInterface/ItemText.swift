@@ -28,8 +28,10 @@ struct ItemText {
         switch time {
         case .date(let date): return "\(Self.weekdays[date.weekday.rawValue]) \(date)"
         case .floating(let local): return "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local)) (floating)"
-        case .zoned(let local, let name):
+        case .zoned(let local, let name, let fold):
+            // The second of a fold's two readings says so: both read 01:30.
             let text = "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local))"
+                + (fold == .later ? " (the second \(Self.clock(local)))" : "")
             return name == zone.identifier ? text : "\(text) \(name)"
         }
     }

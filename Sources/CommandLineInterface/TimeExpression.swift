@@ -56,13 +56,17 @@ public struct TimeExpression: Hashable, Sendable {
         /// a wall-clock time is kept as written (even inside a gap, so that
         /// a rule repeating it keeps its hour), in `zone` or, when
         /// `floating`, following whatever zone the machine is in; an instant
-        /// becomes its wall-clock reading in `zone`.
+        /// becomes its wall-clock reading in `zone`, naming the later of a
+        /// fold's two instants when it is that one.
         public func itemTime(in zone: TimeZoneRules, floating: Bool = false) -> ItemTime {
             let time: LocalDateTime
             switch self {
             case .date(let date): return .date(date)
             case .wallClock(let wallClock): time = wallClock
-            case .instant(let instant): time = zone.localTime(at: instant)
+            case .instant(let instant):
+                // An instant in a fold's second pass keeps that instant.
+                if !floating { return .zoned(at: instant, in: zone) }
+                time = zone.localTime(at: instant)
             }
             return floating ? .floating(time) : .zoned(time, zone: zone.identifier)
         }

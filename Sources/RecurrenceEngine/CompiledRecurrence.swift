@@ -29,7 +29,7 @@ final class CompiledRecurrence: Sendable {
 
     init(rule: RecurrenceRule?, start: LocalDateTime, isAllDay: Bool, timeZone: TimeZoneRules,
          exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], workdays: (any WorkdaySchedule)?,
-         plans: RecurrencePlanCache?) {
+         plans: RecurrencePlanCache?, startFold: TimeZoneRules.Fold = .earlier) {
         self.rule = rule
         self.start = start
         self.isAllDay = isAllDay
@@ -43,9 +43,11 @@ final class CompiledRecurrence: Sendable {
         plan = plans?.plan(for: planned, start: start) ?? ExpansionPlan(rule: planned, start: start)
         base = plan.unit(containing: start.localSeconds)
         startLocal = start.localSeconds
-        startResolution = timeZone.resolve(local: startLocal)
+        let startResolution = timeZone.resolve(start, fold: startFold)
+        self.startResolution = startResolution
         untilInstant = Self.instant(of: rule?.until, in: timeZone, allDay: isAllDay)
-        let exclusions = exceptionDates.map { timeZone.resolve($0).instant }.sorted()
+        // An EXDATE of the start's wall time names the start, whichever instant it is.
+        let exclusions = exceptionDates.map { $0 == start ? startResolution.instant : timeZone.resolve($0).instant }.sorted()
         self.exclusions = exclusions
         var extras = extraDates.map { local -> OccurrenceCursor.Item in
             let resolution = timeZone.resolve(local)

@@ -66,12 +66,16 @@ public struct Recurrence: Sendable {
     /// A timed recurrence: `start` is a wall-clock time in `timeZone`.
     /// `workdays` serves a rule with a workday part (default: the ordinary week).
     /// `plans` shares the work of compiling a rule between recurrences
-    /// (see `RecurrencePlanCache`).
+    /// (see `RecurrencePlanCache`). `startFold` says which instant a start
+    /// inside a fold names (an item given as `01:30-05:00` in New York);
+    /// every other occurrence in a fold takes the first, as above.
     public init(rule: RecurrenceRule?, start: LocalDateTime, timeZone: TimeZoneRules,
                 exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
-                workdays: (any WorkdaySchedule)? = nil, plans: RecurrencePlanCache? = nil) {
+                workdays: (any WorkdaySchedule)? = nil, plans: RecurrencePlanCache? = nil,
+                startFold: TimeZoneRules.Fold = .earlier) {
         compiled = CompiledRecurrence(rule: rule, start: start, isAllDay: false, timeZone: timeZone,
-                                      exceptionDates: exceptionDates, extraDates: extraDates, workdays: workdays, plans: plans)
+                                      exceptionDates: exceptionDates, extraDates: extraDates, workdays: workdays, plans: plans,
+                                      startFold: startFold)
     }
 
     /// An all-day recurrence: occurrences are dates. The zone places their

@@ -295,4 +295,50 @@ struct TimeZoneRulesTests {
         #expect(try TimeZoneRules.named("Asia/Kathmandu") == first)
         #expect(try TimeZoneRules.named("Asia/Kolkata") != first)
     }
+
+    @Test("every instant reads back from its wall clock and fold: the second pass of a fold included, past the table too")
+    func foldRoundTrip() throws {
+        var secondPasses = 0
+        for name in Self.zones {
+            let zone = try TimeZoneRules.named(name)
+            var random = SplitMix64(seed: Self.seed(name) ^ 0xF01D)
+            for _ in 0..<100 {
+                // 1900 to 2100: a random instant, and just after the next change of offset within a year, if any.
+                let instant = random.int64(-2_208_988_800...4_102_444_800)
+                var probes = [instant]
+                var step = instant
+                while step < instant + 366 * 86_400 && zone.offset(at: step) == zone.offset(at: instant) { step += 86_400 }
+                if zone.offset(at: step) != zone.offset(at: instant) {
+                    var low = step - 86_400, high = step
+                    while high - low > 1 {
+                        let mid = (low + high) / 2
+                        if zone.offset(at: mid) == zone.offset(at: instant) { low = mid } else { high = mid }
+                    }
+                    probes += [high - 1, high, high + Int64(random.int(1...7_200))]
+                }
+                for probe in probes {
+                    let (local, fold) = zone.reading(at: probe)
+                    if fold == .later { secondPasses += 1 }
+                    #expect(zone.resolve(local, fold: fold).instant == probe, "\(name) at \(probe)")
+                }
+            }
+        }
+        let newYork = try TimeZoneRules.named("America/New_York")
+        let half = LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 1)!, hour: 1, minute: 30)!
+        // 2026-11-01T05:30:00Z (1793511000) and 06:30:00Z (1793514600).
+        #expect(newYork.resolve(half, fold: .earlier).instant == 1_793_511_000)
+        #expect(newYork.resolve(half, fold: .later).instant == 1_793_514_600)
+        #expect(newYork.resolve(half, fold: .later).offset == -18_000)
+        // Past the table, from the footer: 2040-11-04T05:30:00Z (2235619800) and 06:30:00Z (2235623400).
+        let late = LocalDateTime(date: CivilDate(year: 2040, month: 11, day: 4)!, hour: 1, minute: 30)!
+        #expect(newYork.resolve(late, fold: .later).instant == 2_235_623_400)
+        #expect(newYork.reading(at: 2_235_623_400) == (late, .later))
+        #expect(newYork.reading(at: 2_235_619_800) == (late, .earlier))
+        // In a gap, or away from any change, the fold changes nothing: 2026-03-08 02:30 reads as 07:30:00Z (1772955000).
+        let gap = LocalDateTime(date: CivilDate(year: 2026, month: 3, day: 8)!, hour: 2, minute: 30)!
+        #expect(newYork.resolve(gap, fold: .later) == newYork.resolve(gap))
+        let morning = LocalDateTime(date: half.date, hour: 9)!
+        #expect(newYork.resolve(morning, fold: .later) == newYork.resolve(morning))
+        #expect(secondPasses >= 100, "\(secondPasses) instants in a second pass")
+    }
 }

@@ -94,3 +94,59 @@ struct EditMoveTests {
         try scratch.refuses(["show", series, "--occurrence", "2026-12-05"], status: 66, mentioning: ["2026-12-05"])
     }
 }
+
+@Suite("chime edit --start on a repeating event, and --repeat none")
+struct EditSeriesStartTests {
+    func c10(_ scratch: Scratch) -> String {
+        scratch.add("event", "c10", "--start", "2026-12-02T09:00", "--tz", "UTC", "--repeat", "FREQ=DAILY;COUNT=10",
+                    "--exdate", "2026-12-08T09:00")
+    }
+
+    func listed(_ scratch: Scratch) -> [String] {
+        scratch.ok("list", "events", "--from", "2026-12-01", "--to", "2026-12-14").output
+    }
+
+    @Test("--start moves the exclusion and the detached occurrence with the series: nine occurrences, 12-03 once")
+    func moveSeries() throws {
+        let scratch = Scratch(zone: "UTC")
+        let series = c10(scratch)
+        let detached = scratch.ok("edit", series, "--occurrence", "2026-12-03T09:00", "--title", "detached one").output.first ?? ""
+        scratch.ok("edit", series, "--start", "2026-12-02T10:00")
+        let lines = listed(scratch)
+        #expect(lines == [
+            "Wed 12-02 10:00–11:00  c10  [\(series)]", "Thu 12-03 10:00–11:00  detached one  [\(detached)]",
+            "Fri 12-04 10:00–11:00  c10  [\(series)]", "Sat 12-05 10:00–11:00  c10  [\(series)]",
+            "Sun 12-06 10:00–11:00  c10  [\(series)]", "Mon 12-07 10:00–11:00  c10  [\(series)]",
+            "Wed 12-09 10:00–11:00  c10  [\(series)]", "Thu 12-10 10:00–11:00  c10  [\(series)]",
+            "Fri 12-11 10:00–11:00  c10  [\(series)]",
+        ])
+        let json = try scratch.ok("show", series, "--json").json()
+        #expect(json["exceptionDates"] as? [String] == ["2026-12-08T10:00:00+00:00"])
+        #expect(try scratch.ok("show", detached, "--json").json()["originalStart"] as? String == "2026-12-03T10:00:00+00:00")
+    }
+
+    @Test("a split with a new start moves the later exclusion with it")
+    func splitWithNewStart() throws {
+        let scratch = Scratch(zone: "UTC")
+        let series = c10(scratch)
+        let later = scratch.ok("edit", series, "--occurrence", "2026-12-05T09:00", "--span", "future", "--start", "2026-12-05T10:00")
+            .output.first ?? ""
+        #expect(listed(scratch) == [
+            "Wed 12-02 09:00–10:00  c10  [\(series)]", "Thu 12-03 09:00–10:00  c10  [\(series)]",
+            "Fri 12-04 09:00–10:00  c10  [\(series)]", "Sat 12-05 10:00–11:00  c10  [\(later)]",
+            "Sun 12-06 10:00–11:00  c10  [\(later)]", "Mon 12-07 10:00–11:00  c10  [\(later)]",
+            "Wed 12-09 10:00–11:00  c10  [\(later)]", "Thu 12-10 10:00–11:00  c10  [\(later)]",
+            "Fri 12-11 10:00–11:00  c10  [\(later)]",
+        ])
+    }
+
+    @Test("--repeat none leaves the first occurrence alone and removes the detached ones")
+    func repeatNone() throws {
+        let scratch = Scratch(zone: "UTC")
+        let series = c10(scratch)
+        let detached = scratch.ok("edit", series, "--occurrence", "2026-12-03T09:00", "--title", "detached one").output.first ?? ""
+        scratch.ok("edit", series, "--repeat", "none")
+        #expect(listed(scratch) == ["Wed 12-02 09:00–10:00  c10  [\(series)]"])
+        try scratch.refuses(["show", detached], status: 66, mentioning: [detached])
+    }
+}
