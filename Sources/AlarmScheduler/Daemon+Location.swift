@@ -187,9 +187,8 @@ extension Daemon {
     private func firing(_ transition: Transition) -> Firing? {
         guard let row = location.alarms[transition.geofence], case .proximity(let place, _) = row.alarm.trigger else { return nil }
         let second = Int64(transition.time.rounded(.down))
-        let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
         return Firing(instant: second, alarm: row.alarm, kind: .reminder, itemIdentifier: row.item, title: row.title, occurrence: nil,
-                      explanation: transition.kind == .leave ? "left \(name)" : "arrived at \(name)", location: row.place,
+                      explanation: Firing.crossingText(transition.kind == .leave ? .leave : .enter, place), location: row.place,
                       notes: row.notes, crossing: "\(transition.kind.rawValue)@\(second)")
     }
 

@@ -33,6 +33,12 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// seconds of the fix>` or `enter@…`; nil for an alarm at a time.
     public var crossing: String?
 
+    /// When the crossing happened (the fix's time), which a snoozed
+    /// location firing rings after.
+    public var crossingInstant: Int64? {
+        crossing.flatMap { $0.split(separator: "@").last }.flatMap { Int64($0) }
+    }
+
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.
     public var key: String {
