@@ -270,7 +270,7 @@ struct ItemOptions {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else {
-            throw .usage("\(command): CHIME_DAY_ALARM '\(text)' is not a time of day HH:MM (00:00 to 23:59), the time a reminder due on a date rings")
+            throw .data("\(command): CHIME_DAY_ALARM '\(text)' is not a time of day HH:MM (00:00 to 23:59), the time a reminder due on a date rings")
         }
         return hour * 3600 + minute * 60
     }

@@ -32,7 +32,7 @@ struct ReminderAlarmTests {
         let early = scratch.add("reminder", "Take out the bins", "--due", "2026-12-04")
         #expect(try offsets(scratch, early) == [7 * 3600 + 1800])
         scratch.environment = ["CHIME_DAY_ALARM": "9am"]
-        try scratch.refuses(["add", "reminder", "X", "--due", "2026-12-04"], status: 64, mentioning: ["CHIME_DAY_ALARM", "'9am'", "HH:MM"])
+        try scratch.refuses(["add", "reminder", "X", "--due", "2026-12-04"], status: 65, mentioning: ["CHIME_DAY_ALARM", "'9am'", "HH:MM"])
         scratch.environment = [:]
 
         let quiet = scratch.add("reminder", "Quiet", "--due", "2026-12-02T10:00", "--no-alarm")
