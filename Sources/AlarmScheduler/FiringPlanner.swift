@@ -156,7 +156,6 @@ extension Firing {
     }
 }
 
-
 /// The successive firings of one alarm.
 struct FiringSource {
     /// What every firing of the item says.
