@@ -20,8 +20,10 @@ enum AddReminderCommand {
       --priority N       0 none, 1 highest … 9 lowest, or none, high (1), medium (5), low (9)
       --notes TEXT       notes
       --calendar NAME    the calendar (default: the one for new reminders)
-      --repeat RRULE     repeat by an RFC 5545 rule (needs --due); completing it
-                         completes the current occurrence and makes the next one due
+      --repeat RRULE     repeat by an RFC 5545 rule (needs --due); its alarms ring for
+                         every occurrence, done or not (one not done by the next is
+                         listed in 'chime missed'); completing it completes the latest
+                         occurrence that came due and makes the next one due
     \(ItemOptions.alarmHelp)
                          (--alarm needs --due)
       --no-alarm         no alarm: without any alarm option, a reminder with a due
