@@ -1,7 +1,9 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
 import Foundation
+import Synchronization
 import Testing
 
 /// Alarms as a person means them: a due time rings, "10m" is before, and a
@@ -114,5 +116,38 @@ struct ReminderAlarmTests {
         let missed = try #require(try scratch.ok("missed", "--json").json()["missed"] as? [[String: Any]])
         #expect(missed.map { $0["outcome"] as? String } == ["not-done", "not-done"])
         #expect(missed.map { $0["due"] as? String } == ["2026-12-02T08:50:00+08:00", "2026-12-01T08:50:00+08:00"])
+    }
+
+    /// Records what the daemon shows.
+    final class Recorder: Notifier {
+        let shown = Mutex<[Firing]>([])
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
+        func showNotice(title: String, body: String) throws {}
+    }
+
+    @Test("chime add reminder Stretch --due +5s, with no alarm option, rings through the daemon at its due time")
+    func stretchRingsThroughTheDaemon() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-stretch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let storePath = folder + "/data/chime.db"
+        let now = Date()
+        let add = CapturedRun(["add", "reminder", "Stretch", "--due", "+5s", "--db", storePath], machineZone: "UTC", now: now)
+        #expect(add.status == 0, "\(add.errors)")
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        let notifier = Recorder()
+        let daemon = Daemon(options: options, notifier: notifier, log: { _ in })
+        try daemon.start()
+        defer { daemon.shutdown() }
+        // A generous deadline, only to tell a hang from an answer.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, notifier.shown.withLock({ $0.isEmpty }) { usleep(50_000) }
+        let shown = try #require(notifier.shown.withLock { $0.first })
+        #expect(shown.title == "Stretch")
+        #expect(shown.instant == Int64(now.timeIntervalSince1970.rounded(.down)) + 5)
+        #expect(shown.alarm.trigger == .relative(seconds: 0))
     }
 }
