@@ -191,7 +191,7 @@ extension Daemon {
         guard let row = location.alarms[alarm], case .proximity(let place, _) = row.alarm.trigger else { return nil }
         let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
         return Firing(instant: second, alarm: row.alarm, kind: .reminder, itemIdentifier: row.item, title: row.title, occurrence: nil,
-                      explanation: kind == .leave ? "left \(name)" : "arrived at \(name)", location: row.place,
+                      explanation: Firing.crossingText(kind == .leave ? .leave : .enter, place), location: row.place,
                       notes: row.notes, crossing: "\(kind.rawValue)@\(second)")
     }
 

@@ -71,10 +71,12 @@ extension Daemon {
         if !snoozes.isEmpty {
             // A snooze rings only while its item still has alarms (a completed reminder's does not).
             var live: [ItemIdentifier: Firing.Kind] = [:]
+            var alarms: [ItemIdentifier: Alarm] = [:]
             for item in try store.alarmedItems(Set(snoozes.map(\.item))) {
                 if case .reminder = item { live[item.identifier] = .reminder } else { live[item.identifier] = .event }
+                for alarm in item.alarms { alarms[alarm.identifier] = alarm }
             }
-            due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0) } }
+            due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0, alarm: alarms[snooze.alarm]) } }
         }
         settled = now
         var sorted = CatchUp()

@@ -36,6 +36,12 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// before it was marked shown, so it may never have reached the screen.
     public var interrupted = false
 
+    /// When the crossing happened (the fix's time), which a snoozed
+    /// location firing rings after.
+    public var crossingInstant: Int64? {
+        crossing.flatMap { $0.split(separator: "@").last }.flatMap { Int64($0) }
+    }
+
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.
     public var key: String {

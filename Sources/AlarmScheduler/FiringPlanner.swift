@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import Geofencing
 import HolidayCalendars
 import RecurrenceEngine
 
@@ -12,8 +13,10 @@ import RecurrenceEngine
 /// - A relative alarm rings at each occurrence's start (events) or at the
 ///   due time (reminders) plus its offset; an all-day item's occurrences
 ///   start at the local midnight of their day.
-/// - A reminder's alarms ring for its current due time only, and only
-///   while it is incomplete: completing it moves the due time on.
+/// - A reminder's alarms ring only while it is incomplete: for its due
+///   time, and a repeating one's for every occurrence from its due time
+///   on, whether or not the earlier ones were completed (an occurrence not
+///   completed when the next comes due is passed over; see `Reminder`).
 /// - An occurrence that was changed on its own (detached) rings through
 ///   its own item, not the series'.
 /// - Location alarms are not time-based: the geofencing plans those.
@@ -33,12 +36,16 @@ public struct FiringPlanner {
         guard count > 0 else { return [] }
         var sources: [FiringSource] = []
         var reminders = Set<ItemIdentifier>()
+        var places: [ItemIdentifier: Alarm] = [:]
         try store.forEachAlarmedItem(after: instant) { item throws(StoreError) in
             if case .reminder = item { reminders.insert(item.identifier) }
+            for alarm in item.alarms { if case .proximity = alarm.trigger { places[alarm.identifier] = alarm } }
             sources += try self.sources(of: item, after: instant)
         }
         // Snoozed firings ring once more at their new time.
-        let snoozed = try store.snoozes(after: instant).map { Firing(snoozed: $0, kind: reminders.contains($0.item) ? .reminder : .event) }
+        let snoozed = try store.snoozes(after: instant).map {
+            Firing(snoozed: $0, kind: reminders.contains($0.item) ? .reminder : .event, alarm: places[$0.alarm])
+        }
         return merge(sources, snoozed, count: count, through: through)
     }
 
@@ -94,20 +101,24 @@ public struct FiringPlanner {
                                          notes: event.notes)
             for alarm in event.alarms {
                 if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: detached,
-                                             workdays: workdays, after: instant) {
+                                             workdays: workdays, after: instant, firstDay: event.start.wallClock.date) {
                     sources.append(source)
                 }
             }
         case .reminder(let reminder):
-            // A reminder rings for its current due time only.
+            // A reminder rings for its due time; a repeating one for every occurrence from it on.
             var occurrences: Occurrences.Source?
-            if let due = reminder.due { occurrences = .single(try store.occurrence(at: due)) }
+            if reminder.recurrenceRule != nil, let recurrence = try store.recurrence(ofReminder: reminder) {
+                occurrences = .recurrence(recurrence)
+            } else if let due = reminder.due {
+                occurrences = .single(try store.occurrence(at: due))
+            }
             let workdays = try calendar(for: reminder.recurrenceRule)
             let item = FiringSource.Item(kind: .reminder, identifier: reminder.identifier, title: reminder.title, location: "",
                                          notes: reminder.notes)
             for alarm in reminder.alarms {
                 if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: [],
-                                             workdays: workdays, after: instant) {
+                                             workdays: workdays, after: instant, firstDay: reminder.due?.wallClock.date) {
                     sources.append(source)
                 }
             }
@@ -122,11 +133,26 @@ public struct FiringPlanner {
 }
 
 extension Firing {
-    /// A snoozed firing ringing once more at its new time.
-    init(snoozed snooze: CalendarStore.Snooze, kind: Kind) {
+    /// A snoozed firing ringing once more at its new time. A location
+    /// alarm's (`alarm`, when the item still has it) keeps its crossing, so
+    /// that it still says "left Office at 17:32".
+    init(snoozed snooze: CalendarStore.Snooze, kind: Kind, alarm: Alarm? = nil) {
         self.init(instant: snooze.fireAt, alarm: Alarm(identifier: snooze.alarm, trigger: .absolute(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)))),
                   kind: kind, itemIdentifier: snooze.item, title: snooze.title, occurrence: nil, explanation: "snoozed",
                   snoozedFrom: snooze.firingKey)
+        // A location firing's key is `<alarm>@leave@<second>` (or enter@).
+        let crossing = snooze.firingKey.split(separator: "@", maxSplits: 1).dropFirst().first.map(String.init)
+        if let alarm, case .proximity(let place, let proximity) = alarm.trigger, let crossing,
+           crossing.hasPrefix(proximity.rawValue + "@") {
+            self.crossing = crossing
+            explanation = Self.crossingText(proximity, place)
+        }
+    }
+
+    /// What a location firing says happened: "left Office", "arrived at Office".
+    public static func crossingText(_ proximity: Alarm.Proximity, _ place: StructuredLocation) -> String {
+        let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
+        return proximity == .leave ? "left \(name)" : "arrived at \(name)"
     }
 }
 
@@ -148,16 +174,19 @@ struct FiringSource {
     private var once: Int64?
     private var iterator: AnyIterator<Occurrence>?
     private let detached: Set<LocalDateTime>
-    /// The last occurrence handed out, for explaining the days passed over.
-    private var previous: Int64
+    /// The last occurrence handed out, for explaining the days passed over;
+    /// nil before the first.
+    private var previous: Int64?
+    /// The day the series starts: nothing before it was passed over.
+    private let firstDay: CivilDate?
 
     init?(alarm: Alarm, item: Item, occurrences: Occurrences.Source?, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?,
-          after instant: Int64) {
+          after instant: Int64, firstDay: CivilDate? = nil) {
         self.alarm = alarm
         self.item = item
         self.detached = detached
         self.workdays = workdays
-        previous = instant
+        self.firstDay = firstDay
         switch alarm.trigger {
         case .proximity:
             return nil
@@ -217,11 +246,25 @@ struct FiringSource {
             parts.append("moved from \(Self.short(from)) (\(workdays.answer(on: from).reason))")
         }
         // Days off between the previous occurrence and this one.
-        // The day after the previous one, on the occurrence's own wall clock.
-        let local = previous + Int64(occurrence.utcOffset)
-        let since = Int((local >= 0 ? local : local - 86_399) / 86_400) + 1
-        let offDays = since < day.dayNumber
-            ? (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !workdays.isWorkday($0) } : []
+        var offDays: [CivilDate] = []
+        if let previous {
+            // The day after the previous one, on the occurrence's own wall clock.
+            let local = previous + Int64(occurrence.utcOffset)
+            let since = Int((local >= 0 ? local : local - 86_399) / 86_400) + 1
+            if since < day.dayNumber {
+                offDays = (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !workdays.isWorkday($0) }
+            }
+        } else {
+            // The first firing planned: the previous occurrence is not at hand,
+            // so the days off just before this one, back to the series' start
+            // (the query's instant says nothing about what was skipped).
+            var back = day.dayNumber - 1
+            while day.dayNumber - back < 370, back >= firstDay?.dayNumber ?? .min,
+                  !workdays.isWorkday(CivilDate(dayNumber: back)) {
+                offDays.insert(CivilDate(dayNumber: back), at: 0)
+                back -= 1
+            }
+        }
         if let first = offDays.first, let last = offDays.last, offDays.count < 370 {
             let reason = offDays.map { workdays.answer(on: $0).reason }.first { if case .holiday = $0 { true } else { false } }
             let range = first == last ? Self.short(first) : "\(Self.short(first))…\(Self.short(last))"

@@ -6,6 +6,15 @@ import Foundation
 /// a completed, non-recurring copy with that occurrence's due time, and the
 /// series moves its due time (and start) to the next occurrence, which
 /// becomes the one that is due. This is how Apple's Reminders behaves.
+///
+/// Unlike Apple's, a recurring reminder's alarms ring for every occurrence
+/// from its due time on, completed or not: a clock-in reminder must ring
+/// every workday with nobody clicking anything. An occurrence not completed
+/// when the next one comes due is passed over; completing the reminder
+/// completes the latest occurrence that has come due.
+///
+/// As in EventKit, a reminder rings only through its alarms; the command
+/// line gives one with a due time unless told otherwise.
 public struct Reminder: Hashable, Sendable {
     public var identifier: ItemIdentifier
     public var calendarIdentifier: ItemIdentifier

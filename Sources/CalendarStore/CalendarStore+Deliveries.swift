@@ -33,6 +33,11 @@ extension CalendarStore {
         public var outcome: Outcome
         public var recordedAt: Date
 
+        /// An occurrence of a repeating reminder not completed before the
+        /// next came due, which the reminder moved on from: logged as
+        /// missed under the reminder's identifier instead of an alarm's.
+        public var isNotDone: Bool { alarm == item }
+
         public init(key: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
                     outcome: Outcome, recordedAt: Date) {
             self.key = key
@@ -50,16 +55,17 @@ extension CalendarStore {
     /// bookkeeping: it does not count as a change to the items.
     public func record(_ deliveries: [Delivery]) throws(StoreError) {
         guard !deliveries.isEmpty else { return }
-        try StoreError.wrap { try database.transaction { () throws in
-            let db = database
-            for delivery in deliveries {
-                try db.execute("""
-                    INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
-                    VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
-                    """, [delivery.key, delivery.alarm.rawValue, delivery.item.rawValue, delivery.title, delivery.due,
-                          delivery.recordedAt.timeIntervalSince1970, delivery.outcome.rawValue])
-            }
-        } }
+        try StoreError.wrap { try database.transaction { () throws in try Self.insert(deliveries, in: database) } }
+    }
+
+    static func insert(_ deliveries: [Delivery], in db: Database) throws {
+        for delivery in deliveries {
+            try db.execute("""
+                INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
+                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
+                """, [delivery.key, delivery.alarm.rawValue, delivery.item.rawValue, delivery.title, delivery.due,
+                      delivery.recordedAt.timeIntervalSince1970, delivery.outcome.rawValue])
+        }
     }
 
     /// Sets the outcome of recorded firings (`showing` → `delivered`, …).

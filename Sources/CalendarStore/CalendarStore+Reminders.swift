@@ -100,8 +100,11 @@ extension CalendarStore {
     }
 
     /// Completes a reminder now. A recurring one completes its current
-    /// occurrence: a completed copy keeps that due time, and the series
-    /// moves on to its next occurrence (or is completed when there is none).
+    /// occurrence (the latest that has come due, or its due time when that
+    /// is still to come): a completed copy keeps that due time, and the
+    /// series moves on to its next occurrence (or is completed when there is
+    /// none). The occurrences before the current one were passed over: the
+    /// delivery log keeps them as not done, for `chime missed`.
     public func complete(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) {
         var reminder = try reminder(identifier: identifier)
         try requireWritable(reminder.calendarIdentifier)
@@ -112,6 +115,13 @@ extension CalendarStore {
             try save(reminder, commit: commit)
             return
         }
+        let came = try occurrencesDue(of: reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
+        let current = came.last.map { Self.time($0, like: due) } ?? due
+        if current != due, let start = reminder.start, let from = try? due.instant(machine: machineTimeZone),
+           let to = try? current.instant(machine: machineTimeZone) {
+            reminder.start = Self.shifted(start, by: to - from, machine: machineTimeZone)
+        }
+        reminder.due = current
         var done = reminder
         done.identifier = .random()
         done.recurrenceRule = nil
@@ -119,12 +129,17 @@ extension CalendarStore {
         done.isCompleted = true
         done.completionDate = completedAt
         done.alarms = reminder.alarms.map(\.copy)
-        // COUNT counts from the current due time: one fewer remains after it.
-        let remaining = rule.count.map { $0 - 1 }
-        let next = remaining == 0 ? nil : try StoreError.wrap { try nextDue(after: due, rule: rule) }
+        let passed = came.dropLast().map { occurrence in
+            Delivery(key: Self.notDoneKey(reminder.identifier, occurrence), alarm: reminder.identifier, item: reminder.identifier,
+                     title: reminder.title, due: occurrence.instant, outcome: .missed, recordedAt: completedAt)
+        }
+        if !passed.isEmpty { try perform(commit: false) { db in try Self.insert(passed, in: db) } }
+        // COUNT counts from the stored due time: the passed and the current one are used up.
+        let remaining = rule.count.map { $0 - max(came.count, 1) }
+        let next = remaining.map { $0 <= 0 } == true ? nil : try StoreError.wrap { try nextDue(after: current, rule: rule) }
         if let remaining, remaining > 0 { reminder.recurrenceRule = try? rule.ending(.count(remaining)) }
         if let next {
-            if let start = reminder.start, let dueInstant = try? due.instant(machine: machineTimeZone),
+            if let start = reminder.start, let dueInstant = try? current.instant(machine: machineTimeZone),
                let nextInstant = try? next.instant(machine: machineTimeZone) {
                 // Keep the distance from start to due.
                 reminder.start = Self.shifted(start, by: nextInstant - dueInstant, machine: machineTimeZone)
@@ -137,6 +152,47 @@ extension CalendarStore {
             reminder.completionDate = completedAt
         }
         try save(reminder, commit: commit)
+    }
+
+    /// The most occurrences of one repeating reminder looked at for what
+    /// came due: a year of a minutely rule is past it, and stops there.
+    static let occurrencesDueLimit = 100_000
+
+    /// The occurrences of a repeating reminder from its due time on that
+    /// came due by `instant`: all but the last were passed over, the last is
+    /// the current one. Empty when the due time is later, or the reminder
+    /// does not repeat or is completed.
+    public func occurrencesDue(of reminder: Reminder, through instant: Int64) throws(StoreError) -> [Occurrence] {
+        guard reminder.recurrenceRule != nil, !reminder.isCompleted, let recurrence = try recurrence(ofReminder: reminder) else { return [] }
+        var came: [Occurrence] = []
+        for occurrence in recurrence.occurrences() {
+            guard occurrence.instant <= instant, came.count < Self.occurrencesDueLimit else { break }
+            came.append(occurrence)
+        }
+        return came
+    }
+
+    /// The occurrences of repeating reminders passed over (not completed
+    /// before the next came due) by `instant` and not yet in the delivery
+    /// log, as log entries, newest first, at most `limit`. Completing the
+    /// reminder writes them to the log.
+    public func occurrencesNotDone(through instant: Int64, limit: Int) throws(StoreError) -> [Delivery] {
+        var found: [Delivery] = []
+        try enumerateReminders(.incomplete(dueFrom: nil, dueTo: nil)) { reminder, _ in
+            guard reminder.recurrenceRule != nil else { return }
+            guard let came = try? self.occurrencesDue(of: reminder, through: instant) else { return }
+            found += came.dropLast().suffix(limit).map { occurrence in
+                Delivery(key: Self.notDoneKey(reminder.identifier, occurrence), alarm: reminder.identifier, item: reminder.identifier,
+                         title: reminder.title, due: occurrence.instant, outcome: .missed, recordedAt: now())
+            }
+        }
+        return Array(found.sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(limit))
+    }
+
+    /// A passed-over occurrence's key in the log: the reminder and the
+    /// occurrence's scheduled time (alarms' firings have their alarm's).
+    static func notDoneKey(_ reminder: ItemIdentifier, _ occurrence: Occurrence) -> String {
+        reminder.rawValue + "@" + String(occurrence.scheduledTime.localSeconds)
     }
 
     /// The due time of the occurrence after `due`.

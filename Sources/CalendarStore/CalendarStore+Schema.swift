@@ -270,6 +270,20 @@ extension CalendarStore {
             // the version step makes an older chime refuse the store whole.
             try db.executeScript("SELECT 1;")
         }
+        migrator.registerMigration("v13: an alarm at the due time for reminders saved without one") { db in
+            // A due time now implies an alarm (chime add reminder stores one
+            // unless --no-alarm): reminders saved before, when a due time rang
+            // nothing, get the alarm they would get now, at the due time or
+            // at 09:00 on a due date, so that what they show is what rings.
+            // Completed ones are history and stay as they were.
+            try db.executeScript("""
+                INSERT INTO alarms (item_id, position, id, kind, offset_seconds)
+                    SELECT id, 0, lower(hex(randomblob(16))), 'relative', CASE due_kind WHEN 'date' THEN 32400 ELSE 0 END
+                    FROM items WHERE type = 'reminder' AND completed = 0 AND due_kind IS NOT NULL AND has_alarms = 0;
+                UPDATE items SET has_alarms = 1
+                    WHERE type = 'reminder' AND completed = 0 AND due_kind IS NOT NULL AND has_alarms = 0;
+                """)
+        }
         return migrator
     }
 }

@@ -7,7 +7,7 @@ enum AddReminderCommand {
     static let help = """
     usage: chime add reminder TITLE [--due WHEN] [--tz ZONE | --floating] [--priority N]
                               [--notes TEXT] [--calendar NAME] [--repeat RRULE]
-                              [--alarm OFFSET ...] [--alarm-at WHEN ...]
+                              [--alarm OFFSET ... | --no-alarm] [--alarm-at WHEN ...]
                               [--alarm-arrive LAT,LON[,RADIUS] ...] [--alarm-leave LAT,LON[,RADIUS] ...]
                               [--key KEY] [--db PATH] [--json]
 
@@ -20,10 +20,15 @@ enum AddReminderCommand {
       --priority N       0 none, 1 highest … 9 lowest, or none, high (1), medium (5), low (9)
       --notes TEXT       notes
       --calendar NAME    the calendar (default: the one for new reminders)
-      --repeat RRULE     repeat by an RFC 5545 rule (needs --due); completing it
-                         completes the current occurrence and makes the next one due;
+      --repeat RRULE     repeat by an RFC 5545 rule (needs --due); its alarms ring for
+                         every occurrence, done or not (one not done by the next is
+                         listed in 'chime missed'); completing it completes the latest
+                         occurrence that came due and makes the next one due;
     \(RuleShorthand.wordsHelp)
     \(ItemOptions.alarmHelp)
+      --no-alarm         no alarm: without any alarm option, a reminder with a due
+                         time rings at it, and one due on a date rings at 09:00 that
+                         day (CHIME_DAY_ALARM=HH:MM sets another time)
       --key KEY          a key of your own, unique in the calendar: adding again with
                          the same key updates that reminder instead of adding another
     \(StoreOptions.helpFooter)
@@ -41,6 +46,7 @@ enum AddReminderCommand {
             .init(name: "--calendar", takesValue: true),
             .init(name: "--repeat", takesValue: true),
             .init(name: "--key", takesValue: true),
+            .init(name: "--no-alarm", takesValue: false),
         ])
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
@@ -55,7 +61,17 @@ enum AddReminderCommand {
         let due = try parsed.value("--due").map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
         let priority = try parsed.value("--priority").map { text throws(CommandFailure) in try options.priority(text) } ?? 0
         let rule = try parsed.value("--repeat").map { text throws(CommandFailure) in try options.rule(text) }
-        var alarms = try options.alarms(parsed, locationTitle: "") ?? []
+        let asked = try options.alarms(parsed, locationTitle: "")
+        if parsed.has("--no-alarm") && asked != nil {
+            throw .usage("\(command): --no-alarm and an --alarm option exclude each other")
+        }
+        // Asked-for alarms replace the implied one; --no-alarm leaves it out.
+        var alarms: [Alarm] = []
+        if let asked {
+            alarms = asked
+        } else if !parsed.has("--no-alarm") {
+            alarms = try ItemOptions.impliedAlarms(for: due, environment: context.environment, command: command)
+        }
         try options.applyMissedWindow(parsed, to: &alarms)
         try options.applyLocationOptions(parsed, to: &alarms)
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }

@@ -55,7 +55,10 @@ enum EditCommand: Command {
                          series with its own fields, and gets an identifier of its own
       --span future      that occurrence and every later one: the series is split
                          there, and the later part gets an identifier of its own
-      --due WHEN         a new due time or date; 'none' removes it
+      --due WHEN         a new due time or date; 'none' removes it. A reminder
+                         that had neither a due time nor an alarm gets the alarm the
+                         due time implies (see 'chime add reminder --help'), and that
+                         alarm follows a due date that becomes a time, or back
       --priority N       0 none, 1 highest … 9 lowest, or none, high, medium, low
     \(StoreOptions.helpFooter)
 
@@ -276,6 +279,27 @@ enum EditCommand: Command {
         return (start, end)
     }
 
+    /// A new due time without alarm options: a reminder that had no due
+    /// time and no alarm gets the alarm its due time implies (as `add`
+    /// gives one), and an implied alarm follows a due date that becomes a
+    /// time or back (it goes with the due time removed). Alarms chosen, or
+    /// none on a reminder that was due already (`--no-alarm`), are kept.
+    static func followDue(_ reminder: inout Reminder, from stored: Reminder, environment: [String: String],
+                          command: String) throws(CommandFailure) {
+        if stored.due == nil && stored.alarms.isEmpty {
+            reminder.alarms = try ItemOptions.impliedAlarms(for: reminder.due, environment: environment, command: command)
+        } else if ItemOptions.areImplied(stored.alarms, for: stored.due, environment: environment) {
+            guard let due = reminder.due else {
+                reminder.alarms = []
+                return
+            }
+            if due.isDateOnly != stored.due?.isDateOnly, let implied = try ItemOptions.impliedAlarms(for: due, environment: environment,
+                                                                                                     command: command).first {
+                reminder.alarms[0].trigger = implied.trigger
+            }
+        }
+    }
+
     static func edit(_ stored: Reminder, _ parsed: ArgumentParser.Parsed, store: CalendarStore,
                      context: CommandContext, command: String) throws(CommandFailure) -> Reminder {
         var reminder = stored
@@ -305,7 +329,11 @@ enum EditCommand: Command {
             if !parsed.all("--alarm").isEmpty { throw .usage("\(command): --alarm needs a due time to count from") }
         }
         if parsed.has("--no-alarms") { reminder.alarms = [] }
-        if let alarms = try options.alarms(parsed, locationTitle: "") { reminder.alarms = alarms }
+        if let alarms = try options.alarms(parsed, locationTitle: "") {
+            reminder.alarms = alarms
+        } else if !parsed.has("--no-alarms") && parsed.value("--due") != nil {
+            try followDue(&reminder, from: stored, environment: context.environment, command: command)
+        }
         try options.applyMissedWindow(parsed, to: &reminder.alarms)
         try options.applyLocationOptions(parsed, to: &reminder.alarms)
         let toSave = reminder

@@ -36,7 +36,8 @@ struct ItemOptions {
 
     static let alarmHelp = """
       --alarm OFFSET     an alarm OFFSET from the start (events) or due time (reminders):
-                         -10m is ten minutes before, 1h after; repeatable
+                         10m or -10m is ten minutes before, +10m ten minutes after,
+                         0 at the time; repeatable
       --alarm-at WHEN    an alarm at a moment; repeatable
       --alarm-arrive LAT,LON[,RADIUS]
                          an alarm on arriving within RADIUS metres (default 100) of a
@@ -226,9 +227,7 @@ struct ItemOptions {
         let given = Self.alarmOptions.contains { !Self.alarmQualifiers.contains($0.name) && !parsed.all($0.name).isEmpty }
         guard given else { return nil }
         var alarms: [Alarm] = []
-        for text in parsed.all("--alarm") {
-            alarms.append(.relative(seconds: try duration(text, "--alarm", allowingNegative: true)))
-        }
+        for text in parsed.all("--alarm") { alarms.append(.relative(seconds: try alarmOffset(text))) }
         for text in parsed.all("--alarm-at") {
             alarms.append(.absolute(Date(timeIntervalSince1970: TimeInterval(try instant(text, "--alarm-at")))))
         }
@@ -238,6 +237,44 @@ struct ItemOptions {
             }
         }
         return alarms
+    }
+
+    /// An `--alarm` offset in seconds from the start or due time, read as
+    /// people say it: a bare duration is before (`10m`: ten minutes
+    /// before), as is `-10m`; only `+10m` is after.
+    func alarmOffset(_ text: String) throws(CommandFailure) -> Int {
+        let seconds = try duration(text, "--alarm", allowingNegative: true)
+        return Substring(text).trimmingWhitespace().hasPrefix("+") ? seconds : -abs(seconds)
+    }
+
+    /// The alarm a reminder's due time implies when no alarm is asked for,
+    /// as Apple's Reminders sets one: at the due time, or for a due date at
+    /// the time of day `CHIME_DAY_ALARM` names (09:00 unless set). It is
+    /// stored as a real alarm, so that `show`, `--json` and the daemon see
+    /// the same thing. None without a due time.
+    static func impliedAlarms(for due: ItemTime?, environment: [String: String], command: String) throws(CommandFailure) -> [Alarm] {
+        guard let due else { return [] }
+        guard due.isDateOnly else { return [.relative(seconds: 0)] }
+        return [.relative(seconds: try dayAlarmSeconds(environment, command: command))]
+    }
+
+    /// Whether `alarms` are what `due` implies: an edit that changes a due
+    /// date to a time (or back) moves the implied alarm with it.
+    static func areImplied(_ alarms: [Alarm], for due: ItemTime?, environment: [String: String]) -> Bool {
+        guard alarms.count == 1, case .relative(let seconds) = alarms[0].trigger else { return false }
+        guard let due else { return false }
+        return due.isDateOnly ? seconds == (try? dayAlarmSeconds(environment, command: "")) : seconds == 0
+    }
+
+    /// `CHIME_DAY_ALARM` (HH:MM, default 09:00) as seconds after midnight.
+    static func dayAlarmSeconds(_ environment: [String: String], command: String) throws(CommandFailure) -> Int {
+        guard let text = environment["CHIME_DAY_ALARM"], !text.isEmpty else { return 9 * 3600 }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else {
+            throw .data("\(command): CHIME_DAY_ALARM '\(text)' is not a time of day HH:MM (00:00 to 23:59), the time a reminder due on a date rings")
+        }
+        return hour * 3600 + minute * 60
     }
 
     /// `LAT,LON` or `LAT,LON,RADIUS` (metres).

@@ -103,7 +103,7 @@ struct ItemText {
         if !event.location.isEmpty { rows.append(("Location", event.location)) }
         if let url = event.url { rows.append(("URL", url)) }
         if !event.notes.isEmpty { rows.append(("Notes", event.notes)) }
-        rows += event.alarms.map { ("Alarm", alarm($0)) }
+        rows += event.alarms.map { ("Alarm", alarm($0, allDay: event.start.isDateOnly)) }
         if let key = event.externalKey { rows.append(("Key", key)) }
         rows.append(("ID", event.identifier.rawValue))
         return Self.table(rows)
@@ -122,7 +122,7 @@ struct ItemText {
             rows.append(("Status", "overdue"))
         }
         if !reminder.notes.isEmpty { rows.append(("Notes", reminder.notes)) }
-        rows += reminder.alarms.map { ("Alarm", alarm($0)) }
+        rows += reminder.alarms.map { ("Alarm", alarm($0, allDay: reminder.due?.isDateOnly == true)) }
         if let key = reminder.externalKey { rows.append(("Key", key)) }
         rows.append(("ID", reminder.identifier.rawValue))
         return Self.table(rows)
@@ -137,17 +137,22 @@ struct ItemText {
         }
     }
 
-    func alarm(_ alarm: Alarm) -> String {
+    /// An alarm as a person says it; `allDay`: of an item on a date, whose
+    /// offsets count from its local midnight ("at 09:00 on the day").
+    func alarm(_ alarm: Alarm, allDay: Bool = false) -> String {
         switch alarm.missedWindow {
-        case nil: trigger(alarm)
-        case 0: trigger(alarm) + " (if missed: never shown late)"
-        case let window?: trigger(alarm) + " (if missed: shown up to \(Self.duration(window)) late)"
+        case nil: trigger(alarm, allDay: allDay)
+        case 0: trigger(alarm, allDay: allDay) + " (if missed: never shown late)"
+        case let window?: trigger(alarm, allDay: allDay) + " (if missed: shown up to \(Self.duration(window)) late)"
         }
     }
 
-    private func trigger(_ alarm: Alarm) -> String {
+    private func trigger(_ alarm: Alarm, allDay: Bool) -> String {
         switch alarm.trigger {
         case .relative(let seconds):
+            if allDay, (0..<86_400).contains(seconds) {
+                return "at " + Self.clock(LocalDateTime(localSeconds: Int64(seconds))) + " on the day"
+            }
             if seconds == 0 { return "at the time" }
             return "\(Self.duration(abs(seconds))) \(seconds < 0 ? "before" : "after")"
         case .absolute(let date):

@@ -12,7 +12,9 @@ enum MissedCommand: Command {
     Lists, newest first, the firings the scheduler passed over (missed) or
     showed after their time (late): when each was due, the item, and what
     became of it. Per alarm, only the latest firing missed within a few
-    hours is shown late; the rest are only recorded here.
+    hours is shown late; the rest are only recorded here. An occurrence of
+    a repeating reminder not completed before the next one came due is
+    listed once as not done: the reminder moved on, and rings for the next.
 
       --count N          how many (default 20, at most 10000)
     \(StoreOptions.helpFooter)
@@ -36,14 +38,18 @@ enum MissedCommand: Command {
             count = value
         }
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
-            try store.deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
+            // With the occurrences of repeating reminders passed over while not done.
+            let logged = try store.deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
+            let open = try store.occurrencesNotDone(through: now, limit: count)
+            return Array((logged + open).sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(count))
         }
         let zone = context.machineTimeZone()
         if parsed.has("--json") {
             let list: [[String: Any]] = missed.map {
                 ["due": ItemJSON.rfc3339($0.due, in: zone), "item": $0.item.rawValue, "alarm": $0.alarm.rawValue, "title": $0.title,
-                 "outcome": $0.outcome.rawValue, "key": $0.key]
+                 "outcome": $0.isNotDone ? "not-done" : $0.outcome.rawValue, "key": $0.key]
             }
             StoreOptions.printJSON(["missed": list], context: context)
             return
@@ -51,11 +57,12 @@ enum MissedCommand: Command {
         if missed.isEmpty { context.standardOutput("Nothing missed.") }
         for delivery in missed {
             let local = zone.localTime(at: delivery.due)
-            let outcome = switch delivery.outcome {
+            var outcome = switch delivery.outcome {
             case .late: "shown late"
             case .interrupted: "interrupted while shown"
             default: "missed"
             }
+            if delivery.isNotDone { outcome = "not done (the reminder moved on)" }
             context.standardOutput(ItemText.line(day: ItemText.day(local.date), time: ItemText.clock(local), title: delivery.title,
                                                  identifier: delivery.item) + "  \(outcome)")
         }

@@ -61,7 +61,7 @@ enum NextCommand: Command {
                 var object: [String: Any] = [
                     "at": ItemJSON.rfc3339(firing.instant, in: zone), "kind": firing.kind.rawValue,
                     "item": firing.itemIdentifier.rawValue, "title": firing.title, "alarm": firing.alarm.identifier.rawValue,
-                    "trigger": text.alarm(firing.alarm), "key": firing.key,
+                    "trigger": text.alarm(firing.alarm, allDay: firing.occurrence?.isAllDay == true), "key": firing.key,
                 ]
                 if let occurrence = firing.occurrence {
                     object["occurrence"] = ItemJSON.rfc3339(occurrence.instant, in: zone)
@@ -78,8 +78,9 @@ enum NextCommand: Command {
             let local = zone.localTime(at: firing.instant)
             var line = ItemText.line(day: ItemText.day(local.date), time: ItemText.clock(local), title: firing.title,
                                      identifier: firing.itemIdentifier)
-            line += "  " + text.alarm(firing.alarm)
-            if case .relative = firing.alarm.trigger, let occurrence = firing.occurrence, occurrence.instant != firing.instant {
+            let allDay = firing.occurrence?.isAllDay == true
+            line += "  " + text.alarm(firing.alarm, allDay: allDay)
+            if case .relative = firing.alarm.trigger, let occurrence = firing.occurrence, occurrence.instant != firing.instant, !allDay {
                 line += " " + ItemText.clock(zone.localTime(at: occurrence.instant))
             }
             if let explanation = firing.explanation { line += " — " + explanation }

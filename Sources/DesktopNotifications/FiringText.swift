@@ -76,7 +76,7 @@ public enum FiringText {
         if let occurrence = firing.occurrence, occurrence.isAllDay {
             return dayText(occurrence.day, today: today)
         }
-        let local = zone.localTime(at: firing.occurrence?.instant ?? firing.instant)
+        let local = zone.localTime(at: firing.occurrence?.instant ?? firing.crossingInstant ?? firing.instant)
         let time = twoDigits(local.hour) + ":" + twoDigits(local.minute)
         if omitToday && local.date == today { return time }
         return dayText(local.date, today: today) + " " + time

@@ -62,21 +62,97 @@ struct FiringPlannerTests {
         #expect(try fixture.firings(after: "2026-12-01T07:00:00+08:00").isEmpty)
     }
 
-    @Test("a reminder rings for its current due time only, while incomplete; completing it moves the firing on")
+    @Test("a repeating reminder rings for every occurrence with nobody completing it; completing one moves its due time, and a completed reminder is silent")
     func reminders() throws {
         let fixture = try Fixture(now: Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T09:00:00+08:00")!))
         let water = Reminder(calendarIdentifier: fixture.calendar, title: "Water plants", due: fixture.zoned("2026-12-01T18:00:00"),
                              recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY"), alarms: [Alarm(trigger: .relative(seconds: -300))])
         try fixture.store.save(water)
-        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00")) == ["2026-12-01T17:55:00 Water plants"])
+        // 2026-12-01 … 12-03, none of them completed.
+        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00", count: 3)) == [
+            "2026-12-01T17:55:00 Water plants", "2026-12-02T17:55:00 Water plants", "2026-12-03T17:55:00 Water plants",
+        ])
+        // Long after the due time, still ringing: 2027-03-01 is ninety days on.
+        #expect(try readable(try fixture.firings(after: "2027-03-01T00:00:00+08:00", count: 1)) == ["2027-03-01T17:55:00 Water plants"])
         try fixture.store.complete(water.identifier)
-        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00")) == ["2026-12-02T17:55:00 Water plants"])
+        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00", count: 1)) == ["2026-12-02T17:55:00 Water plants"])
         var once = Reminder(calendarIdentifier: fixture.calendar, title: "Call back", due: fixture.zoned("2026-12-01T12:00:00"),
                             alarms: [Alarm(trigger: .relative(seconds: 0))])
         try fixture.store.save(once)
         once.isCompleted = true
         try fixture.store.save(once)
-        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00")) == ["2026-12-02T17:55:00 Water plants"])
+        #expect(try readable(try fixture.firings(after: "2026-12-01T09:00:00+08:00", count: 1)) == ["2026-12-02T17:55:00 Water plants"])
+    }
+
+    /// The days of (`from`, `through`] the store's workday calendar counts as workdays, at 08:50 in Shanghai.
+    static func workdaysAt0850(_ store: CalendarStore, from: CivilDate, through: CivilDate) throws -> [String] {
+        let calendar = try store.workdayCalendar(region: "cn")
+        return (from.dayNumber...through.dayNumber).map(CivilDate.init(dayNumber:)).filter { calendar.isWorkday($0) }
+            .map { "\(LocalDateTime(date: $0, hour: 8, minute: 50, second: 0)!) Clock in" }
+    }
+
+    @Test("the clock-in reminder rings on every workday for a year with nobody completing it: through the National Day week and on its makeup Saturday")
+    func clockInYear() throws {
+        // Saved on Monday 2026-09-28, 07:00 in Shanghai.
+        let fixture = try Fixture(now: Date(timeIntervalSince1970: RFC3339.instant("2026-09-28T07:00:00+08:00")!))
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Clock in", due: fixture.zoned("2026-09-28T08:50:00"),
+                                        recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                        alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let firings = try fixture.firings(after: "2026-09-28T07:00:00+08:00", count: 400)
+        let lines = try readable(firings)
+        // 10-01…10-07 (2026) are the National Day days off, 10-10 (a Saturday) its makeup workday.
+        #expect(Array(lines.prefix(7)) == [
+            "2026-09-28T08:50:00 Clock in", "2026-09-29T08:50:00 Clock in", "2026-09-30T08:50:00 Clock in",
+            "2026-10-08T08:50:00 Clock in", "2026-10-09T08:50:00 Clock in", "2026-10-10T08:50:00 Clock in",
+            "2026-10-12T08:50:00 Clock in",
+        ])
+        // A year on, exactly the calendar's workdays rang, each once.
+        let yearOn = "2027-09-27T08:50:00 Clock in"
+        let firstYear = Array(lines.prefix { $0 <= yearOn })
+        #expect(firstYear == (try Self.workdaysAt0850(fixture.store, from: CivilDate(year: 2026, month: 9, day: 28)!,
+                                                        through: CivilDate(year: 2027, month: 9, day: 27)!)))
+        #expect(firstYear.count > 240)
+        #expect(Set(firings.map(\.key)).count == firings.count)
+    }
+
+    @Test("the first firing listed explains the days skipped since the occurrence before it, not since the query")
+    func firstExplanation() throws {
+        let fixture = try Fixture(now: Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T07:00:00+08:00")!))
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Clock in", due: fixture.zoned("2026-12-02T08:50:00"),
+                                        recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                        alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        // Asked from 2026-09-24: the series starts 12-02, so nothing before it was skipped.
+        let early = try fixture.firings(after: "2026-09-24T00:00:00+08:00", count: 1)
+        #expect(try readable(early) == ["2026-12-02T08:50:00 Clock in"])
+        #expect(early.first?.explanation == "workday")
+        try fixture.store.save(Event(calendarIdentifier: fixture.calendar, title: "Stand-up", start: fixture.zoned("2026-09-28T09:30:00"),
+                                     end: fixture.zoned("2026-09-28T09:45:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                     alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        // Asked from 2026-10-05, in the break: the occurrence before 10-08 was 09-30.
+        let inBreak = try fixture.firings(after: "2026-10-05T12:00:00+08:00", count: 2)
+        #expect(try readable(inBreak) == ["2026-10-08T09:30:00 Stand-up", "2026-10-09T09:30:00 Stand-up"])
+        #expect(inBreak.map(\.explanation) == ["workday; skipped 10-01…10-07 (国庆节)", "workday"])
+    }
+
+    @Test("a snoozed location firing keeps its crossing: it still says where it was left, and when")
+    func snoozedLocation() throws {
+        let fixture = try Fixture()
+        let office = try StructuredLocation(title: "Office", latitude: 31.2304, longitude: 121.4737, radius: 150)
+        let alarm = Alarm(trigger: .proximity(office, .leave))
+        let reminder = Reminder(calendarIdentifier: fixture.calendar, title: "Buy milk", alarms: [alarm])
+        try fixture.store.save(reminder)
+        // Left the office at 2026-12-01T17:32:00+08:00, shown, then snoozed ten minutes.
+        let left = Int64(RFC3339.instant("2026-12-01T17:32:00+08:00")!)
+        let key = alarm.identifier.rawValue + "@leave@" + String(left)
+        try fixture.store.record([CalendarStore.Delivery(key: key, alarm: alarm.identifier, item: reminder.identifier, title: "Buy milk",
+                                                         due: left, outcome: .delivered, recordedAt: Date(timeIntervalSince1970: TimeInterval(left)))])
+        _ = try fixture.store.snooze(key, until: left + 600)
+        let snoozed = try #require(try fixture.firings(after: "2026-12-01T17:33:00+08:00").first)
+        #expect(snoozed.instant == left + 600)
+        #expect(snoozed.key == key + "~" + String(left + 600))
+        #expect(snoozed.crossing == "leave@" + String(left))
+        #expect(snoozed.crossingInstant == left)
+        #expect(snoozed.explanation == "left Office")
     }
 
     @Test("a detached occurrence rings through its own item at its new time, and the series skips it")

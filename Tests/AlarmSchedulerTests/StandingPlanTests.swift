@@ -163,4 +163,49 @@ struct StandingPlanTests {
         try plan.update(from: store, after: after)
         #expect(plan.entries == [first.identifier: after + 3600])
     }
+
+    @Test("wake after wake on the daemon's planning path, the clock-in reminder rings on every workday for a year with nobody completing it, through the National Day week and on its makeup Saturday")
+    func clockInEveryWorkday() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let zone = try TimeZoneRules.named("Asia/Shanghai")
+        // Saved on Monday 2026-09-28, 07:00 in Shanghai, as `chime add reminder 'Clock in' --due 08:50 --repeat workdays --alarm 0`.
+        let start = Int64(RFC3339.instant("2026-09-28T07:00:00+08:00")!)
+        let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: zone, now: { Date(timeIntervalSince1970: TimeInterval(start)) })
+        try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
+                                due: .zoned(LocalDateTime(parsing: "2026-09-28T08:50:00")!, zone: "Asia/Shanghai"),
+                                recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"),
+                                alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        // What Daemon.settle does at each wake, the timer set for the plan's earliest instant.
+        let end = Int64(RFC3339.instant("2027-09-28T00:00:00+08:00")!)
+        var settled = start
+        var plan = try StandingPlan.make(from: store, after: settled)
+        let planner = FiringPlanner(store: store)
+        var shown: [String] = []
+        for _ in 0..<1000 {
+            guard let now = plan.earliest(), now < end else { break }
+            try plan.update(from: store, after: settled)
+            var due: [Firing] = []
+            for item in try store.alarmedItems(plan.takeDue(through: now)) {
+                let result = try planner.due(of: item, after: settled, through: now, window: CatchUp.defaultWindow)
+                due += result.due
+                plan.set(item.identifier, next: result.next)
+            }
+            settled = now
+            let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: CatchUp.defaultWindow)
+            #expect(sorted.missed.isEmpty)
+            try store.record(sorted.late.map { CalendarStore.Delivery($0, outcome: .delivered, at: Date(timeIntervalSince1970: TimeInterval(now))) })
+            shown += sorted.late.map { "\(zone.localTime(at: $0.instant))" }
+        }
+        // 10-01…10-07 (2026) are the National Day days off, 10-10 (a Saturday) its makeup workday.
+        #expect(Array(shown.prefix(11)) == [
+            "2026-09-28T08:50:00", "2026-09-29T08:50:00", "2026-09-30T08:50:00",
+            "2026-10-08T08:50:00", "2026-10-09T08:50:00", "2026-10-10T08:50:00",
+            "2026-10-12T08:50:00", "2026-10-13T08:50:00", "2026-10-14T08:50:00", "2026-10-15T08:50:00", "2026-10-16T08:50:00",
+        ])
+        let calendar = try store.workdayCalendar(region: "cn")
+        let workdays = (CivilDate(year: 2026, month: 9, day: 28)!.dayNumber...CivilDate(year: 2027, month: 9, day: 27)!.dayNumber)
+            .map(CivilDate.init(dayNumber:)).filter { calendar.isWorkday($0) }
+        #expect(shown == workdays.map { "\(LocalDateTime(date: $0, hour: 8, minute: 50, second: 0)!)" })
+        #expect(shown.count > 240)
+    }
 }

@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A store written by the first schema version (Fixtures/store-v1.db, made
@@ -39,5 +40,40 @@ struct StoreMigrationTests {
         // And it takes writes.
         try store.save(Reminder(calendarIdentifier: milk.calendarIdentifier, title: "After migration"))
         #expect(try store.reminders(.all).count == 2)
+    }
+
+    @Test("reminders saved before a due time implied an alarm get one when the store migrates: at the due time, at 09:00 on a due date; completed and alarmed ones stay as they were")
+    func impliedAlarmsForOldReminders() throws {
+        let fixture = try StoreFixture()
+        let ids: [String: ItemIdentifier]
+        do {
+            let store = try fixture.open()
+            let calendar = try store.defaultCalendarForNewReminders().identifier
+            let timed = Reminder(calendarIdentifier: calendar, title: "Stretch", due: try StoreFixture.zoned("2026-12-01T10:00:00"))
+            let dated = Reminder(calendarIdentifier: calendar, title: "Bill", due: .date(CivilDate(year: 2026, month: 12, day: 3)!))
+            let undated = Reminder(calendarIdentifier: calendar, title: "Someday")
+            let done = Reminder(calendarIdentifier: calendar, title: "Done", due: try StoreFixture.zoned("2026-11-01T10:00:00"),
+                                isCompleted: true)
+            let alarmed = Reminder(calendarIdentifier: calendar, title: "Alarmed", due: try StoreFixture.zoned("2026-12-01T10:00:00"),
+                                   alarms: [Alarm(trigger: .relative(seconds: -600))])
+            for reminder in [timed, dated, undated, done, alarmed] { try store.save(reminder) }
+            ids = ["timed": timed.identifier, "dated": dated.identifier, "undated": undated.identifier, "done": done.identifier,
+                   "alarmed": alarmed.identifier]
+        }
+        // As a store from before the migration: its record gone, it runs on the next open.
+        let database = try Database(path: fixture.path)
+        try database.execute("DELETE FROM schema_migrations WHERE name LIKE '%an alarm at the due time for reminders saved without one'")
+        #expect(database.changes == 1)
+        let store = try fixture.open()
+        func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
+        #expect(try triggers("timed") == [.relative(seconds: 0)])
+        #expect(try triggers("dated") == [.relative(seconds: 9 * 3600)])
+        #expect(try triggers("undated") == [])
+        #expect(try triggers("done") == [])
+        #expect(try triggers("alarmed") == [.relative(seconds: -600)])
+        // And the planner's query finds them.
+        var alarmed: Set<ItemIdentifier> = []
+        try store.forEachAlarmedItem { alarmed.insert($0.identifier) }
+        #expect(alarmed == [ids["timed"]!, ids["dated"]!, ids["alarmed"]!])
     }
 }

@@ -75,7 +75,7 @@ struct AddCommandTests {
     @Test("alarms of every kind, in the JSON")
     func alarms() throws {
         let scratch = Scratch()
-        let run = scratch.ok("add", "event", "Flight", "--start", "2026-12-05T10:00", "--alarm", "-10m", "--alarm", "1h",
+        let run = scratch.ok("add", "event", "Flight", "--start", "2026-12-05T10:00", "--alarm", "-10m", "--alarm", "+1h",
                              "--alarm-at", "2026-12-04T20:00", "--alarm-arrive", "31.2304,121.4737,200",
                              "--alarm-leave", "39.9,116.4", "--location", "PVG", "--json")
         let json = try run.json()

@@ -45,6 +45,8 @@ final class Scratch {
     let path: String
     let zone: String
     var now: Date
+    /// The environment `chime` sees.
+    var environment: [String: String] = [:]
 
     /// 2026-12-01T08:00:00+08:00, a Tuesday.
     static let tuesdayMorning = Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T08:00:00+08:00")!)
@@ -63,7 +65,7 @@ final class Scratch {
     func run(_ arguments: String...) -> CapturedRun { run(arguments) }
 
     func run(_ arguments: [String]) -> CapturedRun {
-        CapturedRun(arguments + ["--db", path], machineZone: zone, now: now)
+        CapturedRun(arguments + ["--db", path], machineZone: zone, now: now, environment: environment)
     }
 
     /// Runs a command that must succeed and returns its standard output.

@@ -108,6 +108,19 @@ struct FiringTextTests {
         #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5) == "left Tom &amp; Jerry's at 17:32\n2 litres")
     }
 
+    @Test("a snoozed location firing, ringing ten minutes on, still says 'left Office at 17:32': the crossing's time, not the snooze's")
+    func snoozedCrossing() {
+        var firing = Firings.timed("Buy milk", at: "2026-12-01T17:32:00", kind: .reminder)
+        let left = firing.instant
+        firing.occurrence = nil
+        firing.crossing = "leave@\(left)"
+        firing.explanation = "left Office"
+        // Snoozed: rings again at 2026-12-01T17:42:00+08:00.
+        firing.snoozedFrom = firing.alarm.identifier.rawValue + "@leave@\(left)"
+        firing.instant = left + 600
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant) == "left Office at 17:32")
+    }
+
     @Test("the summary is the title as plain text (the spec gives it no markup); an empty title becomes '(untitled)'")
     func summary() {
         #expect(FiringText.summary(for: Firings.timed("<b>&", at: "2026-12-01T08:50:00")) == "<b>&")

@@ -1,0 +1,153 @@
+import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import Synchronization
+import Testing
+
+/// Alarms as a person means them: a due time rings, "10m" is before, and a
+/// repeating reminder rings on every occurrence.
+@Suite("Reminder alarms as people mean them")
+struct ReminderAlarmTests {
+    /// The alarms of an item's JSON, as offsets in seconds (nil for other kinds).
+    func offsets(_ scratch: Scratch, _ id: String) throws -> [Int?] {
+        let alarms = try #require(try scratch.ok("show", id, "--json").json()["alarms"] as? [[String: Any]])
+        return alarms.map { $0["offsetSeconds"] as? Int }
+    }
+
+    @Test("a due time implies an alarm at it, a due date one at 09:00 (CHIME_DAY_ALARM sets another); show, --json and next show it; --no-alarm and explicit alarms replace it")
+    func impliedAlarm() throws {
+        let scratch = Scratch()  // Tuesday 2026-12-01, 08:00 in Shanghai
+        let stretch = scratch.add("reminder", "Stretch", "--due", "+2m")
+        #expect(try offsets(scratch, stretch) == [0])
+        #expect(scratch.ok("show", stretch).output.contains("Alarm:    at the time"))
+        // 2026-12-01T08:02:00+08:00.
+        #expect(scratch.ok("next", "--count", "1").output == ["Tue 12-01 08:02        Stretch  [\(stretch)]  at the time"])
+
+        let bill = scratch.add("reminder", "Pay the bill", "--due", "2026-12-03")
+        #expect(try offsets(scratch, bill) == [9 * 3600])
+        #expect(scratch.ok("show", bill).output.contains("Alarm:    at 09:00 on the day"))
+        // 2026-12-03T09:00:00+08:00.
+        #expect(scratch.ok("next", "--after", "2026-12-02").output.first == "Thu 12-03 09:00        Pay the bill  [\(bill)]  at 09:00 on the day")
+        scratch.environment = ["CHIME_DAY_ALARM": "07:30"]
+        let early = scratch.add("reminder", "Take out the bins", "--due", "2026-12-04")
+        #expect(try offsets(scratch, early) == [7 * 3600 + 1800])
+        scratch.environment = ["CHIME_DAY_ALARM": "9am"]
+        try scratch.refuses(["add", "reminder", "X", "--due", "2026-12-04"], status: 65, mentioning: ["CHIME_DAY_ALARM", "'9am'", "HH:MM"])
+        scratch.environment = [:]
+
+        let quiet = scratch.add("reminder", "Quiet", "--due", "2026-12-02T10:00", "--no-alarm")
+        #expect(try offsets(scratch, quiet) == [])
+        let chosen = scratch.add("reminder", "Chosen", "--due", "2026-12-02T10:00", "--alarm", "-5m", "--alarm-at", "2026-12-02T07:00")
+        #expect(try offsets(scratch, chosen) == [-300, nil])
+        let someday = scratch.add("reminder", "Someday")
+        #expect(try offsets(scratch, someday) == [])
+        try scratch.refuses(["add", "reminder", "X", "--due", "2026-12-02T10:00", "--no-alarm", "--alarm", "0"], status: 64,
+                            mentioning: ["--no-alarm", "--alarm"])
+    }
+
+    @Test("chime edit: a first due time brings the implied alarm, an implied alarm follows a date that becomes a time, chosen silence stays")
+    func editDue() throws {
+        let scratch = Scratch()
+        let someday = scratch.add("reminder", "Someday")
+        scratch.ok("edit", someday, "--due", "2026-12-05")
+        #expect(try offsets(scratch, someday) == [9 * 3600])
+        scratch.ok("edit", someday, "--due", "2026-12-05T18:00")
+        #expect(try offsets(scratch, someday) == [0])
+        scratch.ok("edit", someday, "--due", "none")
+        #expect(try offsets(scratch, someday) == [])
+        let quiet = scratch.add("reminder", "Quiet", "--due", "2026-12-02T10:00", "--no-alarm")
+        scratch.ok("edit", quiet, "--due", "2026-12-03")
+        #expect(try offsets(scratch, quiet) == [])
+        let chosen = scratch.add("reminder", "Chosen", "--due", "2026-12-02T10:00", "--alarm", "-1h")
+        scratch.ok("edit", chosen, "--due", "2026-12-03T10:00")
+        #expect(try offsets(scratch, chosen) == [-3600])
+        scratch.ok("edit", chosen, "--due", "2026-12-04T10:00", "--alarm", "+15m")
+        #expect(try offsets(scratch, chosen) == [900])
+    }
+
+    @Test("an alarm offset reads as said: 10m and -10m (also as --alarm=-10m and --alarm -10m) are before, +10m after; next and show say so")
+    func offsetsAsSaid() throws {
+        let scratch = Scratch()
+        let id = scratch.add("event", "Flight", "--start", "2026-12-05T10:00", "--alarm", "10m", "--alarm=-20m", "--alarm", "-30m",
+                             "--alarm", "+10m", "--alarm", "0")
+        let json = try scratch.ok("show", id, "--json").json()
+        let alarms = try #require(json["alarms"] as? [[String: Any]])
+        #expect(alarms.map { $0["offsetSeconds"] as? Int } == [-600, -1200, -1800, 600, 0])
+        let shown = scratch.ok("show", id).output
+        #expect(shown.contains("Alarm:    10m before") && shown.contains("Alarm:    10m after") && shown.contains("Alarm:    at the time"))
+        // 2026-12-05T09:30:00+08:00 first; 10:10 last.
+        let next = scratch.ok("next", "--after", "2026-12-05").output
+        #expect(next == [
+            "Sat 12-05 09:30        Flight  [\(id)]  30m before 10:00", "Sat 12-05 09:40        Flight  [\(id)]  20m before 10:00",
+            "Sat 12-05 09:50        Flight  [\(id)]  10m before 10:00", "Sat 12-05 10:00        Flight  [\(id)]  at the time",
+            "Sat 12-05 10:10        Flight  [\(id)]  10m after 10:00",
+        ])
+        #expect(CapturedRun(["add", "reminder", "--help"]).text.contains("10m or -10m is ten minutes before, +10m ten minutes after"))
+    }
+
+    @Test("the clock-in reminder rings on after its first workday with nobody completing it; a passed-over day is listed once as not done; completing completes today's")
+    func clockInRingsOn() throws {
+        // Tuesday 2026-12-01, 08:00 in Shanghai.
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Clock in", "--due", "08:50", "--repeat", "workdays", "--alarm", "0")
+        // From 2026-12-10: Thursday, Friday, then Monday 12-14.
+        #expect(scratch.ok("next", "--after", "2026-12-10", "--count", "3").output == [
+            "Thu 12-10 08:50        Clock in  [\(id)]  at the time — workday",
+            "Fri 12-11 08:50        Clock in  [\(id)]  at the time — workday",
+            "Mon 12-14 08:50        Clock in  [\(id)]  at the time — workday; skipped 12-12…12-13 (weekend)",
+        ])
+        // Asked from 2026-09-24, the first firing is the series' first: nothing was skipped before it.
+        #expect(scratch.ok("next", "--after", "2026-09-24", "--count", "1").output == [
+            "Tue 12-01 08:50        Clock in  [\(id)]  at the time — workday",
+        ])
+        // Thursday 2026-12-03 09:00: 12-01 and 12-02 came and went, not done; 12-03 is the current one.
+        scratch.now = Date(timeIntervalSince1970: RFC3339.instant("2026-12-03T09:00:00+08:00")!)
+        #expect(scratch.ok("missed").output == [
+            "Wed 12-02 08:50        Clock in  [\(id)]  not done (the reminder moved on)",
+            "Tue 12-01 08:50        Clock in  [\(id)]  not done (the reminder moved on)",
+        ])
+        scratch.ok("complete", id)
+        #expect(try scratch.ok("show", id, "--json").json()["due"] as? String == "2026-12-04T08:50:00+08:00")
+        let done = try #require(try scratch.ok("list", "reminders", "--completed", "--json").json()["reminders"] as? [[String: Any]])
+        #expect(done.map { $0["due"] as? String } == ["2026-12-03T08:50:00+08:00"])
+        // Still listed once each, now from the log.
+        let missed = try #require(try scratch.ok("missed", "--json").json()["missed"] as? [[String: Any]])
+        #expect(missed.map { $0["outcome"] as? String } == ["not-done", "not-done"])
+        #expect(missed.map { $0["due"] as? String } == ["2026-12-02T08:50:00+08:00", "2026-12-01T08:50:00+08:00"])
+    }
+
+    /// Records what the daemon shows.
+    final class Recorder: Notifier {
+        let shown = Mutex<[Firing]>([])
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
+        func showNotice(title: String, body: String) throws {}
+    }
+
+    @Test("chime add reminder Stretch --due +5s, with no alarm option, rings through the daemon at its due time")
+    func stretchRingsThroughTheDaemon() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-stretch-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let storePath = folder + "/data/chime.db"
+        let now = Date()
+        let add = CapturedRun(["add", "reminder", "Stretch", "--due", "+5s", "--db", storePath], machineZone: "UTC", now: now)
+        #expect(add.status == 0, "\(add.errors)")
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        let notifier = Recorder()
+        let daemon = Daemon(options: options, notifier: notifier, log: { _ in })
+        try daemon.start()
+        defer { daemon.shutdown() }
+        // A generous deadline, only to tell a hang from an answer.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, notifier.shown.withLock({ $0.isEmpty }) { usleep(50_000) }
+        let shown = try #require(notifier.shown.withLock { $0.first })
+        #expect(shown.title == "Stretch")
+        #expect(shown.instant == Int64(now.timeIntervalSince1970.rounded(.down)) + 5)
+        #expect(shown.alarm.trigger == .relative(seconds: 0))
+    }
+}
