@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 
 /// What shows a firing to a person. The libnotify implementation comes
@@ -45,12 +46,14 @@ public struct LogNotifier: Notifier {
         self.write = write
     }
 
+    // A line each, with the title's control characters escaped: a title
+    // cannot end its line early and forge another (see `TerminalText`).
     public func showNotice(title: String, body: String) throws {
-        write("chimed: notice: \(title) — \(body)")
+        write(TerminalText.escaped("chimed: notice: \(title) — \(body)"))
     }
 
     public func show(_ firing: Firing, late: Bool) throws {
         let due = Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format()
-        write("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")")
+        write(TerminalText.escaped("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")"))
     }
 }

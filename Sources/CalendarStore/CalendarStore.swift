@@ -85,6 +85,22 @@ public final class CalendarStore {
         }
     }
 
+    /// Runs `body` as one write transaction (`BEGIN IMMEDIATE`): what it
+    /// reads cannot change before what it writes commits, so a look-up and
+    /// the save that depends on it (an external key, the occurrence a
+    /// completion moves past) are one step even with other processes
+    /// writing. Another writer waits for it (up to the busy timeout), and it
+    /// for them. Saves inside commit with it; a throw rolls all of it back
+    /// and is rethrown as it is. Failing to begin or commit throws
+    /// `StoreError.database`.
+    public func transaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
+        do {
+            return try database.transaction(.immediate) { try body() }
+        } catch let error as DatabaseError {
+            throw StoreError.database(error)
+        }
+    }
+
     /// Forgets everything saved or removed with `commit: false`.
     public func reset() { pending = [] }
 
@@ -185,7 +201,11 @@ public final class CalendarStore {
         let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
         guard count == 0 else { return }
         let calendar = ItemCalendar(title: Self.defaultCalendarTitle)
-        try database.transaction {
+        try database.transaction(.immediate) {
+            // Counted again under the write lock: processes that open a new
+            // store together each saw none, and only the first one adds it.
+            let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
+            guard count == 0 else { return }
             try database.execute("""
                 INSERT INTO calendars (id, title, color, allows_modifications, created_at) VALUES (?, ?, ?, 1, ?)
                 """, [calendar.identifier.rawValue, calendar.title, calendar.color, Date().timeIntervalSince1970])

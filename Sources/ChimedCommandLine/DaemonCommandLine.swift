@@ -70,7 +70,7 @@ public enum DaemonCommandLine {
                 print(usage)
                 return 0
             default:
-                FileHandle.standardError.write(Data("chimed: unknown argument '\(argument)'\n\(usage)\n".utf8))
+                FileHandle.standardError.write(Data("chimed: unknown argument '\(TerminalText.escaped(argument))'\n\(usage)\n".utf8))
                 return 64
             }
         }
@@ -78,7 +78,8 @@ public enum DaemonCommandLine {
                                      runtimeFolder: Daemon.runtimeFolder(environment))
         if let window { options.lateness = window }
         let log: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            // Log lines quote titles and paths: one line each, whatever they hold.
+            FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
         }
         let line = LogNotifier { line in
             // Standard output carries the firings, one line each, flushed at once.

@@ -31,13 +31,17 @@ public enum Chime {
         default:
             break
         }
+        // Help and usage above are this program's own text; everything
+        // below may carry an item's title or an argument as typed.
+        let raw = context
+        let context = raw.escapingControlCharacters
         guard let command = commands.first(where: { $0.name == first }) else {
             context.standardError("chime: unknown command '\(first)' (see 'chime --help')")
             return ExitStatus.usage
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            context.standardOutput(command.help(for: rest))
+            raw.standardOutput(command.help(for: rest))
             return ExitStatus.success
         }
         do {
