@@ -107,7 +107,7 @@ enum LocationCommand: Command {
     private static func single(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
         let given = try StoreOptions.positionals(parsed, ["LAT", "LON"], command: command)
         func number(_ text: String, _ name: String) throws(CommandFailure) -> Double {
-            guard let value = ItemOptions.decimal(text.trimmingCharacters(in: .whitespaces)) else { throw .data("\(command): \(name) '\(text)' is not a number") }
+            guard let value = Double(text.trimmingCharacters(in: .whitespaces)) else { throw .data("\(command): \(name) '\(text)' is not a number") }
             return value
         }
         let latitude = try number(given[0], "LAT"), longitude = try number(given[1], "LON")
