@@ -137,8 +137,14 @@ public final class CalendarStore {
     }
 
     /// Adds a calendar or updates one with the same identifier (rename, recolour).
+    /// The title is checked and the calendar written in one transaction,
+    /// so of two processes adding one title, the second is told it exists.
     public func save(_ calendar: ItemCalendar) throws(StoreError) {
         do { try calendar.validate() } catch { throw .invalid(error) }
+        try StoreError.wrap { try transaction { () throws(StoreError) in try saveChecked(calendar) } }
+    }
+
+    private func saveChecked(_ calendar: ItemCalendar) throws(StoreError) {
         let clash = try StoreError.wrap {
             try database.scalar("SELECT id FROM calendars WHERE title = ? AND id != ?", [calendar.title, calendar.identifier.rawValue]) as String?
         }
@@ -156,8 +162,14 @@ public final class CalendarStore {
     }
 
     /// Removes a calendar. One that holds items is removed, with them, only
-    /// when `removingItems` says so. The last calendar stays.
+    /// when `removingItems` says so. The last calendar stays, also when two
+    /// processes remove the last two at once (the counting and the removing
+    /// are one transaction).
     public func removeCalendar(_ identifier: ItemIdentifier, removingItems: Bool = false) throws(StoreError) {
+        try StoreError.wrap { try transaction { () throws(StoreError) in try removeChecked(identifier, removingItems: removingItems) } }
+    }
+
+    private func removeChecked(_ identifier: ItemIdentifier, removingItems: Bool) throws(StoreError) {
         let calendar = try calendar(identifier: identifier)
         let (items, calendars): (Int, Int) = try StoreError.wrap {
             (try database.scalar("SELECT count(*) FROM items WHERE calendar_id = ?", [identifier.rawValue]) ?? 0,

@@ -94,6 +94,23 @@ struct ConcurrentWritersTests {
         }
     }
 
+    @Test("8 'chime calendar add Work' at once: one adds it, the others are told it exists (65); two removals at once keep the last calendar")
+    func calendarsAtOnce() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
+        for round in 1...Self.rounds {
+            let scratch = try Round()
+            _ = try CalendarStore(path: scratch.path, machineTimeZone: .utc)
+            let added = try scratch.race(Array(repeating: ["calendar", "add", "Work"], count: 8))
+            #expect(added.filter { $0.status == 0 }.count == 1, "round \(round): \(added)")
+            #expect(added.filter { $0.status == 65 && $0.errors.contains("'Work' already exists") }.count == 7, "round \(round): \(added)")
+            #expect(try scratch.store().calendars().map(\.title) == [CalendarStore.defaultCalendarTitle, "Work"], "round \(round)")
+            let removed = try scratch.race([["calendar", "remove", "Work"], ["calendar", "remove", CalendarStore.defaultCalendarTitle]])
+            #expect(removed.filter { $0.status == 0 }.count == 1, "round \(round): \(removed)")
+            #expect(removed.contains { $0.status == 65 && $0.errors.contains("is the last one") }, "round \(round): \(removed)")
+            #expect(try scratch.store().calendars().count == 1, "round \(round)")
+        }
+    }
+
     @Test("10 'chime complete' at once on a daily reminder complete its next 10 occurrences, each once, and it is due on the 11th")
     func completesAtOnce() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
