@@ -18,12 +18,12 @@ extension Chime {
 
     /// Runs `chime` with arguments given as bytes (without the program
     /// name). An argument that is not UTF-8 is refused with 65, named by
-    /// its position (and the option it is the value of), its bytes shown.
+    /// its position (and the option before it), its bytes shown.
     public static func run(argumentBytes: [[UInt8]], context: CommandContext = .process) -> Int32 {
         var arguments: [String] = []
         for (index, bytes) in argumentBytes.enumerated() {
             guard let text = String(validating: bytes, as: UTF8.self) else {
-                let option = arguments.last.flatMap { $0.hasPrefix("-") && !$0.contains("=") ? " (the value of \($0))" : nil } ?? ""
+                let option = arguments.last.flatMap { $0.hasPrefix("-") && !$0.contains("=") ? " (after \($0))" : nil } ?? ""
                 context.standardError(TerminalText.escaped(
                     "chime: argument \(index + 1)\(option) is not UTF-8 text: '\(shown(bytes))'; nothing was done"))
                 return ExitStatus.dataError

@@ -111,6 +111,26 @@ struct ConcurrentWritersTests {
         }
     }
 
+    @Test("4 'chime edit' of one reminder at once, each changing another field: every change is kept")
+    func editsAtOnce() throws {
+        try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
+        for round in 1...Self.rounds {
+            let scratch = try Round()
+            let added = try scratch.race([["add", "reminder", "Plain", "--due", "2030-01-01T09:00", "--tz", "UTC"]])
+            #expect(added[0].status == 0, "\(added[0].errors)")
+            let identifier = try #require(try scratch.store().reminders(.all).first).identifier.rawValue
+            let results = try scratch.race([
+                ["edit", identifier, "--title", "Renamed"], ["edit", identifier, "--notes", "Noted"],
+                ["edit", identifier, "--priority", "high"], ["edit", identifier, "--due", "2030-01-02T10:00", "--tz", "UTC"],
+            ])
+            for result in results { #expect(result.status == 0, "round \(round): \(result.errors)") }
+            let reminder = try scratch.store().reminder(identifier: try #require(ItemIdentifier(identifier)))
+            #expect(reminder.title == "Renamed" && reminder.notes == "Noted" && reminder.priority == 1, "round \(round): \(reminder)")
+            // 2030-01-02T10:00:00Z
+            #expect(try reminder.due?.instant(machine: .utc) == 1_893_578_400, "round \(round)")
+        }
+    }
+
     @Test("10 'chime complete' at once on a daily reminder complete its next 10 occurrences, each once, and it is due on the 11th")
     func completesAtOnce() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")

@@ -102,7 +102,7 @@ struct ValueCheckTests {
         #expect(scratch.ok("list", "reminders", "--all").output == ["No reminders."])
         let value = try Self.spawn([Array("add".utf8), Array("reminder".utf8), Array("X".utf8), Array("--notes".utf8), [0xFF, 0x41],
                                     Array("--db".utf8), Array(scratch.path.utf8)], environment: ["HOME=\(home)", "XDG_RUNTIME_DIR=\(home)/run"])
-        #expect(value.status == 65 && value.errors.contains(#"argument 5 (the value of --notes) is not UTF-8 text: '\xffA'"#),
+        #expect(value.status == 65 && value.errors.contains(#"argument 5 (after --notes) is not UTF-8 text: '\xffA'"#),
                 "\(value.errors)")
         #expect(scratch.ok("list", "reminders", "--all").output == ["No reminders."])
     }
