@@ -1,3 +1,4 @@
+import CalendarModel
 import Foundation
 
 /// What shows a firing to a person. The libnotify implementation comes
@@ -78,6 +79,6 @@ public struct LogNotifier: Notifier {
 
     public func show(_ firing: Firing, late: Bool) throws {
         let due = Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format()
-        write("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")\(firing.interrupted ? " (interrupted)" : "")")
+        write(TerminalText.escaped("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")\(firing.interrupted ? " (interrupted)" : "")"))
     }
 }

@@ -10,6 +10,9 @@ public struct StructuredLocation: Hashable, Sendable {
     public let radius: Double
 
     public static let defaultRadius = 100.0
+    /// 1,000 km: a circle wider than that is no place, and its distances
+    /// would leave the flat approximations geofences are checked with.
+    public static let maximumRadius = 1_000_000.0
 
     public init(title: String = "", latitude: Double, longitude: Double, radius: Double = defaultRadius) throws(ValidationError) {
         guard latitude.isFinite, (-90...90).contains(latitude) else {
@@ -18,8 +21,8 @@ public struct StructuredLocation: Hashable, Sendable {
         guard longitude.isFinite, (-180...180).contains(longitude) else {
             throw ValidationError(field: "longitude", value: String(longitude), reason: "must be between -180 and 180 degrees")
         }
-        guard radius.isFinite, radius > 0 else {
-            throw ValidationError(field: "radius", value: String(radius), reason: "must be a positive number of metres")
+        guard radius.isFinite, radius > 0, radius <= Self.maximumRadius else {
+            throw ValidationError(field: "radius", value: String(radius), reason: "must be a positive number of metres, at most 1000000 (1000 km)")
         }
         self.title = title
         self.latitude = latitude

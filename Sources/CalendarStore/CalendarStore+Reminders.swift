@@ -105,7 +105,15 @@ extension CalendarStore {
     /// series moves on to its next occurrence (or is completed when there is
     /// none). The occurrences before the current one were passed over: the
     /// delivery log keeps them as not done, for `chime missed`.
+    /// Committed at once, the reading and the writing are one transaction:
+    /// two processes completing together complete two occurrences, never
+    /// the same one twice.
     public func complete(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) {
+        guard commit else { return try completeCurrent(identifier, commit: false) }
+        try StoreError.wrap { try transaction { () throws(StoreError) in try completeCurrent(identifier, commit: true) } }
+    }
+
+    private func completeCurrent(_ identifier: ItemIdentifier, commit: Bool) throws(StoreError) {
         var reminder = try reminder(identifier: identifier)
         try requireWritable(reminder.calendarIdentifier)
         let completedAt = now()

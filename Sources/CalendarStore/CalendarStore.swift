@@ -85,6 +85,22 @@ public final class CalendarStore {
         }
     }
 
+    /// Runs `body` as one write transaction (`BEGIN IMMEDIATE`): what it
+    /// reads cannot change before what it writes commits, so a look-up and
+    /// the save that depends on it (an external key, the occurrence a
+    /// completion moves past) are one step even with other processes
+    /// writing. Another writer waits for it (up to the busy timeout), and it
+    /// for them. Saves inside commit with it; a throw rolls all of it back
+    /// and is rethrown as it is. Failing to begin or commit throws
+    /// `StoreError.database`.
+    public func transaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
+        do {
+            return try database.transaction(.immediate) { try body() }
+        } catch let error as DatabaseError {
+            throw StoreError.database(error)
+        }
+    }
+
     /// Forgets everything saved or removed with `commit: false`.
     public func reset() { pending = [] }
 
@@ -121,8 +137,14 @@ public final class CalendarStore {
     }
 
     /// Adds a calendar or updates one with the same identifier (rename, recolour).
+    /// The title is checked and the calendar written in one transaction,
+    /// so of two processes adding one title, the second is told it exists.
     public func save(_ calendar: ItemCalendar) throws(StoreError) {
         do { try calendar.validate() } catch { throw .invalid(error) }
+        try StoreError.wrap { try transaction { () throws(StoreError) in try saveChecked(calendar) } }
+    }
+
+    private func saveChecked(_ calendar: ItemCalendar) throws(StoreError) {
         let clash = try StoreError.wrap {
             try database.scalar("SELECT id FROM calendars WHERE title = ? AND id != ?", [calendar.title, calendar.identifier.rawValue]) as String?
         }
@@ -140,8 +162,14 @@ public final class CalendarStore {
     }
 
     /// Removes a calendar. One that holds items is removed, with them, only
-    /// when `removingItems` says so. The last calendar stays.
+    /// when `removingItems` says so. The last calendar stays, also when two
+    /// processes remove the last two at once (the counting and the removing
+    /// are one transaction).
     public func removeCalendar(_ identifier: ItemIdentifier, removingItems: Bool = false) throws(StoreError) {
+        try StoreError.wrap { try transaction { () throws(StoreError) in try removeChecked(identifier, removingItems: removingItems) } }
+    }
+
+    private func removeChecked(_ identifier: ItemIdentifier, removingItems: Bool) throws(StoreError) {
         let calendar = try calendar(identifier: identifier)
         let (items, calendars): (Int, Int) = try StoreError.wrap {
             (try database.scalar("SELECT count(*) FROM items WHERE calendar_id = ?", [identifier.rawValue]) ?? 0,
@@ -185,7 +213,11 @@ public final class CalendarStore {
         let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
         guard count == 0 else { return }
         let calendar = ItemCalendar(title: Self.defaultCalendarTitle)
-        try database.transaction {
+        try database.transaction(.immediate) {
+            // Counted again under the write lock: processes that open a new
+            // store together each saw none, and only the first one adds it.
+            let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
+            guard count == 0 else { return }
             try database.execute("""
                 INSERT INTO calendars (id, title, color, allows_modifications, created_at) VALUES (?, ?, ?, 1, ?)
                 """, [calendar.identifier.rawValue, calendar.title, calendar.color, Date().timeIntervalSince1970])

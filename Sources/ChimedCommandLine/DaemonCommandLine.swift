@@ -82,7 +82,7 @@ public enum DaemonCommandLine {
                 return 0
             default:
                 let hint = Suggestion.hint(for: argument, among: options)
-                FileHandle.standardError.write(Data("chimed: unknown argument '\(argument)'\(hint)\n\(usage)\n".utf8))
+                FileHandle.standardError.write(Data("chimed: unknown argument '\(TerminalText.escaped(argument))'\(hint)\n\(usage)\n".utf8))
                 return 64
             }
         }
@@ -90,7 +90,8 @@ public enum DaemonCommandLine {
                                      runtimeFolder: Daemon.runtimeFolder(environment))
         if let window { options.lateness = window }
         let log: @Sendable (String) -> Void = { line in
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            // Log lines quote titles and paths: one line each, whatever they hold.
+            FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
         }
         let line = LogNotifier { line in
             // Standard output carries the firings, one line each, flushed at once.

@@ -77,28 +77,30 @@ enum AddEventCommand {
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)
-        let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: true, command: command)
-        var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,
-                          notes: parsed.value("--notes") ?? "", url: url, start: start, end: end, recurrenceRule: rule,
-                          exceptionDates: exceptions, alarms: alarms, externalKey: key)
-        var updated = false
-        if let key {
-            let holder = try StoreOptions.run(command) { () throws(StoreError) in
-                try KeyHolder.find(key, in: calendar, store: store)
+        let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Event, Bool) in
+            let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: true, command: command)
+            var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,
+                              notes: parsed.value("--notes") ?? "", url: url, start: start, end: end, recurrenceRule: rule,
+                              exceptionDates: exceptions, alarms: alarms, externalKey: key)
+            var updated = false
+            if let key {
+                let holder = try StoreOptions.run(command) { () throws(StoreError) in
+                    try KeyHolder.find(key, in: calendar, store: store)
+                }
+                switch holder {
+                case .event(let existing):
+                    event.identifier = existing
+                    updated = true
+                case .reminder(let other):
+                    throw .data("\(command): --key '\(key)' is already used by reminder \(other.short) in calendar '\(calendar.title)'")
+                case nil:
+                    break
+                }
             }
-            switch holder {
-            case .event(let existing):
-                event.identifier = existing
-                updated = true
-            case .reminder(let other):
-                throw .data("\(command): --key '\(key)' is already used by reminder \(other.short) in calendar '\(calendar.title)'")
-            case nil:
-                break
+            return try StoreOptions.run(command) { () throws(StoreError) -> (Event, Bool) in
+                try store.save(event)
+                return (try store.event(identifier: event.identifier), updated)
             }
-        }
-        let saved = try StoreOptions.run(command) { () throws(StoreError) -> (Event, Bool) in
-            try store.save(event)
-            return (try store.event(identifier: event.identifier), updated)
         }
         if parsed.has("--json") {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }

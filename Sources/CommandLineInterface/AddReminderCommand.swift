@@ -77,24 +77,27 @@ enum AddReminderCommand {
         let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)
-        let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: false, command: command)
-        var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed.value("--notes") ?? "",
-                                priority: priority, due: due, recurrenceRule: rule, alarms: alarms, externalKey: key)
-        var updated = false
-        if let key {
-            switch try StoreOptions.run(command, { () throws(StoreError) in try KeyHolder.find(key, in: calendar, store: store) }) {
-            case .reminder(let existing):
-                reminder.identifier = existing
-                updated = true
-            case .event(let other):
-                throw .data("\(command): --key '\(key)' is already used by event \(other.short) in calendar '\(calendar.title)'")
-            case nil:
-                break
+        let (saved, updated) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Bool) in
+            let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: false, command: command)
+            var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed.value("--notes") ?? "",
+                                    priority: priority, due: due, recurrenceRule: rule, alarms: alarms, externalKey: key)
+            var updated = false
+            if let key {
+                switch try StoreOptions.run(command, { () throws(StoreError) in try KeyHolder.find(key, in: calendar, store: store) }) {
+                case .reminder(let existing):
+                    reminder.identifier = existing
+                    updated = true
+                case .event(let other):
+                    throw .data("\(command): --key '\(key)' is already used by event \(other.short) in calendar '\(calendar.title)'")
+                case nil:
+                    break
+                }
             }
-        }
-        let saved = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
-            try store.save(reminder)
-            return try store.reminder(identifier: reminder.identifier)
+            let saved = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
+                try store.save(reminder)
+                return try store.reminder(identifier: reminder.identifier)
+            }
+            return (saved, updated)
         }
         if parsed.has("--json") {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }

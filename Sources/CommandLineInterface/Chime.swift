@@ -32,6 +32,10 @@ public enum Chime {
         default:
             break
         }
+        // Help and usage above are this program's own text; everything
+        // below may carry an item's title or an argument as typed.
+        let raw = context
+        let context = raw.escapingControlCharacters
         guard let command = commands.first(where: { $0.name == first }) else {
             let hint = Suggestion.hint(for: first, among: commands.map { $0.name } + (first.hasPrefix("-") ? ["--help", "--version"] : []))
             context.standardError("chime: unknown command '\(first)' (see 'chime --help')\(hint)")
@@ -39,7 +43,7 @@ public enum Chime {
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            context.standardOutput(command.help(for: rest))
+            raw.standardOutput(command.help(for: rest))
             return ExitStatus.success
         }
         do {

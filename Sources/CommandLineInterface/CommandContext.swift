@@ -21,6 +21,9 @@ public struct CommandContext: Sendable {
     public var now: @Sendable () -> Date
     /// The descriptor commands that read a stream (`chime location --stdin`) read from.
     public var standardInput: Int32 = STDIN_FILENO
+    /// Where a JSON document goes: standard output without the escaping of
+    /// `escapingControlCharacters` (nil: `standardOutput`).
+    var standardOutputVerbatim: (@Sendable (String) -> Void)?
 
     public init(standardOutput: @escaping @Sendable (String) -> Void,
                 standardError: @escaping @Sendable (String) -> Void,
@@ -38,6 +41,18 @@ public struct CommandContext: Sendable {
     /// buffered (a listing of thousands of lines is a few writes, not one
     /// system call a line) and flushed before anything goes to standard
     /// error and when the process exits.
+    /// This context with every line its commands write escaped for the
+    /// terminal (`TerminalText`), except JSON documents, which go out
+    /// verbatim through `standardOutputVerbatim`.
+    var escapingControlCharacters: CommandContext {
+        var escaping = self
+        let output = standardOutput, errors = standardError
+        escaping.standardOutput = { output(TerminalText.escaped($0)) }
+        escaping.standardError = { errors(TerminalText.escaped($0)) }
+        escaping.standardOutputVerbatim = standardOutputVerbatim ?? output
+        return escaping
+    }
+
     public static var process: CommandContext {
         CommandContext(
             standardOutput: { line in

@@ -29,12 +29,17 @@ enum CompleteCommand: Command {
         let parsed = try parser.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
         let store = try StoreOptions.open(parsed, context: context, command: command)
-        guard case .reminder(let before) = try StoredItem.find(id, in: store, command: command) else {
-            throw .data("\(command): '\(id)' is an event; only reminders are completed")
-        }
-        let after = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
-            if !before.isCompleted { try store.complete(before.identifier) }
-            return try store.reminder(identifier: before.identifier)
+        // Read and completed in one transaction: a `chime complete` running
+        // beside this one completes the occurrence after this one's.
+        let (before, after) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Reminder) in
+            guard case .reminder(let before) = try StoredItem.find(id, in: store, command: command) else {
+                throw .data("\(command): '\(id)' is an event; only reminders are completed")
+            }
+            let after = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
+                if !before.isCompleted { try store.complete(before.identifier) }
+                return try store.reminder(identifier: before.identifier)
+            }
+            return (before, after)
         }
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))

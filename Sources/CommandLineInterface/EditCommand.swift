@@ -108,19 +108,21 @@ enum EditCommand: Command {
         if span != nil && parsed.value("--occurrence") == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)
-        let item = try StoredItem.find(id, in: store, command: command)
-        let saved: StoredItem
-        switch item {
-        case .event(let event):
-            if let option = reminderOnly.first(where: { parsed.value($0) != nil }) {
-                throw .usage("\(command): \(option) is for reminders; '\(id)' is an event")
+        // Read, changed and written in one transaction: two edits of one
+        // item at once both take effect, neither writes over the other's.
+        let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> StoredItem in
+            switch try StoredItem.find(id, in: store, command: command) {
+            case .event(let event):
+                if let option = reminderOnly.first(where: { parsed.value($0) != nil }) {
+                    throw .usage("\(command): \(option) is for reminders; '\(id)' is an event")
+                }
+                return .event(try edit(event, parsed, span: span, store: store, context: context, command: command))
+            case .reminder(let reminder):
+                if let option = eventOnly.first(where: { parsed.value($0) != nil }) {
+                    throw .usage("\(command): \(option) is for events; '\(id)' is a reminder")
+                }
+                return .reminder(try edit(reminder, parsed, store: store, context: context, command: command))
             }
-            saved = .event(try edit(event, parsed, span: span, store: store, context: context, command: command))
-        case .reminder(let reminder):
-            if let option = eventOnly.first(where: { parsed.value($0) != nil }) {
-                throw .usage("\(command): \(option) is for events; '\(id)' is a reminder")
-            }
-            saved = .reminder(try edit(reminder, parsed, store: store, context: context, command: command))
         }
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))

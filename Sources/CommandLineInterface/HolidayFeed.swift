@@ -17,8 +17,11 @@ struct HolidayFeed: CustomStringConvertible {
 
     let location: Location
 
-    /// `text` nil: holiday-cn's repository.
-    init(_ text: String?) {
+    /// `text` nil: holiday-cn's repository. Any other scheme than http and
+    /// https is refused (65), and so is a folder that is not there (66) or
+    /// is not a folder (65): each would otherwise read as a source with no
+    /// years published, and the update would do nothing, successfully.
+    init(_ text: String?) throws(Failure) {
         guard let text else {
             location = .web(pattern: Self.defaultPattern)
             return
@@ -27,9 +30,21 @@ struct HolidayFeed: CustomStringConvertible {
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
             let trimmed = text.hasSuffix("/") ? String(text.dropLast()) : text
             location = .web(pattern: text.contains("{year}") ? text : trimmed + "/{year}.json")
-        } else {
-            location = .folder(text)
+            return
         }
+        if let scheme = text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) {
+            throw Failure(description: "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder",
+                          status: ExitStatus.dataError)
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) else {
+            throw Failure(description: "--from '\(text)': no such folder", status: ExitStatus.notFound)
+        }
+        guard isFolder.boolValue else {
+            throw Failure(description: "--from '\(text)' is not a folder; give the folder that holds YEAR.json files",
+                          status: ExitStatus.dataError)
+        }
+        location = .folder(text)
     }
 
     var description: String {
@@ -41,6 +56,8 @@ struct HolidayFeed: CustomStringConvertible {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// The exit status it ends `chime holidays update` with.
+        var status = ExitStatus.unavailable
     }
 
     /// The file for `year` and where it came from; nil when the source has

@@ -141,7 +141,10 @@ enum HolidaysCommand: Command {
 
     static func update(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        let feed = HolidayFeed(parsed.value("--from"))
+        let feed: HolidayFeed
+        do { feed = try HolidayFeed(parsed.value("--from")) } catch {
+            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+        }
         let store = try StoreOptions.open(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let thisYear = HolidayOptions.today(context).year
@@ -150,7 +153,7 @@ enum HolidaysCommand: Command {
         for year in 2007...(thisYear + 1) {
             let fetched: (bytes: [UInt8], origin: String)?
             do { fetched = try feed.fetch(year: year) } catch {
-                throw CommandFailure(message: "\(command): \(error); nothing imported", status: ExitStatus.unavailable)
+                throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
             }
             guard let fetched else {
                 unpublished.append(year)

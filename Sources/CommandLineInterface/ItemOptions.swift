@@ -40,8 +40,9 @@ struct ItemOptions {
                          0 at the time; repeatable
       --alarm-at WHEN    an alarm at a moment; repeatable
       --alarm-arrive LAT,LON[,RADIUS]
-                         an alarm on arriving within RADIUS metres (default 100) of a
-                         place, e.g. 31.2304,121.4737,200; repeatable
+                         an alarm on arriving within RADIUS metres (default 100, at most
+                         1000000) of a place, in decimal degrees, e.g. 31.2304,121.4737,200;
+                         repeatable
       --alarm-leave LAT,LON[,RADIUS]
                          an alarm on leaving that circle; repeatable
       --missed-window DURATION|never|default
@@ -210,7 +211,7 @@ struct ItemOptions {
             switch text.lowercased() {
             case "rings", "ring": rings = true
             case "quiet": rings = false
-            default: throw .usage("\(command): --first-position '\(text)' is not 'rings' or 'quiet'")
+            default: throw .data("\(command): --first-position '\(text)' is not 'rings' or 'quiet'")
             }
             let located = alarms.indices.filter {
                 if case .proximity = alarms[$0].trigger { true } else { false }
@@ -277,10 +278,10 @@ struct ItemOptions {
         return hour * 3600 + minute * 60
     }
 
-    /// `LAT,LON` or `LAT,LON,RADIUS` (metres).
+    /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers.
     func location(_ text: String, _ option: String, title: String) throws(CommandFailure) -> StructuredLocation {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-        let numbers = fields.compactMap { Double($0) }
+        let numbers = fields.compactMap { Self.decimal($0) }
         guard (2...3).contains(fields.count), numbers.count == fields.count else {
             throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200)")
         }
@@ -290,6 +291,23 @@ struct ItemOptions {
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }
+    }
+
+    /// A decimal number: an optional sign, digits, an optional fraction.
+    /// `Double(_:)` also reads hexadecimal (`0x10` is 16), exponents, `inf`
+    /// and `nan`, none of which anyone means by a coordinate.
+    static func decimal(_ text: some StringProtocol) -> Double? {
+        var digits = 0, points = 0
+        for (index, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "."): points += 1
+            case UInt8(ascii: "+") where index == 0, UInt8(ascii: "-") where index == 0: break
+            default: return nil
+            }
+        }
+        guard digits > 0, points <= 1 else { return nil }
+        return Double(String(text))
     }
 
     // MARK: Other values
@@ -325,7 +343,7 @@ struct ItemOptions {
     static func span(_ parsed: ArgumentParser.Parsed, command: String) throws(CommandFailure) -> Span? {
         guard let text = parsed.value("--span") else { return nil }
         guard let span = Span(rawValue: text.lowercased()) else {
-            throw .usage("\(command): --span '\(text)' is not 'this' or 'future'")
+            throw .data("\(command): --span '\(text)' is not 'this' or 'future'")
         }
         return span
     }

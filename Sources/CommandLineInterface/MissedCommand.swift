@@ -33,7 +33,7 @@ enum MissedCommand: Command {
         var count = 20
         if let text = parsed.value("--count") {
             guard let value = Int(text), (1...10_000).contains(value) else {
-                throw .usage("\(command): --count '\(text)' is not a whole number from 1 to 10000")
+                throw .data("\(command): --count '\(text)' is not a whole number from 1 to 10000")
             }
             count = value
         }

@@ -40,7 +40,7 @@ enum NextCommand: Command {
         var count = 10
         if let text = parsed.value("--count") {
             guard let value = Int(text), (0...10_000).contains(value) else {
-                throw .usage("\(command): --count '\(text)' is not a whole number from 0 to 10000")
+                throw .data("\(command): --count '\(text)' is not a whole number from 0 to 10000")
             }
             count = value
         }

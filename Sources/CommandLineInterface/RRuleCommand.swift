@@ -64,7 +64,7 @@ enum RRuleCommand: Command {
         guard let startText = parsed.value("--start") else { throw .usage("chime rrule: missing --start") }
         var count = 10
         if let text = parsed.value("--count") {
-            guard let n = Int(text), n >= 0 else { throw .usage("chime rrule: --count '\(text)' is not a whole number") }
+            guard let n = Int(text), n >= 0 else { throw .data("chime rrule: --count '\(text)' is not a whole number") }
             count = n
         }
         let rule: RecurrenceRule

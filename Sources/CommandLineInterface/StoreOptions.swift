@@ -34,6 +34,7 @@ enum StoreOptions {
     /// Opens (creating when needed) the store the command line names.
     static func open(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
         let path = path(parsed, context: context)
+        try requireFolder(of: path, parsed, context: context, command: command)
         do {
             return try CalendarStore(path: path, machineTimeZone: context.machineTimeZone(), now: context.now)
         } catch {
@@ -54,6 +55,21 @@ enum StoreOptions {
             }
         }
         return try open(parsed, context: context, command: command)
+    }
+
+    /// Only the default location's folders are created: the folder of a
+    /// path given with --db or CHIME_DB must exist, so that a mistyped path
+    /// is an error rather than a new store in new folders.
+    static func requireFolder(of path: String, _ parsed: ArgumentParser.Parsed, context: CommandContext,
+                              command: String) throws(CommandFailure) {
+        let given = parsed.value("--db").flatMap { $0.isEmpty ? nil : "--db" }
+            ?? context.environment["CHIME_DB"].flatMap { $0.isEmpty ? nil : "CHIME_DB" }
+        guard let given, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let folder = String(path[..<slash])
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue { return }
+        throw CommandFailure(message: "\(command): no folder \(folder) for the store \(path) (\(given)); "
+                             + "create it first, or check the path", status: ExitStatus.storeFailure)
     }
 
     /// A store error as the command's failure: the store's own message,
@@ -81,10 +97,28 @@ enum StoreOptions {
         }
     }
 
+    /// Runs a command's look-ups and the writes that depend on them as one
+    /// store transaction (see `CalendarStore.transaction`), so that another
+    /// `chime` writing at the same time cannot come between them.
+    static func transaction<T>(_ store: CalendarStore, _ command: String,
+                               _ body: () throws(CommandFailure) -> T) throws(CommandFailure) -> T {
+        do {
+            return try store.transaction(body)
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch let error as StoreError {
+            throw failure(error, command: command)
+        } catch {
+            throw CommandFailure(message: "\(command): \(error)", status: ExitStatus.storeFailure)
+        }
+    }
+
     /// Prints a JSON document (keys sorted, so the text is stable).
     static func printJSON(_ object: Any, context: CommandContext) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        context.standardOutput(String(decoding: data, as: UTF8.self))
+        // Not escaped as text: a JSON reader gets the exact text back.
+        let document = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
+        (context.standardOutputVerbatim ?? context.standardOutput)(document)
     }
 
     /// Refuses positionals beyond `count`, and too few of them.

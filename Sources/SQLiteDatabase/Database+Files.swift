@@ -39,12 +39,25 @@ extension Database {
     /// Creates an empty file with exactly `permissions` unless something
     /// already exists at `path` (O_CREAT | O_EXCL, so no race with another
     /// creator). An empty file is a valid empty database; SQLite then opens it
-    /// and gives the `-wal`, `-shm` and `-journal` files the same mode.
+    /// and gives the `-wal`, `-shm` and `-journal` files the same mode. An
+    /// empty regular file already there (`touch`ed, or made by another
+    /// creator a moment ago) is about to become the database, so it gets
+    /// `permissions` too; a file with content keeps its mode.
     static func createPrivateFile(atPath path: String, permissions: mode_t) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         if descriptor < 0 {
-            if errno == EEXIST { return }
-            throw fileError("cannot create the database file", path)
+            guard errno == EEXIST else { throw fileError("cannot create the database file", path) }
+            // O_NONBLOCK: a FIFO there must not stall the open; it is no regular file anyway.
+            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
+                  status.st_mode & 0o7777 != permissions else { return }
+            guard fchmod(descriptor, permissions) == 0 else {
+                throw fileError("cannot set the mode of the empty database file", path)
+            }
+            return
         }
         defer { close(descriptor) }
         // open(2) applied the umask; set the mode asked for.

@@ -30,7 +30,8 @@ public struct DatabaseOptions: Sendable {
     public var foreignKeys: Bool
     /// The mode a new database file is created with, before SQLite opens it;
     /// SQLite gives its `-wal`, `-shm` and `-journal` files the same mode. nil
-    /// lets SQLite create it (0644 less the umask). An existing file keeps its mode.
+    /// lets SQLite create it (0644 less the umask). An existing empty file
+    /// gets this mode too; one with content keeps its own.
     public var filePermissions: mode_t?
     /// How many distinct SQL texts keep their compiled statement; the least
     /// recently used is finalized beyond that. 0 compiles every time.

@@ -1,4 +1,4 @@
 import CommandLineInterface
 import Foundation
 
-exit(Chime.run(Array(CommandLine.arguments.dropFirst())))
+exit(Chime.main())

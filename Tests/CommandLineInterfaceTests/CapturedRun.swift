@@ -56,6 +56,8 @@ final class Scratch {
         path = folder + "/chime.db"
         self.zone = zone
         self.now = now
+        // chime creates the folders of its default location only, not those of a --db path.
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }

@@ -152,7 +152,7 @@ struct ItemCommandTests {
         try scratch.refuses(["edit", reminder, "--start", "today"], status: 64, mentioning: ["--start is for events"])
         try scratch.refuses(["edit", series, "--occurrence", "2026-12-02", "--repeat", "FREQ=DAILY"], status: 64, mentioning: ["--span future"])
         try scratch.refuses(["remove", series, "--span", "this"], status: 64, mentioning: ["--span needs --occurrence"])
-        try scratch.refuses(["remove", series, "--occurrence", "2026-12-02", "--span", "all"], status: 64, mentioning: ["--span 'all'"])
+        try scratch.refuses(["remove", series, "--occurrence", "2026-12-02", "--span", "all"], status: 65, mentioning: ["--span 'all'"])
         try scratch.refuses(["remove", reminder, "--occurrence", "today"], status: 64, mentioning: ["is a reminder"])
         try scratch.refuses(["show"], status: 64, mentioning: ["missing ID"])
         try scratch.refuses(["show", series, plain], status: 64, mentioning: ["unexpected argument"])

@@ -50,7 +50,7 @@ struct LocationAlarmOptionTests {
         #expect(try choices() == ["enter 0 false", "leave 0 false"])
 
         let before = try choices()
-        try scratch.refuses(["edit", id, "--first-position", "sometimes"], status: 64, mentioning: ["--first-position", "sometimes"])
+        try scratch.refuses(["edit", id, "--first-position", "sometimes"], status: 65, mentioning: ["--first-position", "sometimes"])
         try scratch.refuses(["edit", id, "--dwell", "soon"], status: 65, mentioning: ["--dwell", "soon"])
         #expect(try choices() == before)
         try scratch.refuses(["add", "reminder", "Timed", "--alarm-at", "+1h", "--dwell", "5m"], status: 64, mentioning: ["--dwell", "arrive"])

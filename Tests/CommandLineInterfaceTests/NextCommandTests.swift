@@ -28,7 +28,7 @@ struct NextCommandTests {
         // 2027 has no holiday data yet: the ordinary week rings on Friday 2027-01-01, and says so.
         let next = scratch.ok("next", "--after", "2027-01-01", "--count", "1").output.first ?? ""
         #expect(next.hasPrefix("Fri 01-01 09:20") && next.hasSuffix("no holiday data for 2027: ordinary week"))
-        try scratch.refuses(["next", "--count", "-1"], status: 64, mentioning: ["--count"])
+        try scratch.refuses(["next", "--count", "-1"], status: 65, mentioning: ["--count"])
     }
 
     @Test("an empty store has nothing to come")
