@@ -59,4 +59,18 @@ struct ExpansionBoundCommandTests {
         let early = scratch.ok("list", "events", "--from", "2026-12-01T16:00", "--to", "2026-12-01T16:00:03")
         #expect(early.output.filter { $0.contains("P  [\(costly)]") }.count == 3, "\(early.output)")
     }
+
+    @Test("chime rrule expands a rule past the bound at once, up to the bound, and says where it stops", .timeLimit(.minutes(2)))
+    func rruleSaysWhereItStops() {
+        let run = CapturedRun(["rrule", "FREQ=SECONDLY;COUNT=999999999999", "--start", "2026-12-01T08:00:00", "--tz", "UTC",
+                               "--after", "2026-12-02T11:46:37Z", "--count", "5"])
+        #expect(run.status == 0)
+        // The last two of the first 100,000, and nothing after.
+        #expect(run.output == ["2026-12-02T11:46:38+00:00", "2026-12-02T11:46:39+00:00"])
+        #expect(run.errors.count == 1 && run.errors.first?.hasPrefix("chime rrule: FREQ=SECONDLY;COUNT=999999999999 has more than 100000") == true,
+                "\(run.errors)")
+        // A rule within the bound says nothing more.
+        let within = CapturedRun(["rrule", "FREQ=SECONDLY;COUNT=100000", "--start", "2026-12-01T08:00:00", "--tz", "UTC", "--count", "1"])
+        #expect(within.output == ["2026-12-01T08:00:00+00:00"] && within.errors.isEmpty)
+    }
 }
