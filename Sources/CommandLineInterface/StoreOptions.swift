@@ -66,7 +66,6 @@ enum StoreOptions {
         }
     }
 
-    /// Prints a JSON document (keys sorted, so the text is stable).
     /// Tells of the series the command's reads met past the expansion bound
     /// (their occurrences stop there), on standard error: the output stays
     /// what it was, and nothing is left out unsaid.
@@ -74,6 +73,7 @@ enum StoreOptions {
         for item in store.takeItemsBeyondBound() { context.standardError("\(command): \(item)") }
     }
 
+    /// Prints a JSON document (keys sorted, so the text is stable).
     static func printJSON(_ object: Any, context: CommandContext) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         context.standardOutput(String(decoding: data, as: UTF8.self))

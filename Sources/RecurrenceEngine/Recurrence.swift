@@ -54,9 +54,10 @@ import Foundation
 /// to where COUNT ends, and that walk stops after `expansionBound` rule
 /// occurrences. A rule whose COUNT goes further than that before year 10000
 /// (`FREQ=SECONDLY;COUNT=999999999999`) is cut after its `expansionBound`th
-/// occurrence, from the start as in a seek, and says so in `boundError`; a
-/// store refuses to save it. So a seek costs at most that walk, however far
-/// from the start it lands; a rule without COUNT seeks in O(1).
+/// occurrence, from the start as in a seek, and says so in `boundError`;
+/// the store refuses to save an event with such a rule. So a seek costs at
+/// most that walk, however far from the start it lands; a rule without
+/// COUNT seeks without walking.
 public struct Recurrence: Sendable {
     /// The most rule occurrences a COUNT rule is expanded to (see above).
     public static let expansionBound = 100_000
