@@ -35,6 +35,14 @@ extension Daemon {
         } catch {
             log("chimed: \(error)")
         }
+        reportItemsBeyondBound()
+    }
+
+    /// Names, once each, the series that planning met past the expansion
+    /// bound: their alarms stop at the bound, and whoever reads the log
+    /// should know why.
+    func reportItemsBeyondBound() {
+        for item in store.takeItemsBeyondBound() { log("chimed: \(item)") }
     }
 
     /// Every item planned again, after `settled`.
@@ -45,6 +53,7 @@ extension Daemon {
         // the file mapped for the scan instead (no copying through pread).
         plan = try store.withMappedFile { try StandingPlan.make(from: store, after: settled) }
         store.releaseMemory()
+        reportItemsBeyondBound()
         log(String(format: "chimed: planned %d item(s) in %.0f ms", plan.count, Date().timeIntervalSince(begin) * 1000))
     }
 

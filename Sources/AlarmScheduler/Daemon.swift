@@ -66,6 +66,8 @@ public final class Daemon: @unchecked Sendable {
     let notifier: any Notifier
     let log: @Sendable (String) -> Void
     let queue = DispatchQueue(label: "chimed")
+    /// Signals are taken here, not on `queue`: a stop must not wait behind a long plan.
+    private let signalQueue = DispatchQueue(label: "chimed.signals")
     /// Nil while the store's file is gone (Daemon+Store.swift): every entry point checks.
     var store: CalendarStore!
     var timer: DispatchSourceTimer?
@@ -161,7 +163,7 @@ public final class Daemon: @unchecked Sendable {
         }
         for signal in [SIGTERM, SIGINT] where options.handlesSignals {
             Glibc.signal(signal, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+            let source = DispatchSource.makeSignalSource(signal: signal, queue: signalQueue)
             source.setEventHandler { [weak self] in self?.stop(signal: signal) }
             source.resume()
             signals.append(source)
@@ -328,11 +330,26 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// On `signalQueue`. The clean stop runs on the daemon's queue; when
+    /// that is busy planning for longer than `stopWait`, the process exits
+    /// without it, as after a crash: every firing is in the delivery log
+    /// before the settled mark moves, so the next start shows nothing twice
+    /// and settles what came due.
     private func stop(signal: Int32) {
         log("chimed: stopping on signal \(signal)")
-        finish()
+        let stopped = DispatchSemaphore(value: 0)
+        queue.async {
+            self.finish()
+            stopped.signal()
+        }
+        if stopped.wait(timeout: .now() + Self.stopWait) == .timedOut {
+            log("chimed: busy planning; stopping without settling (the next start settles what came due)")
+        }
         exit(0)
     }
+
+    /// How long a signal waits for the clean stop.
+    static let stopWait: DispatchTimeInterval = .seconds(2)
 
     /// Settles what is due, closes the socket and the watches and releases
     /// the lock: the daemon does nothing more. Call from any thread but the daemon's queue.

@@ -175,6 +175,7 @@ extension CalendarStore {
     private func occurrences(of schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64,
                              skipping detached: Set<Int64>) throws -> [Occurrence] {
         let recurrence = try recurrence(of: schedule)
+        noteBound(of: recurrence, schedule.identifier)
         let days = OccurrenceShape.allDayLength(of: schedule)
         var found: [Occurrence] = []
         for occurrence in recurrence.occurrences(after: low - duration - 1) {
@@ -190,7 +191,36 @@ extension CalendarStore {
     /// The engine's view of an event's schedule, with the workday calendar
     /// its rule asks for: what the daemon seeks alarms' next firings in.
     public func recurrence(ofEvent event: Event) throws(StoreError) -> Recurrence {
-        try StoreError.wrap { try recurrence(of: event) }
+        let recurrence = try StoreError.wrap { try self.recurrence(of: event) }
+        noteBound(of: recurrence, event.identifier)
+        return recurrence
+    }
+
+    /// A series met past the expansion bound (stored by another program, or
+    /// before the bound): its occurrences stop at the bound, and the reader
+    /// is told through `takeItemsBeyondBound()` rather than left to wonder.
+    private func noteBound(of recurrence: Recurrence, _ item: ItemIdentifier) {
+        guard recurrence.rule?.count != nil, beyondBound[item] == nil, let problem = recurrence.boundError else { return }
+        beyondBound[item] = problem.description
+    }
+
+    /// A series whose rule runs past the expansion bound, as a warning names it.
+    public struct ItemBeyondBound: Sendable, CustomStringConvertible {
+        public var identifier: ItemIdentifier
+        public var title: String
+        public var reason: String
+        public var description: String { "event '\(title)' [\(identifier.short)] is too costly to expand: \(reason)" }
+    }
+
+    /// The series reads have met past the expansion bound since this store
+    /// was opened, each once: for a command's or the daemon's warning.
+    public func takeItemsBeyondBound() -> [ItemBeyondBound] {
+        let new = beyondBound.filter { !beyondBoundTaken.contains($0.key) }.sorted { $0.key.rawValue < $1.key.rawValue }
+        beyondBoundTaken.formUnion(new.map(\.key))
+        return new.map { item, reason in
+            let title: String? = try? database.scalar("SELECT title FROM items WHERE id = ?", [item.rawValue])
+            return ItemBeyondBound(identifier: item, title: title ?? "", reason: reason)
+        }
     }
 
     /// An item time as the one occurrence of an item that does not repeat:
@@ -624,10 +654,17 @@ extension CalendarStore {
         let before = event.recurrenceRule?.workdayRule == .backward ? reach : 0
         let after = event.recurrenceRule?.workdayRule == .forward ? reach : 0
         if let rule = event.recurrenceRule, rule.end == nil { return EventRange(low: start - pad - before, high: nil, isLong: true) }
+        let recurrence = try recurrence(of: event)
+        // Every event written meets the bound, whoever wrote it: a command, a file, a server.
+        if let rule = event.recurrenceRule, rule.count != nil, recurrence.boundError != nil {
+            throw ValidationError(field: "recurrence rule", value: rule.rfc5545,
+                                  reason: "is too costly to expand: it has more than \(Recurrence.expansionBound) occurrences before year 10000, "
+                                      + "the most Chime expands of a COUNT rule; give it a smaller COUNT, an UNTIL, or no end")
+        }
         let duration = end - start
         var first = start, last = start
         var walked = 0
-        for occurrence in try recurrence(of: event).occurrences() {
+        for occurrence in recurrence.occurrences() {
             first = min(first, occurrence.instant)
             last = occurrence.instant
             walked += 1

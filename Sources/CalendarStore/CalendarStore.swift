@@ -33,6 +33,10 @@ public final class CalendarStore {
     var lastQueryCount = 0
     /// The zone `zone(of:)` found last.
     var recentZone: TimeZoneRules?
+    /// Series that reads met past the expansion bound, with the reason, and
+    /// those already handed out (`takeItemsBeyondBound()`).
+    var beyondBound: [ItemIdentifier: String] = [:]
+    var beyondBoundTaken: Set<ItemIdentifier> = []
     /// The clock the store reads for completion dates; tests pass their own.
     let now: @Sendable () -> Date
 

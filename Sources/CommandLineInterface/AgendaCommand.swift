@@ -47,6 +47,7 @@ enum AgendaCommand: Command {
             return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),
                     try store.reminders(.incomplete(dueFrom: nil, dueTo: range.upperBound), calendars: chosen))
         }
+        StoreOptions.warnBeyondBound(store, context: context, command: command)
         if parsed.has("--json") {
             let json = ItemJSON(machine: zone, calendars: calendars)
             StoreOptions.printJSON([

@@ -87,6 +87,7 @@ enum ListCommand: Command {
                 try store.events(overlapping: Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(max(low, high))),
                                  calendars: chosen)
             }
+            StoreOptions.warnBeyondBound(store, context: context, command: command)
             if parsed.has("--json") {
                 StoreOptions.printJSON(["from": date(low), "to": date(high), "events": events.map(json.event)] as [String: Any], context: context)
             } else if events.isEmpty {

@@ -55,6 +55,7 @@ enum NextCommand: Command {
         let firings = try StoreOptions.run(command) { () throws(StoreError) in
             try FiringPlanner(store: store).firings(after: after, count: count)
         }
+        StoreOptions.warnBeyondBound(store, context: context, command: command)
         let text = ItemText(zone: zone, now: now)
         if parsed.has("--json") {
             let list: [[String: Any]] = firings.map { firing in

@@ -113,6 +113,8 @@ enum RRuleCommand: Command {
             context.standardOutput(occurrence.rfc3339)
             years.insert(occurrence.day.year)
         }
+        // The occurrences stop at the expansion bound: say so, as the store's readers do.
+        if let problem = recurrence.boundError { context.standardError("chime rrule: \(problem)") }
         if let workdays, let region = Optional(workdays.region),
            let warning = HolidayOptions.missingYearsWarning(years.sorted().filter { !workdays.hasData(forYear: $0) }, region: region,
                                                             week: workdays.ordinaryWeek, command: "chime rrule") {

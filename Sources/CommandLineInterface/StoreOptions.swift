@@ -113,6 +113,13 @@ enum StoreOptions {
         }
     }
 
+    /// Tells of the series the command's reads met past the expansion bound
+    /// (their occurrences stop there), on standard error: the output stays
+    /// what it was, and nothing is left out unsaid.
+    static func warnBeyondBound(_ store: CalendarStore, context: CommandContext, command: String) {
+        for item in store.takeItemsBeyondBound() { context.standardError("\(command): \(item)") }
+    }
+
     /// Prints a JSON document (keys sorted, so the text is stable).
     static func printJSON(_ object: Any, context: CommandContext) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)

@@ -25,7 +25,19 @@ final class CompiledRecurrence: Sendable {
     let untilInstant: Int64
     let extraItems: [OccurrenceCursor.Item]
     let exclusions: [Int64]
-    private let countEnd = Mutex<Int64?>(nil)
+    private let countEnd = Mutex<CountEnd?>(nil)
+
+    /// Where a COUNT rule's expansion ends: the instant of its COUNTth rule
+    /// occurrence, or, when COUNT lies past the expansion bound, of the last
+    /// occurrence within it.
+    struct CountEnd {
+        var instant: Int64
+        /// Whether the rule has occurrences after `instant` that COUNT would allow.
+        var isBeyondBound: Bool
+    }
+
+    /// The COUNT a cursor from the start honours: the rule's, capped at the expansion bound.
+    var boundedCount: Int? { rule?.count.map { min($0, Recurrence.expansionBound) } }
 
     init(rule: RecurrenceRule?, start: LocalDateTime, isAllDay: Bool, timeZone: TimeZoneRules,
          exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], workdays: (any WorkdaySchedule)?,
@@ -92,21 +104,31 @@ final class CompiledRecurrence: Sendable {
     }
 
     /// The instant of the COUNTth rule occurrence (after any workday
-    /// adjustment), found once by walking and then kept, so that every later seek honours COUNT exactly. The walk is
-    /// bounded by COUNT and by the end of year 9999.
-    func countEndInstant() -> Int64? {
+    /// adjustment), or of the last within the expansion bound.
+    func countEndInstant() -> Int64? { countEndResult()?.instant }
+
+    /// Where COUNT ends, found once by walking and then kept, so that every
+    /// later seek honours COUNT exactly. The walk is bounded by COUNT, by
+    /// `Recurrence.expansionBound` occurrences and by the end of year 9999:
+    /// a rule that still has occurrences past the bound's last one is cut
+    /// there and says so (`isBeyondBound`).
+    func countEndResult() -> CountEnd? {
         guard let count = rule?.count else { return nil }
         return countEnd.withLock { cached in
             if let cached { return cached }
-            var cursor = OccurrenceCursor(self, after: nil, countEnd: nil)
+            let bound = Recurrence.expansionBound
+            // One more than the bound, to tell a rule that ends there from one that goes on.
+            var cursor = OccurrenceCursor(self, after: nil, countEnd: nil, countLimit: min(count, bound + 1))
             var last = Int64.min
             var seen = 0
-            while seen < count, let instant = cursor.nextRuleInstant() {
+            while seen < min(count, bound), let instant = cursor.nextRuleInstant() {
                 last = instant
                 seen += 1
             }
-            cached = last
-            return last
+            let beyond = count > bound && seen == bound && cursor.nextRuleInstant() != nil
+            let result = CountEnd(instant: last, isBeyondBound: beyond)
+            cached = result
+            return result
         }
     }
 }

@@ -58,14 +58,16 @@ struct OccurrenceCursor {
     /// A cursor from DTSTART (`after == nil`), or one that seeks straight to
     /// the period holding `after`. Seeking a COUNT rule needs `countEnd`, the
     /// instant of its last occurrence, in place of the count.
-    init(_ recurrence: CompiledRecurrence, after: Int64?, countEnd: Int64?) {
+    /// `countLimit` replaces the COUNT a cursor from the start honours (the
+    /// rule's, capped at the expansion bound).
+    init(_ recurrence: CompiledRecurrence, after: Int64?, countEnd: Int64?, countLimit: Int? = nil) {
         self.recurrence = recurrence
         let plan = recurrence.plan
         expander = PeriodExpander(plan: plan, base: recurrence.base)
         self.after = after ?? Int64.min
         untilLimit = recurrence.untilInstant
         countEndLimit = countEnd ?? Int64.max
-        countLimit = countEnd == nil ? recurrence.rule?.count : nil
+        self.countLimit = countEnd == nil ? countLimit ?? recurrence.boundedCount : nil
         workdayRule = recurrence.workdayRule
         workdays = recurrence.workdayRule == nil ? nil : WorkdayScanner(schedule: recurrence.schedule)
         exhausted = recurrence.rule == nil || plan.isEmpty

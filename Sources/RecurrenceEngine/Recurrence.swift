@@ -49,7 +49,19 @@ import Foundation
 ///   for, an every-makeup-workday rule answers "none" after that walk (about
 ///   15 ms in a release build; a sub-daily rule with an INTERVAL that does
 ///   not divide the cycle walks to year 9999, longer).
+///
+/// The expansion bound: a seek into a COUNT rule first walks from the start
+/// to where COUNT ends, and that walk stops after `expansionBound` rule
+/// occurrences. A rule whose COUNT goes further than that before year 10000
+/// (`FREQ=SECONDLY;COUNT=999999999999`) is cut after its `expansionBound`th
+/// occurrence, from the start as in a seek, and says so in `boundError`;
+/// the store refuses to save an event with such a rule. So a seek costs at
+/// most that walk, however far from the start it lands; a rule without
+/// COUNT seeks without walking.
 public struct Recurrence: Sendable {
+    /// The most rule occurrences a COUNT rule is expanded to (see above).
+    public static let expansionBound = 100_000
+
     /// Everything worked out once at construction, shared by every cursor;
     /// a class so that copying a recurrence costs one retain.
     let compiled: CompiledRecurrence
@@ -91,6 +103,16 @@ public struct Recurrence: Sendable {
         compiled = CompiledRecurrence(rule: rule, start: midnight(startDate), isAllDay: true, timeZone: timeZone,
                                       exceptionDates: exceptionDates.map(midnight), extraDates: extraDates.map(midnight),
                                       workdays: workdays, plans: plans)
+    }
+
+    /// Why the occurrences stop short of what the rule says, or nil: a COUNT
+    /// that reaches past the expansion bound. Walks to where COUNT ends once
+    /// (as the first seek would), at most `expansionBound` occurrences.
+    public var boundError: RecurrenceError? {
+        guard let rule, let end = compiled.countEndResult(), end.isBeyondBound else { return nil }
+        let last = LocalDateTime(localSeconds: end.instant).description + "Z"
+        return RecurrenceError("\(rule.rfc5545) has more than \(Self.expansionBound) occurrences before year 10000, more than Chime "
+            + "expands; only the first \(Self.expansionBound) are kept (the last at \(last)): give it a smaller COUNT, an UNTIL, or no end")
     }
 
     // MARK: Queries
