@@ -30,17 +30,19 @@ struct ReadOnlyCommandTests {
         }
         #expect(masked(withoutStore.output) == masked(withEmptyStore.output))
         #expect(withoutStore.errors == withEmptyStore.errors.map { $0.replacingOccurrences(of: empty.path, with: path) })
-        #expect(!FileManager.default.fileExists(atPath: missing.folder), "chime \(arguments.joined(separator: " ")) created \(missing.folder)")
+        #expect(!FileManager.default.fileExists(atPath: missing.folder + "/data"), "chime \(arguments.joined(separator: " ")) created \(missing.folder)/data")
     }
 
-    @Test("a command that writes still creates the store, mode 0600 in a 0700 folder")
+    @Test("a command that writes still creates the store at its default location, mode 0600 in a 0700 folder")
     func writerCreates() throws {
         let scratch = Scratch()
-        let path = scratch.folder + "/data/chime.db"
-        let run = CapturedRun(["calendar", "add", "Work", "--db", path], machineZone: scratch.zone, now: scratch.now)
+        // The default location ($XDG_DATA_HOME/chime/chime.db) is the one whose folders chime makes.
+        let path = scratch.folder + "/data/chime/chime.db"
+        let run = CapturedRun(["calendar", "add", "Work"], machineZone: scratch.zone, now: scratch.now,
+                              environment: ["XDG_DATA_HOME": scratch.folder + "/data"])
         #expect(run.status == 0, "\(run.errors)")
         let file = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        let folder = try FileManager.default.attributesOfItem(atPath: scratch.folder + "/data")[.posixPermissions] as? Int
+        let folder = try FileManager.default.attributesOfItem(atPath: scratch.folder + "/data/chime")[.posixPermissions] as? Int
         #expect(file == 0o600 && folder == 0o700)
     }
 }

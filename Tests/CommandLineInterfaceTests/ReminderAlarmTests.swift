@@ -131,6 +131,8 @@ struct ReminderAlarmTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let runtime = folder + "/run"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         let storePath = folder + "/data/chime.db"
         let now = Date()
         let add = CapturedRun(["add", "reminder", "Stretch", "--due", "+5s", "--db", storePath], machineZone: "UTC", now: now)
