@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection (`sqlite3*`), closed when released.
 ///
@@ -78,11 +79,29 @@ public final class Database: @unchecked Sendable {
 
         try execute("PRAGMA foreign_keys = \(options.foreignKeys ? "ON" : "OFF")")
         if let journalMode = options.journalMode, options.access != .readOnly, isOrdinaryFile {
-            let mode: String? = try scalar("PRAGMA journal_mode = \(journalMode.rawValue)")
+            let mode = try setJournalMode(journalMode.rawValue, waitingUpTo: milliseconds)
             guard mode?.uppercased() == journalMode.rawValue else {
                 throw DatabaseError(extendedResultCode: .error,
                                     message: "journal mode \(journalMode.rawValue) refused; the file stays in \(mode ?? "?")",
                                     sql: "PRAGMA journal_mode = \(journalMode.rawValue)")
+            }
+        }
+    }
+
+    /// Sets the journal mode, unless the file is in it already (WAL stays
+    /// set in the file). Changing it needs the file to itself, and SQLite
+    /// answers SQLITE_BUSY at once, without its busy handler, while another
+    /// connection is opening the same new file: so this waits, for as long as
+    /// the busy timeout allows, in steps of 10 ms.
+    private func setJournalMode(_ wanted: String, waitingUpTo milliseconds: Int64) throws -> String? {
+        if let current: String = try scalar("PRAGMA journal_mode"), current.uppercased() == wanted { return current }
+        var waited: Int64 = 0
+        while true {
+            do {
+                return try scalar("PRAGMA journal_mode = \(wanted)")
+            } catch let error as DatabaseError where error.resultCode == .busy && waited < milliseconds {
+                usleep(10_000)
+                waited += 10
             }
         }
     }

@@ -33,19 +33,4 @@ struct LogLineTests {
         #expect(fired.contains(#"Tea\nchimed: fired 2026-12-01T09:00:00Z FORGED\x1b[31m\r ["#), "\(fired)")
         #expect(!lines.joined().unicodeScalars.contains { $0.value < 0x20 }, "printed: \(lines)")
     }
-
-    @Test("the log notifier writes a notice's title and body on one line, escaped")
-    func noticeIsOneLine() throws {
-        let written = Written()
-        let notifier = LogNotifier { line in written.append(line) }
-        try notifier.showNotice(title: "Holidays\r\u{1B}[2K", body: "line one\nchimed: fired FORGED")
-        #expect(written.lines == [#"chimed: notice: Holidays\r\x1b[2K — line one\nchimed: fired FORGED"#])
-    }
-
-    final class Written: @unchecked Sendable {
-        private let lock = NSLock()
-        private var list: [String] = []
-        func append(_ line: String) { lock.withLock { list.append(line) } }
-        var lines: [String] { lock.withLock { list } }
-    }
 }
