@@ -18,7 +18,9 @@ let package = Package(
         .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
                 resources: [.embedInCode("BundledData")]),
         .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
-                                                            "AlarmScheduler", "Geofencing"]),
+                                                            "AlarmScheduler", "Geofencing", "CCurl"]),
+        // libcurl's ABI for dlopen: only 'chime holidays update' loads it (and TLS behind it).
+        .systemLibrary(name: "CCurl"),
         .target(name: "SeededRandom"),
         .target(name: "Geofencing", dependencies: ["CalendarModel"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
