@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
 /// address with `{year}` in it (or a base that `/{year}.json` is added to),
@@ -77,37 +74,19 @@ struct HolidayFeed: CustomStringConvertible {
     }
 
     /// One GET, waited for: nil on 404, an error naming the address for
-    /// anything else that is not 200.
+    /// anything else that is not 200. Through libcurl, opened only now (see
+    /// `LibCurl`): FoundationNetworking would load it for every command.
     private static func download(_ url: URL, timeout: TimeInterval) throws(Failure) -> [UInt8]? {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 2
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let result = Result()
-        let finished = DispatchSemaphore(value: 0)
-        session.dataTask(with: url) { data, response, error in
-            result.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-            finished.signal()
-        }.resume()
-        // The resource timeout ends the task; this bound is a last resort.
-        guard finished.wait(timeout: .now() + timeout * 3) == .success else {
-            throw Failure(description: "\(url.absoluteString): no answer within \(Int(timeout * 3)) s")
+        let answer: (status: Int, body: [UInt8])
+        do {
+            answer = try LibCurl.shared.get().get(url.absoluteString, timeout: timeout)
+        } catch {
+            throw Failure(description: "\(url.absoluteString): \(error)")
         }
-        let (data, status, error) = result.get()
-        if let error { throw Failure(description: "\(url.absoluteString): \(error.localizedDescription)") }
-        switch status {
-        case 200: return [UInt8](data ?? Data())
+        switch answer.status {
+        case 200: return answer.body
         case 404: return nil
-        default: throw Failure(description: "\(url.absoluteString): HTTP status \(status.map(String.init) ?? "missing")")
+        default: throw Failure(description: "\(url.absoluteString): HTTP status \(answer.status)")
         }
-    }
-
-    /// What the completion handler hands over to the waiting thread.
-    private final class Result: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value: (Data?, Int?, (any Error)?) = (nil, nil, nil)
-        func set(data: Data?, status: Int?, error: (any Error)?) { lock.withLock { value = (data, status, error) } }
-        func get() -> (Data?, Int?, (any Error)?) { lock.withLock { value } }
     }
 }
