@@ -47,9 +47,9 @@ public struct CLIBenchmark {
                                                 attributes: [.posixPermissions: 0o700])
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // No daemon listens in this runtime folder: `add` finds none to tell, as on a machine without chimed.
-        let environment = ["CHIME_DB": scratch + "/data/chime.db", "HOME": scratch, "XDG_RUNTIME_DIR": scratch + "/run",
+        let environment = ["XDG_DATA_HOME": scratch + "/data", "HOME": scratch, "XDG_RUNTIME_DIR": scratch + "/run",
                            "PATH": "/usr/bin:/bin"]
-        // The store as a person has it after a first use: created, migrated, one reminder.
+        // The store as a person has it after a first use: created at its default location, migrated, one reminder.
         let first = try ChildProcess.measure(chime, ["add", "reminder", "First", "--due", "tomorrow 08:00"], environment: environment)
         guard first.status == 0 else { throw Failure(description: "chime add reminder: exit status \(first.status)") }
 
