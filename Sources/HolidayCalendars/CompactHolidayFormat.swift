@@ -42,21 +42,12 @@ public enum CompactHolidayFormat {
     public static func parse(_ text: String, file: String) throws(HolidayDataError) -> [HolidayYear] {
         var parser = Parser(file: file)
         var lineNumber = 0
-        // Lines and tokens are found in the UTF-8 bytes, not by walking
-        // Characters (the bundled file is read by every command that consults
-        // workdays): "\n" is always a Character of its own or the end of
-        // "\r\n", and a space or tab one unless a combining mark follows it,
-        // which no file of this format has reason to hold.
-        var bytes = text.utf8[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        while true {
-            let newline = bytes.firstIndex(of: UInt8(ascii: "\n"))
-            var line = bytes[..<(newline ?? bytes.endIndex)]
-            if newline != nil, line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+        // "\r\n" is one Character in Swift, so it is a separator of its own.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
-            try parser.read(Self.tokens(line), number: lineNumber)
-            guard let newline else { break }
-            bytes = bytes[bytes.index(after: newline)...]
+            var line = Substring(rawLine)
+            if lineNumber == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+            try parser.read(line, number: lineNumber)
         }
         return try parser.finish()
     }
@@ -67,13 +58,6 @@ public enum CompactHolidayFormat {
             throw HolidayDataError(file: file, location: .file, kind: .unreadable, reason: "the file is not UTF-8 text")
         }
         return try parse(text, file: file)
-    }
-
-    /// The tokens of a line, separated by spaces and tabs; each its own
-    /// string, so that what reads it indexes whole Characters.
-    private static func tokens(_ line: Substring.UTF8View.SubSequence) -> [Substring] {
-        line.split(whereSeparator: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") })
-            .map { Substring(String(decoding: $0, as: UTF8.self)) }
     }
 
     /// The canonical text of `years`, with a `region` line wherever the
@@ -165,7 +149,8 @@ public enum CompactHolidayFormat {
             HolidayDataError(file: file, location: .line(line), kind: kind, reason: reason, year: section?.builder.year)
         }
 
-        mutating func read(_ tokens: [Substring], number: Int) throws(HolidayDataError) {
+        mutating func read(_ line: Substring, number: Int) throws(HolidayDataError) {
+            let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard let first = tokens.first, !first.hasPrefix("#") else { return }
             switch first {
             case "region":
@@ -214,7 +199,6 @@ public enum CompactHolidayFormat {
             guard tokens.count > 1 else {
                 throw error(line, .syntax, "the holiday '\(name)' lists no days: expected 'off DATES' and/or 'work DATES' after the name")
             }
-            let nameText = String(name)
             var isOffDay: Bool?
             var datesAfterKeyword = 0
             for token in tokens.dropFirst() {
@@ -236,7 +220,7 @@ public enum CompactHolidayFormat {
                     throw error(line, .unknownKeyword, "'\(token)' is neither a date nor a keyword: expected a date, 'off' or 'work'")
                 }
                 for date in try dates(token, year: year, line: line) {
-                    try section!.builder.add(HolidayEntry(date: date, isOffDay: isOffDay, name: nameText), at: .line(line))
+                    try section!.builder.add(HolidayEntry(date: date, isOffDay: isOffDay, name: String(name)), at: .line(line))
                 }
                 datesAfterKeyword += 1
             }
@@ -247,7 +231,7 @@ public enum CompactHolidayFormat {
 
         /// The dates of `D` or `D..D`.
         func dates(_ token: Substring, year: Int, line: Int) throws(HolidayDataError) -> [CivilDate] {
-            let ends = Self.splitRange(token)
+            let ends = token.split(separator: "..", maxSplits: 1, omittingEmptySubsequences: false)
             let start = try date(ends[0], in: token, year: year, line: line)
             guard ends.count == 2 else { return [start] }
             let end = try date(ends[1], in: token, year: year, line: line)
@@ -264,27 +248,15 @@ public enum CompactHolidayFormat {
         }
 
         func date(_ text: Substring, in token: Substring, year: Int, line: Int) throws(HolidayDataError) -> CivilDate {
-            // MM-DD or YYYY-MM-DD, digits only, read from the bytes (a digit is one byte and one Character).
-            var numbers = [0], lengths = [0], digitsOnly = true
-            for byte in text.utf8 {
-                if byte == UInt8(ascii: "-") {
-                    numbers.append(0)
-                    lengths.append(0)
-                    continue
-                }
-                lengths[lengths.count - 1] += 1
-                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
-                    digitsOnly = false
-                    continue
-                }
-                if lengths[lengths.count - 1] <= 4 { numbers[numbers.count - 1] = numbers[numbers.count - 1] * 10 + Int(byte - UInt8(ascii: "0")) }
-            }
-            let shapeOK = lengths == [2, 2] || lengths == [4, 2, 2]
-            guard shapeOK, digitsOnly else {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            let numbers = parts.map { part in part.allSatisfy(\.isASCIIDigit) ? Int(part) : nil }
+            let shapeOK = (parts.count == 2 && parts[0].count == 2 && parts[1].count == 2)
+                || (parts.count == 3 && parts[0].count == 4 && parts[1].count == 2 && parts[2].count == 2)
+            guard shapeOK, !numbers.contains(nil) else {
                 let whole = text == token ? "'\(text)'" : "'\(text)' in '\(token)'"
                 throw error(line, .invalidDate, "\(whole) is not a date: write MM-DD for a day of \(year), or YYYY-MM-DD")
             }
-            let (dateYear, month, day) = numbers.count == 2 ? (year, numbers[0], numbers[1]) : (numbers[0], numbers[1], numbers[2])
+            let (dateYear, month, day) = parts.count == 2 ? (year, numbers[0]!, numbers[1]!) : (numbers[0]!, numbers[1]!, numbers[2]!)
             guard let date = CivilDate(year: dateYear, month: month, day: day) else {
                 let why = (1...12).contains(month)
                     ? "\(Self.monthName(month)) \(dateYear) has \(CivilDate.daysInMonth(year: dateYear, month: month)) days"
@@ -292,21 +264,6 @@ public enum CompactHolidayFormat {
                 throw error(line, .invalidDate, "'\(text)' is not a date: \(why)")
             }
             return date
-        }
-
-        /// `D..D` as its two ends (what `split(separator: "..", maxSplits: 1)`
-        /// gives, found in the bytes), or `[D]`.
-        static func splitRange(_ token: Substring) -> [Substring] {
-            let bytes = token.utf8
-            var index = bytes.startIndex
-            while index < bytes.endIndex {
-                let next = bytes.index(after: index)
-                if bytes[index] == UInt8(ascii: "."), next < bytes.endIndex, bytes[next] == UInt8(ascii: ".") {
-                    return [token[..<index], token[bytes.index(after: next)...]]
-                }
-                index = next
-            }
-            return [token]
         }
 
         static func monthName(_ month: Int) -> String {
@@ -336,6 +293,5 @@ public enum CompactHolidayFormat {
 }
 
 extension Character {
-    /// 0 to 9 (the only ASCII characters that are numbers), without a look-up of Unicode's properties.
-    var isASCIIDigit: Bool { asciiValue.map { (0x30...0x39).contains($0) } ?? false }
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -29,10 +29,7 @@ public struct HolidayYear: Hashable, Sendable {
     /// holiday, without notices or comments. The same days give the same
     /// hash whichever format or file they came in, so an update can tell a
     /// changed year from a reformatted one.
-    /// Computed when asked for (an import, `chime holidays status`), not
-    /// when a year is read: hashing every bundled year was a fifth of a
-    /// `chime workday` process.
-    public var contentHash: String { SHA256.hex(canonicalText) }
+    public let contentHash: String
     /// Entries of the file that were left out because they carry nothing:
     /// holiday-cn marks the day work resumes after an extended break as a
     /// workday although it is an ordinary weekday (2020-02-03, the Monday
@@ -61,6 +58,7 @@ public struct HolidayYear: Hashable, Sendable {
         self.notices = notices
         self.source = source
         self.ignoredEntries = ignoredEntries
+        contentHash = SHA256.hex(CompactHolidayFormat.canonicalText(region: region, year: year, entries: sortedEntries))
     }
 
     /// The entry on `date`, if the year has one.

@@ -19,8 +19,8 @@ struct HolidayYearBuilder {
     private let allowed: ClosedRange<CivilDate>
     private var entries: [CivilDate: HolidayEntry] = [:]
     /// Where each date was given in the current notice block, for the message
-    /// about a duplicate (made into words only then).
-    private var blockLabels: [CivilDate: (location: HolidayDataError.Location, label: String?)] = [:]
+    /// about a duplicate.
+    private var blockLabels: [CivilDate: String] = [:]
     private var weekdayWorkMarks: [(entry: HolidayEntry, location: HolidayDataError.Location)] = []
 
     init(file: String, region: String, year: Int) {
@@ -51,13 +51,13 @@ struct HolidayYearBuilder {
         }
         if let first = blockLabels[date] {
             throw HolidayDataError(file: file, location: location, kind: .duplicateDate,
-                                   reason: "\(date) appears twice (first at \(first.label ?? Self.label(first.location)))", year: year)
+                                   reason: "\(date) appears twice (first at \(first))", year: year)
         }
         if !entry.isOffDay, Self.isMondayToFriday(date) {
             guard setsAsideResumptionMarks else { throw weekdayMakeup(entry, at: location) }
             weekdayWorkMarks.append((entry, location))
         }
-        blockLabels[date] = (location, label)
+        blockLabels[date] = label ?? Self.label(location)
         entries[date] = entry
     }
 
