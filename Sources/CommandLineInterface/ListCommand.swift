@@ -17,7 +17,8 @@ enum ListCommand: Command {
     reminders   the reminders not yet completed (default), due in [--from,
                 --to) when either is given; with --completed, the completed
                 ones, by completion time in [--from, --to); with --all, every
-                reminder
+                reminder. A repeating one is shown (and chosen) at its current
+                occurrence, the one 'chime complete' would complete
 
     One line each, on the machine's wall clock:
 
