@@ -127,9 +127,9 @@ extension CalendarStore {
             try save(reminder, commit: commit)
             return
         }
-        let now = try current(reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
-        reminder = now.reminder
-        let came = now.came
+        let atCurrent = try current(reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
+        reminder = atCurrent.reminder
+        let came = atCurrent.came
         let current = reminder.due ?? due
         var done = reminder
         done.identifier = .random()
