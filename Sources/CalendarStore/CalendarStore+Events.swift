@@ -481,12 +481,20 @@ extension CalendarStore {
         let cutInstant = ruleOnly.timeZone.resolve(originalStart).instant
         var used = 0
         var firstLater: Occurrence?
-        for occurrence in ruleOnly.occurrences() {
-            if occurrence.instant >= cutInstant {
-                firstLater = occurrence
-                break
+        if rule.count != nil {
+            // The occurrences before the cut are counted: at most the
+            // expansion bound, as the store refuses a COUNT past it.
+            for occurrence in ruleOnly.occurrences() {
+                if occurrence.instant >= cutInstant {
+                    firstLater = occurrence
+                    break
+                }
+                used += 1
             }
-            used += 1
+        } else {
+            // Nothing to count: seek, however far the cut is from the start
+            // (a walk from a SECONDLY start years back takes billions of steps).
+            firstLater = ruleOnly.occurrences(after: cutInstant - 1).first { _ in true }
         }
         var earlier = series
         do {

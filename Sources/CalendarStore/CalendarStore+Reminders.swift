@@ -6,7 +6,8 @@ import SQLiteDatabase
 extension CalendarStore {
     /// Which reminders a query wants, as EventKit's reminder predicates.
     public enum ReminderFilter: Sendable {
-        /// Not completed, due in [from, to) where a missing bound is open;
+        /// Not completed, due in [from, to) where a missing bound is open
+        /// (a repeating one: at its current occurrence, see `current`);
         /// with both bounds missing, reminders without a due date count too.
         case incomplete(dueFrom: Date?, dueTo: Date?)
         /// Completed in [from, to), either bound optional.
@@ -42,7 +43,8 @@ extension CalendarStore {
             bounds = (from.map { Int64($0.timeIntervalSince1970.rounded(.up)) }, to.map { Int64($0.timeIntervalSince1970.rounded(.up)) })
             // due_instant is read on the machine's zone at save time: widen
             // by a day, then compare exactly below.
-            if let low = bounds.0 { conditions.append("due_instant >= ?"); arguments.append(low - 86_400) }
+            // A repeating one is due at its current occurrence, later than the stored due time.
+            if let low = bounds.0 { conditions.append("(due_instant >= ? OR rrule IS NOT NULL)"); arguments.append(low - 86_400) }
             if let high = bounds.1 { conditions.append("due_instant < ?"); arguments.append(high + 86_400) }
             order = "due_instant IS NULL, due_instant, title"
         case .completed(let from, let to):
@@ -63,7 +65,9 @@ extension CalendarStore {
             try forEachItem(where: condition, order: order, arguments) { row in
                 let reminder = try self.reminder(row)
                 if bounds.0 != nil || bounds.1 != nil {
-                    guard let due = reminder.due, let instant = try? due.instant(machine: machineTimeZone) else { return true }
+                    let at = Int64(self.now().timeIntervalSince1970.rounded(.down))
+                    let shown = reminder.recurrenceRule == nil ? reminder : try self.current(reminder, through: at).reminder
+                    guard let due = shown.due, let instant = try? due.instant(machine: machineTimeZone) else { return true }
                     if let low = bounds.0, instant < low { return true }
                     if let high = bounds.1, instant >= high { return true }
                 }
@@ -123,13 +127,10 @@ extension CalendarStore {
             try save(reminder, commit: commit)
             return
         }
-        let came = try occurrencesDue(of: reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
-        let current = came.last.map { Self.time($0, like: due) } ?? due
-        if current != due, let start = reminder.start, let from = try? due.instant(machine: machineTimeZone),
-           let to = try? current.instant(machine: machineTimeZone) {
-            reminder.start = Self.shifted(start, by: to - from, machine: machineTimeZone)
-        }
-        reminder.due = current
+        let atCurrent = try current(reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
+        reminder = atCurrent.reminder
+        let came = atCurrent.came
+        let current = reminder.due ?? due
         var done = reminder
         done.identifier = .random()
         done.recurrenceRule = nil
@@ -160,6 +161,27 @@ extension CalendarStore {
             reminder.completionDate = completedAt
         }
         try save(reminder, commit: commit)
+    }
+
+    /// A reminder as of its current occurrence at `instant`, the one
+    /// `complete` completes: a repeating reminder not completed has its due
+    /// time (and its start, by the same distance) moved to the latest
+    /// occurrence that came due by then, or keeps its stored due time when
+    /// none after it has come. What is shown is this, so that a reminder
+    /// whose earlier occurrences were passed over is not shown as overdue
+    /// since the first of them. `came`: the occurrences that came due, as
+    /// `occurrencesDue` gives them.
+    public func current(_ reminder: Reminder, through instant: Int64) throws(StoreError) -> (reminder: Reminder, came: [Occurrence]) {
+        let came = try occurrencesDue(of: reminder, through: instant)
+        guard let due = reminder.due, let last = came.last else { return (reminder, came) }
+        var moved = reminder
+        let current = Self.time(last, like: due)
+        if current != due, let start = reminder.start, let from = try? due.instant(machine: machineTimeZone),
+           let to = try? current.instant(machine: machineTimeZone) {
+            moved.start = Self.shifted(start, by: to - from, machine: machineTimeZone)
+        }
+        moved.due = current
+        return (moved, came)
     }
 
     /// The most occurrences of one repeating reminder looked at for what

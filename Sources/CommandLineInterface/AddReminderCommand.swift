@@ -101,7 +101,9 @@ enum AddReminderCommand {
         }
         if parsed.has("--json") {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
-            var object = ItemJSON(machine: context.machineTimeZone(), calendars: calendars).reminder(saved, now: options.now)
+            let shown = try StoreOptions.shown([saved], store: store, now: options.now, command: command)[0]
+            var object = ItemJSON(machine: context.machineTimeZone(), calendars: calendars)
+                .reminder(shown.reminder, storedDue: shown.storedDue, now: options.now)
             object["updatedExisting"] = updated
             StoreOptions.printJSON(object, context: context)
         } else {

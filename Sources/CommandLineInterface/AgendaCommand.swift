@@ -42,17 +42,19 @@ enum AgendaCommand: Command {
         let range = Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(high))
 
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
-        let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
+        let (calendars, events, stored) = try StoreOptions.run(command) { () throws(StoreError) in
             let chosen = try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier }
             return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),
                     try store.reminders(.incomplete(dueFrom: nil, dueTo: range.upperBound), calendars: chosen))
         }
+        let shown = try StoreOptions.shown(stored, store: store, now: now, byDue: true, command: command)
+        let reminders = shown.map(\.reminder)
         StoreOptions.warnBeyondBound(store, context: context, command: command)
         if parsed.has("--json") {
             let json = ItemJSON(machine: zone, calendars: calendars)
             StoreOptions.printJSON([
                 "from": ItemJSON.rfc3339(low, in: zone), "to": ItemJSON.rfc3339(high, in: zone),
-                "events": events.map(json.event), "reminders": reminders.map { json.reminder($0, now: now) },
+                "events": events.map(json.event), "reminders": shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: now) },
             ] as [String: Any], context: context)
             return
         }

@@ -31,18 +31,20 @@ enum CompleteCommand: Command {
         let store = try StoreOptions.open(parsed, context: context, command: command)
         // Read and completed in one transaction: a `chime complete` running
         // beside this one completes the occurrence after this one's.
+        let zone = context.machineTimeZone()
+        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let (before, after) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Reminder) in
-            guard case .reminder(let before) = try StoredItem.find(id, in: store, command: command) else {
+            guard case .reminder(let stored) = try StoredItem.find(id, in: store, command: command) else {
                 throw .data("\(command): '\(id)' is an event; only reminders are completed")
             }
+            // As shown: at the occurrence completed.
+            let before = try StoreOptions.shown([stored], store: store, now: now, command: command)[0].reminder
             let after = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
-                if !before.isCompleted { try store.complete(before.identifier) }
-                return try store.reminder(identifier: before.identifier)
+                if !stored.isCompleted { try store.complete(stored.identifier) }
+                return try store.reminder(identifier: stored.identifier)
             }
             return (before, after)
         }
-        let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let movedOn = !after.isCompleted
         if parsed.has("--json") {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
@@ -52,7 +54,7 @@ enum CompleteCommand: Command {
                 "alreadyCompleted": before.isCompleted,
                 "completedDue": json.time(before.due),
                 "nextDue": movedOn ? json.time(after.due) : NSNull(),
-                "reminder": json.reminder(after, now: now),
+                "reminder": json.reminder(after, storedDue: after.due, now: now),
             ] as [String: Any], context: context)
             return
         }

@@ -132,7 +132,9 @@ enum EditCommand: Command {
             StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).event(event), context: context)
         case (.reminder(let reminder), true):
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
-            StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).reminder(reminder, now: now), context: context)
+            let shown = try StoreOptions.shown([reminder], store: store, now: now, command: command)[0]
+            StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).reminder(shown.reminder, storedDue: shown.storedDue, now: now),
+                                   context: context)
         case (.event(let event), false): context.standardOutput(event.identifier.short)
         case (.reminder(let reminder), false): context.standardOutput(reminder.identifier.short)
         }

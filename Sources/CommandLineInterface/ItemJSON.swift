@@ -118,7 +118,9 @@ struct ItemJSON {
         ]
     }
 
-    func reminder(_ reminder: Reminder, now: Int64) -> [String: Any] {
+    /// `reminder` as shown (a repeating one at its current occurrence);
+    /// `storedDue`: the due time in the store, from which its occurrences count.
+    func reminder(_ reminder: Reminder, storedDue: ItemTime?, now: Int64) -> [String: Any] {
         let text = ItemText(zone: machine, now: now)
         return [
             "type": "reminder",
@@ -131,6 +133,7 @@ struct ItemJSON {
             "priority": reminder.priority,
             "start": time(reminder.start),
             "due": time(reminder.due),
+            "storedDue": time(storedDue),
             "timeZone": Self.null(reminder.due?.zoneName ?? reminder.start?.zoneName),
             "completed": reminder.isCompleted,
             "completionDate": Self.null(reminder.completionDate.map(Self.utc)),

@@ -281,7 +281,7 @@ struct ItemOptions {
     /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers.
     func location(_ text: String, _ option: String, title: String) throws(CommandFailure) -> StructuredLocation {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-        let numbers = fields.compactMap { Self.decimal($0) }
+        let numbers = fields.compactMap { DecimalNumber.value($0) }
         guard (2...3).contains(fields.count), numbers.count == fields.count else {
             throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200)")
         }
@@ -291,23 +291,6 @@ struct ItemOptions {
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }
-    }
-
-    /// A decimal number: an optional sign, digits, an optional fraction.
-    /// `Double(_:)` also reads hexadecimal (`0x10` is 16), exponents, `inf`
-    /// and `nan`, none of which anyone means by a coordinate.
-    static func decimal(_ text: some StringProtocol) -> Double? {
-        var digits = 0, points = 0
-        for (index, byte) in text.utf8.enumerated() {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
-            case UInt8(ascii: "."): points += 1
-            case UInt8(ascii: "+") where index == 0, UInt8(ascii: "-") where index == 0: break
-            default: return nil
-            }
-        }
-        guard digits > 0, points <= 1 else { return nil }
-        return Double(String(text))
     }
 
     // MARK: Other values

@@ -17,7 +17,8 @@ enum ListCommand: Command {
     reminders   the reminders not yet completed (default), due in [--from,
                 --to) when either is given; with --completed, the completed
                 ones, by completion time in [--from, --to); with --all, every
-                reminder
+                reminder. A repeating one is shown (and chosen) at its current
+                occurrence, the one 'chime complete' would complete
 
     One line each, on the machine's wall clock:
 
@@ -106,10 +107,12 @@ enum ListCommand: Command {
         } else {
             filter = .incomplete(dueFrom: from.map(toDate), dueTo: to.map(toDate))
         }
-        let reminders = try StoreOptions.run(command) { () throws(StoreError) in try store.reminders(filter, calendars: chosen) }
+        let stored = try StoreOptions.run(command) { () throws(StoreError) in try store.reminders(filter, calendars: chosen) }
+        let shown = try StoreOptions.shown(stored, store: store, now: options.now, byDue: !parsed.has("--completed"), command: command)
+        let reminders = shown.map(\.reminder)
         if parsed.has("--json") {
             StoreOptions.printJSON(["from": date(from), "to": date(to),
-                                    "reminders": reminders.map { json.reminder($0, now: options.now) }] as [String: Any], context: context)
+                                    "reminders": shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: options.now) }] as [String: Any], context: context)
         } else if reminders.isEmpty {
             context.standardOutput("No reminders.")
         } else {

@@ -22,7 +22,8 @@ enum LocationCommand: Command {
     POSITION is what a line of --stdin holds: LAT LON [ACCURACY], LAT,LON, a
     geo: URI (geo:31.2304,121.4737;u=15) or a gpsd report. LAT and LON are
     WGS 84 degrees (a southern latitude or western longitude is negative:
-    chime location -33.8688 151.2093).
+    chime location -33.8688 151.2093); they and the accuracy are decimal
+    numbers (no exponent, no hexadecimal, no inf or nan).
 
     With --stdin it reads a stream, one position a line, until the end of
     input: `LAT LON [ACCURACY]` (spaces or a comma), a geo: URI
@@ -125,7 +126,7 @@ enum LocationCommand: Command {
         }
         if let text = parsed.value("--accuracy") {
             guard fix.accuracy == nil else { throw .usage("\(command): the position gives its accuracy already; drop --accuracy \(text)") }
-            guard let accuracy = Double(text.trimmingCharacters(in: .whitespaces)) else {
+            guard let accuracy = DecimalNumber.value(text.trimmingCharacters(in: .whitespaces)) else {
                 throw .data("\(command): --accuracy '\(text)' is not a number")
             }
             do {

@@ -40,11 +40,16 @@ enum ShowCommand: Command {
         let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        var storedDue: ItemTime?
+        if case .reminder(let reminder) = item {
+            let shown = try StoreOptions.shown([reminder], store: store, now: now, command: command)[0]
+            (item, storedDue) = (.reminder(shown.reminder), shown.storedDue)
+        }
         if parsed.has("--json") {
             let json = ItemJSON(machine: zone, calendars: calendars)
             switch item {
             case .event(let event): StoreOptions.printJSON(json.event(event), context: context)
-            case .reminder(let reminder): StoreOptions.printJSON(json.reminder(reminder, now: now), context: context)
+            case .reminder(let reminder): StoreOptions.printJSON(json.reminder(reminder, storedDue: storedDue, now: now), context: context)
             }
             return
         }

@@ -113,6 +113,31 @@ enum StoreOptions {
         }
     }
 
+    /// Reminders as shown at `now`: a repeating one at its current
+    /// occurrence (`CalendarStore.current`, the one `chime complete`
+    /// completes), each with the due time stored.
+    /// `byDue`: reminders listed by due time (the store's order, by the due
+    /// time stored) are put in the order of the due times shown, the
+    /// completed last as before, ties in the store's order.
+    static func shown(_ reminders: [Reminder], store: CalendarStore, now: Int64, byDue: Bool = false,
+                      command: String) throws(CommandFailure) -> [(reminder: Reminder, storedDue: ItemTime?)] {
+        let shown = try run(command) { () throws(StoreError) in
+            try reminders.map { reminder throws(StoreError) in (reminder: try store.current(reminder, through: now).reminder, storedDue: reminder.due) }
+        }
+        guard byDue else { return shown }
+        let instant = { (reminder: Reminder) in reminder.due.flatMap { try? $0.instant(machine: store.machineTimeZone) } }
+        return shown.enumerated().sorted { first, second in
+            let a = first.element.reminder, b = second.element.reminder
+            if a.isCompleted != b.isCompleted { return !a.isCompleted }
+            switch (instant(a), instant(b)) {
+            case let (x?, y?) where x != y: return x < y
+            case (_?, nil): return true
+            case (nil, _?): return false
+            default: return first.offset < second.offset
+            }
+        }.map(\.element)
+    }
+
     /// Tells of the series the command's reads met past the expansion bound
     /// (their occurrences stop there), on standard error: the output stays
     /// what it was, and nothing is left out unsaid.

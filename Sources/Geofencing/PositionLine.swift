@@ -67,7 +67,8 @@ public enum PositionLine: Hashable, Sendable {
     }
 
     private static func number(_ field: Substring, _ name: String) throws(PositionLineError) -> Double {
-        guard let value = Double(field) else { throw PositionLineError("\(name) '\(clipped(field))' is not a number") }
+        // Decimal only: Double reads 0x10 as 16, and 1e1, inf and nan.
+        guard let value = DecimalNumber.value(field) else { throw PositionLineError("\(name) '\(clipped(field))' is not a number") }
         return value
     }
 

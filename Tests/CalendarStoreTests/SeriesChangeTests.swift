@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import Synchronization
 import Testing
 
 /// Splitting and moving series: COUNT across a split, exceptions and
@@ -37,6 +38,44 @@ struct SeriesChangeTests {
         #expect(try store.event(identifier: identifier).recurrenceRule?.count == 2)
         #expect(try Self.starts(store) == [
             "2026-12-01T09:00:00 Walk", "2026-12-02T09:00:00 Walk", "2026-12-04T09:00:00 Run", "2026-12-05T09:00:00 Run",
+        ])
+    }
+
+    @Test("a split of a rule without COUNT seeks to the cut: FREQ=SECONDLY from 2020 split in 2026 answers, and gives the two series")
+    func splitSecondlySeeks() throws {
+        let fixture = try StoreFixture(zone: "UTC")
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        // 2020-01-01T00:00:00Z, one second long, every second.
+        let series = Event(calendarIdentifier: calendar.identifier, title: "Tick",
+                           start: try StoreFixture.zoned("2020-01-01T00:00:00", "UTC"), end: try StoreFixture.zoned("2020-01-01T00:00:01", "UTC"),
+                           recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=SECONDLY"))
+        try store.save(series)
+        // The walk this replaced took one step per second since 2020 (about 204 million,
+        // minutes in a debug build): the deadline only tells a hang from an answer.
+        let answer = Mutex<Result<ItemIdentifier, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let path = fixture.path, zone = fixture.zone
+        // 2026-06-15T12:00:00Z.
+        let cut = try StoreFixture.time("2026-06-15T12:00:00")
+        Thread.detachNewThread {
+            answer.withLock { $0 = Result { () throws -> ItemIdentifier in
+                let store = try CalendarStore(path: path, machineTimeZone: zone, now: { Date() })
+                var later = try store.occurrence(of: series.identifier, originalStart: cut)
+                later.title = "Tock"
+                return try store.save(later, span: .futureEvents)
+            } }
+            done.signal()
+        }
+        try #require(done.wait(timeout: .now() + 60) == .success, "the split did not answer in 60 s")
+        let identifier = try #require(try answer.withLock { $0 }?.get())
+        #expect(try store.event(identifier: series.identifier).recurrenceRule?.rfc5545 == "FREQ=SECONDLY;UNTIL=20260615T115959Z")
+        let later = try store.event(identifier: identifier)
+        #expect(later.recurrenceRule?.rfc5545 == "FREQ=SECONDLY")
+        #expect(later.start == (try StoreFixture.zoned("2026-06-15T12:00:00", "UTC")))
+        // 2026-06-15T11:59:58Z to 12:00:02Z.
+        #expect(try Self.starts(store, from: "2026-06-15T11:59:58Z", to: "2026-06-15T12:00:02Z") == [
+            "2026-06-15T11:59:58 Tick", "2026-06-15T11:59:59 Tick", "2026-06-15T12:00:00 Tock", "2026-06-15T12:00:01 Tock",
         ])
     }
 

@@ -123,7 +123,7 @@ struct LocationCommandTests {
         #expect(refusals.count == 5, "\(run.errors)")
         #expect(refusals.contains { $0.hasPrefix("chime location: line 4: latitude '95.0' must be between -90 and 90") })
         #expect(refusals.contains { $0.hasPrefix("chime location: line 5: accuracy '-3.0' must not be negative") })
-        #expect(refusals.contains { $0.hasPrefix("chime location: line 8: longitude 'nan' must be a finite number") })
+        #expect(refusals.contains { $0.hasPrefix("chime location: line 8: longitude 'nan' is not a number") })
         #expect(refusals.contains { $0.hasPrefix("chime location: line 9: longitude '200.0' must be between -180 and 180") })
         #expect(refusals.contains { $0.hasPrefix("chime location: line 10: latitude 'not' is not a number") })
         #expect(run.errors.last == "chime location: 5 line(s) refused; every other line was used")
@@ -134,6 +134,37 @@ struct LocationCommandTests {
         #expect(try kept() == Fix(latitude: 52.5204, longitude: 13.4004, time: 1_796_112_000))
     }
 
+    @Test("coordinates and accuracies are decimal numbers: 0x10, 1e1, inf and nan are refused (65) as not a number, as a position and as --stdin lines; nothing is stored")
+    func decimalOnly() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let cases: [([String], String)] = [
+            (["0x10", "0"], "latitude '0x10' is not a number"),
+            (["0", "0x10"], "longitude '0x10' is not a number"),
+            (["0x10,0"], "latitude '0x10' is not a number"),
+            (["1e1", "0"], "latitude '1e1' is not a number"),
+            (["0", "0", "1e1"], "accuracy '1e1' is not a number"),
+            (["0", "0", "--accuracy", "0x10"], "--accuracy '0x10' is not a number"),
+            (["inf", "0"], "latitude 'inf' is not a number"),
+        ]
+        for (arguments, fragment) in cases {
+            let run = try run(arguments)
+            #expect(run.status == 65, "chime location \(arguments): \(run.errors)")
+            #expect(run.errors.joined(separator: "\n").contains(fragment), "chime location \(arguments): \(run.errors)")
+        }
+        let stream = try run(["--stdin"], input: "0x10,0\n1e1,0\ninf,0\nnan,0\n")
+        #expect(stream.status == 65)
+        #expect(stream.errors.filter { $0.contains(": line ") } == [
+            "chime location: line 1: latitude '0x10' is not a number",
+            "chime location: line 2: latitude '1e1' is not a number",
+            "chime location: line 3: latitude 'inf' is not a number",
+            "chime location: line 4: latitude 'nan' is not a number",
+        ])
+        #expect(try kept() == nil)
+        // The decimal forms still read: a sign, a fraction without a leading digit.
+        #expect(try run(["+10.5", "-.5"]).status == 0)
+        #expect(try kept() == Fix(latitude: 10.5, longitude: -0.5, time: 1_796_112_000))
+    }
+
     @Test("bad single positions: exit 65 with the reason, or 64 for a wrong command line; nothing is stored")
     func refusals() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -141,10 +172,10 @@ struct LocationCommandTests {
             (["91", "0"], 65, "latitude '91.0' must be between -90 and 90 degrees"),
             (["-90.5", "0"], 65, "latitude '-90.5'"),
             (["0", "180.01"], 65, "longitude '180.01' must be between -180 and 180"),
-            (["nan", "0"], 65, "latitude 'nan' must be a finite number"),
-            (["0", "-inf"], 65, "longitude '-inf' must be a finite number"),
+            (["nan", "0"], 65, "latitude 'nan' is not a number"),
+            (["0", "-inf"], 65, "longitude '-inf' is not a number"),
             (["0", "0", "--accuracy", "-1"], 65, "accuracy '-1.0' must not be negative"),
-            (["0", "0", "--accuracy", "inf"], 65, "accuracy 'inf' must be a finite number"),
+            (["0", "0", "--accuracy", "inf"], 65, "--accuracy 'inf' is not a number"),
             (["north", "0"], 65, "latitude 'north' is not a number"),
             (["0", "0", "--at", "yesterday-ish"], 65, "--at"),
             (["0"], 65, "not a position: '0'; expected LAT LON [ACCURACY], a geo: URI or a gpsd JSON report"),

@@ -118,6 +118,41 @@ struct ReminderAlarmTests {
         #expect(missed.map { $0["due"] as? String } == ["2026-12-02T08:50:00+08:00", "2026-12-01T08:50:00+08:00"])
     }
 
+    @Test("a repeating reminder is shown at its current occurrence, the one complete completes, not at its oldest passed-over one: show, list, agenda, --json (storedDue keeps the stored one)")
+    func shownAtTheCurrentOccurrence() throws {
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Water the plants", "--due", "2026-12-01T08:50", "--repeat", "daily")
+        let rent = scratch.add("reminder", "Pay rent", "--due", "2026-12-03T09:00")
+        // Saturday 2026-12-05 12:00 in Shanghai: 12-01…12-04 were passed over, 12-05 08:50 is the current one.
+        scratch.now = Date(timeIntervalSince1970: RFC3339.instant("2026-12-05T12:00:00+08:00")!)
+        let shown = scratch.ok("show", id).output
+        #expect(shown.contains("Due:      Sat 2026-12-05 08:50"), "\(shown)")
+        let json = try scratch.ok("show", id, "--json").json()
+        #expect(json["due"] as? String == "2026-12-05T08:50:00+08:00")
+        #expect(json["storedDue"] as? String == "2026-12-01T08:50:00+08:00")
+        // Listed by the due times shown: rent (12-03) before today's watering.
+        #expect(scratch.ok("list", "reminders").output == [
+            "Thu 12-03 09:00        Pay rent (overdue)  [\(rent)]", "Sat 12-05 08:50        Water the plants (overdue)  [\(id)]",
+        ])
+        // Due from today on: the current occurrence is today's.
+        #expect(scratch.ok("list", "reminders", "--from", "2026-12-05").output == ["Sat 12-05 08:50        Water the plants (overdue)  [\(id)]"])
+        let listed = try #require(try scratch.ok("list", "reminders", "--json").json()["reminders"] as? [[String: Any]])
+        #expect(listed.map { $0["due"] as? String } == ["2026-12-03T09:00:00+08:00", "2026-12-05T08:50:00+08:00"])
+        #expect(listed.map { $0["storedDue"] as? String } == ["2026-12-03T09:00:00+08:00", "2026-12-01T08:50:00+08:00"])
+        #expect(scratch.ok("agenda").output == [
+            "Reminders", "Thu 12-03 09:00        Pay rent (overdue)  [\(rent)]", "Sat 12-05 08:50        Water the plants (overdue)  [\(id)]",
+        ])
+        let agenda = try #require(try scratch.ok("agenda", "--json").json()["reminders"] as? [[String: Any]])
+        #expect(agenda.map { $0["due"] as? String } == ["2026-12-03T09:00:00+08:00", "2026-12-05T08:50:00+08:00"])
+        // complete completes that same occurrence, and says so.
+        #expect(scratch.ok("complete", id).output == ["completed 'Water the plants' due Sat 2026-12-05 08:50; next due Sun 2026-12-06 08:50 [\(id)]"])
+        let done = try #require(try scratch.ok("list", "reminders", "--completed", "--json").json()["reminders"] as? [[String: Any]])
+        #expect(done.map { $0["due"] as? String } == ["2026-12-05T08:50:00+08:00"])
+        #expect(scratch.ok("list", "reminders").output == [
+            "Thu 12-03 09:00        Pay rent (overdue)  [\(rent)]", "Sun 12-06 08:50        Water the plants  [\(id)]",
+        ])
+    }
+
     /// Records what the daemon shows.
     final class Recorder: Notifier {
         let shown = Mutex<[Firing]>([])

@@ -29,7 +29,7 @@ struct PositionLineTests {
         ("52.52,13.405", 52.52, 13.405, nil),
         ("-33.8688, 151.2093, 4.5", -33.8688, 151.2093, 4.5),
         ("90 -180", 90, -180, nil),
-        ("1e1 2E-1 0", 10, 0.2, 0),
+        ("+10 -.2 0.", 10, -0.2, 0),
     ])
     func plain(line: String, latitude: Double, longitude: Double, accuracy: Double?) throws {
         let fix = try fix(line)
@@ -81,11 +81,16 @@ struct PositionLineTests {
         ("91 13", "latitude '91.0' must be between -90 and 90"),
         ("-90.5 13", "latitude '-90.5'"),
         ("45 180.5", "longitude '180.5' must be between -180 and 180"),
-        ("nan 13", "latitude 'nan' must be a finite number"),
-        ("45 inf", "longitude 'inf' must be a finite number"),
+        ("nan 13", "latitude 'nan' is not a number"),
+        ("45 inf", "longitude 'inf' is not a number"),
         ("45 13 -5", "accuracy '-5.0' must not be negative"),
-        ("45 13 nan", "accuracy 'nan' must be a finite number"),
+        ("45 13 nan", "accuracy 'nan' is not a number"),
         ("45 east", "longitude 'east' is not a number"),
+        // Decimal only: Double(_:) reads these as 16, 10 and 20.
+        ("0x10 0", "latitude '0x10' is not a number"),
+        ("0x10,0", "latitude '0x10' is not a number"),
+        ("1e1,0", "latitude '1e1' is not a number"),
+        ("45 13 2E1", "accuracy '2E1' is not a number"),
         ("hello", "not a position: 'hello'"),
         ("45 13 10 7", "not a position"),
         ("45,,13", "an empty field"),
