@@ -331,7 +331,8 @@ extension CalendarStore {
             try requireMovable(identifier, to: event.calendarIdentifier)
             let changed = stored
             try perform(commit: commit) { db in
-                try self.write(changed, range: range, in: db)
+                // A new event has no detached occurrences to move or drop (a large batch saves only new ones).
+                guard try !self.write(changed, range: range, in: db) else { return }
                 if repeats {
                     for (occurrence, range) in zip(detached, detachedRanges) { try self.write(occurrence, range: range, in: db) }
                     // A series moves to another calendar with its detached occurrences.
@@ -686,10 +687,12 @@ extension CalendarStore {
         "rrule", "exdates", "rdates", "external_key", "series_id", "original_start", "range_low", "range_high", "is_long", "has_alarms",
     ])
 
-    private func write(_ event: Event, range: EventRange, in db: Database) throws {
+    /// Returns whether the event is new to the store.
+    @discardableResult
+    private func write(_ event: Event, range: EventRange, in db: Database) throws -> Bool {
         // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
-        try writeItem(event.identifier, Self.eventRow, [
+        return try writeItem(event.identifier, Self.eventRow, [
             .text(event.calendarIdentifier.rawValue), .text(event.title), .text(event.location), .text(event.notes), event.url.databaseValue,
             start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
             end.kind.databaseValue, end.local.databaseValue, end.zone.databaseValue,

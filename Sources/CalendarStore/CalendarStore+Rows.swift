@@ -44,8 +44,10 @@ extension CalendarStore {
     /// 110,000-event insert. `values` follow `statements.columns`; they are
     /// bound by position, unboxed (boxing each value as an existential was
     /// a sixth of a large batch's commit).
+    /// Returns whether the row is new (nothing of the item was stored before).
+    @discardableResult
     func writeItem(_ item: ItemIdentifier, _ statements: ItemRowStatements, _ values: [DatabaseValue],
-                   alarms: [Alarm], in db: Database) throws {
+                   alarms: [Alarm], in db: Database) throws -> Bool {
         let identifier = DatabaseValue.text(item.rawValue)
         let now = DatabaseValue.real(Date().timeIntervalSince1970)
         func insert(_ sql: String) throws -> Bool {
@@ -57,7 +59,8 @@ extension CalendarStore {
                 return db.changes > 0
             }
         }
-        if try !insert(statements.insert) {
+        let isNew = try insert(statements.insert)
+        if !isNew {
             // The row is there, or a constraint other than its identifier
             // refused it (OR IGNORE skips those too): the update finds no
             // row then, and the plain insert reports the constraint.
@@ -70,7 +73,7 @@ extension CalendarStore {
             if !updated { _ = try insert(statements.strictInsert) }
             try db.execute("DELETE FROM alarms WHERE item_id = ?", [item.rawValue])
         }
-        guard !alarms.isEmpty else { return }
+        guard !alarms.isEmpty else { return isNew }
         try db.withStatement("""
             INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
                 proximity, missed_window, dwell, fires_on_first_fix)
@@ -93,6 +96,7 @@ extension CalendarStore {
                 try insert.execute()
             }
         }
+        return isNew
     }
 
     /// The full identifier an abbreviation stands for, like git's short hashes.
