@@ -54,24 +54,23 @@ public enum DaemonCommandLine {
                     return 64
                 }
                 path = value
-            case "--missed-window":
-                guard let value = rest.popFirst(), let seconds = try? DurationExpression(value).seconds, seconds > 0 else {
-                    FileHandle.standardError.write(Data("chimed: --missed-window needs a DURATION such as 30m, 4h or 1d\n".utf8))
+            case "--missed-window", "--snooze", "--urgency":
+                // A missing value is a usage error (64); a value that is wrong is bad data (65), named.
+                let wanted = argument == "--urgency" ? "low, normal or critical"
+                    : argument == "--snooze" ? "a DURATION such as 5m, 10m or 1h" : "a DURATION such as 30m, 4h or 1d"
+                guard let value = rest.popFirst() else {
+                    FileHandle.standardError.write(Data("chimed: \(argument) needs \(wanted)\n".utf8))
                     return 64
                 }
-                window = Int64(seconds)
-            case "--snooze":
-                guard let value = rest.popFirst(), let seconds = try? DurationExpression(value).seconds, seconds >= 1 else {
-                    FileHandle.standardError.write(Data("chimed: --snooze needs a DURATION such as 5m, 10m or 1h\n".utf8))
-                    return 64
+                let seconds = (try? DurationExpression(value).seconds).map { Int64($0) }
+                switch (argument, seconds, DesktopNotifier.Urgency(rawValue: value)) {
+                case ("--missed-window", let seconds?, _) where seconds > 0: window = seconds
+                case ("--snooze", let seconds?, _) where seconds >= 1: desktop.snoozeSeconds = seconds
+                case ("--urgency", _, let urgency?): desktop.urgency = urgency
+                default:
+                    FileHandle.standardError.write(Data("chimed: \(argument) '\(TerminalText.escaped(value))' is not \(wanted)\n".utf8))
+                    return 65
                 }
-                desktop.snoozeSeconds = Int64(seconds)
-            case "--urgency":
-                guard let value = rest.popFirst(), let urgency = DesktopNotifier.Urgency(rawValue: value) else {
-                    FileHandle.standardError.write(Data("chimed: --urgency needs low, normal or critical\n".utf8))
-                    return 64
-                }
-                desktop.urgency = urgency
             case "--log-only":
                 logOnly = true
             case "-h", "--help":

@@ -103,4 +103,19 @@ struct SuggestionTests {
         let wrong = try Self.output(try Self.executable("chimed"), ["--log-onyl"])
         #expect(wrong.status == 64 && wrong.err.hasPrefix("chimed: unknown argument '--log-onyl'; did you mean '--log-only'?\n"))
     }
+
+    @Test("chimed: an option without its value is a usage error (64), a wrong value is bad data (65) and named")
+    func chimedOptionValues() throws {
+        let chimed = try Self.executable("chimed")
+        for option in ["--snooze", "--missed-window", "--urgency"] {
+            let missing = try Self.output(chimed, [option])
+            #expect(missing.status == 64 && missing.err.hasPrefix("chimed: \(option) needs "), "\(option): \(missing.err)")
+        }
+        for (option, value) in [("--snooze", "soon"), ("--snooze", "0s"), ("--missed-window", "-1h"), ("--urgency", "loud")] {
+            let wrong = try Self.output(chimed, [option, value])
+            #expect(wrong.status == 65 && wrong.err == "chimed: \(option) '\(value)' is not " + (option == "--urgency" ? "low, normal or critical\n"
+                : option == "--snooze" ? "a DURATION such as 5m, 10m or 1h\n" : "a DURATION such as 30m, 4h or 1d\n"),
+                    "\(option) \(value): \(wrong.status) \(wrong.err)")
+        }
+    }
 }
