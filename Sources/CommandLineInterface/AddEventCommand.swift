@@ -82,21 +82,9 @@ enum AddEventCommand {
             var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,
                               notes: parsed.value("--notes") ?? "", url: url, start: start, end: end, recurrenceRule: rule,
                               exceptionDates: exceptions, alarms: alarms, externalKey: key)
-            var updated = false
-            if let key {
-                let holder = try StoreOptions.run(command) { () throws(StoreError) in
-                    try KeyHolder.find(key, in: calendar, store: store)
-                }
-                switch holder {
-                case .event(let existing):
-                    event.identifier = existing
-                    updated = true
-                case .reminder(let other):
-                    throw .data("\(command): --key '\(key)' is already used by reminder \(other.short) in calendar '\(calendar.title)'")
-                case nil:
-                    break
-                }
-            }
+            let existing = try KeyHolder.updated(by: key, event: true, in: calendar, store: store, command: command)
+            if let existing { event.identifier = existing }
+            let updated = existing != nil
             return try StoreOptions.run(command) { () throws(StoreError) -> (Event, Bool) in
                 try store.save(event)
                 return (try store.event(identifier: event.identifier), updated)

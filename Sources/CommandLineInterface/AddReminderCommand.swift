@@ -81,18 +81,9 @@ enum AddReminderCommand {
             let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: false, command: command)
             var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed.value("--notes") ?? "",
                                     priority: priority, due: due, recurrenceRule: rule, alarms: alarms, externalKey: key)
-            var updated = false
-            if let key {
-                switch try StoreOptions.run(command, { () throws(StoreError) in try KeyHolder.find(key, in: calendar, store: store) }) {
-                case .reminder(let existing):
-                    reminder.identifier = existing
-                    updated = true
-                case .event(let other):
-                    throw .data("\(command): --key '\(key)' is already used by event \(other.short) in calendar '\(calendar.title)'")
-                case nil:
-                    break
-                }
-            }
+            let existing = try KeyHolder.updated(by: key, event: false, in: calendar, store: store, command: command)
+            if let existing { reminder.identifier = existing }
+            let updated = existing != nil
             let saved = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
                 try store.save(reminder)
                 return try store.reminder(identifier: reminder.identifier)

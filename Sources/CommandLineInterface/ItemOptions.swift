@@ -375,4 +375,20 @@ enum KeyHolder {
         }
         return nil
     }
+
+    /// The item of the kind being added (`event` or not) that holds `key`
+    /// in `calendar`, which adding again updates; nil with no key or no
+    /// holder. A key held by an item of the other kind is refused (65).
+    static func updated(by key: String?, event: Bool, in calendar: ItemCalendar, store: CalendarStore,
+                        command: String) throws(CommandFailure) -> ItemIdentifier? {
+        guard let key else { return nil }
+        switch try StoreOptions.run(command, { () throws(StoreError) in try find(key, in: calendar, store: store) }) {
+        case .event(let existing) where event, .reminder(let existing) where !event:
+            return existing
+        case .event(let other), .reminder(let other):
+            throw .data("\(command): --key '\(key)' is already used by \(event ? "reminder" : "event") \(other.short) in calendar '\(calendar.title)'")
+        case nil:
+            return nil
+        }
+    }
 }

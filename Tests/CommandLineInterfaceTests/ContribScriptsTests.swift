@@ -15,22 +15,10 @@ struct ContribScriptsTests {
 
     /// Runs `contrib/setup ARGUMENTS` with `PATH` starting at `stubs`; returns its status, output and errors.
     static func setup(_ arguments: [String], stubs: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root + "/contrib/setup"] + arguments
         var environment = ProcessInfo.processInfo.environment
         if let stubs { environment["PATH"] = stubs + ":/usr/bin:/bin" }
         environment["CHIME_SETUP_YES"] = nil
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, printed, errors)
+        return try runProcess("/bin/bash", [root + "/contrib/setup"] + arguments, environment: environment)
     }
 
     /// A folder of stand-ins: dpkg-query that finds nothing installed, and

@@ -80,17 +80,7 @@ struct SuggestionTests {
     }
 
     static func output(_ executable: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, printed, errors)
+        try runProcess(executable, arguments)
     }
 
     @Test("chime --version and chimed --version print the one version; a misspelt chimed option gets a hint")
