@@ -6,6 +6,24 @@ import Testing
 
 @Suite("chime add event and add reminder")
 struct AddCommandTests {
+    @Test("adding again with a --key updates the item of the same kind; a key another kind holds is refused with 65 and changes nothing")
+    func keyHeldByTheOtherKind() throws {
+        let scratch = Scratch()
+        let reminder = scratch.add("reminder", "Pay rent", "--due", "2026-12-05 17:00", "--key", "rent")
+        #expect(scratch.add("reminder", "Pay the rent", "--due", "2026-12-05 17:00", "--key", "rent") == reminder)
+        let event = scratch.run("add", "event", "Rent day", "--start", "2026-12-05T09:00", "--key", "rent")
+        #expect(event.status == 65)
+        #expect(event.errors.first?.hasPrefix("chime add event: --key 'rent' is already used by reminder \(reminder) in calendar ") == true,
+                "\(event.errors)")
+        let standUp = scratch.add("event", "Stand-up", "--start", "2026-12-02T08:50", "--key", "standup")
+        let other = scratch.run("add", "reminder", "Stand up", "--key", "standup")
+        #expect(other.status == 65)
+        #expect(other.errors.first?.hasPrefix("chime add reminder: --key 'standup' is already used by event \(standUp) in calendar ") == true,
+                "\(other.errors)")
+        let titles = try scratch.store().reminders(.all).map(\.title)
+        #expect(titles == ["Pay the rent"])
+    }
+
     @Test("a timed event lasts an hour unless told, in the machine's zone, and lists on its day")
     func timedEvent() throws {
         let scratch = Scratch()
