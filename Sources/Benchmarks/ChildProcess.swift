@@ -2,19 +2,20 @@
 import Glibc
 #endif
 
+/// Spawning a program, or its pipe, failed.
+struct ChildProcessError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// Runs a program as a shell would, with posix_spawn and waitpid, and
 /// collects its standard output. Foundation's `Process` is not used for
 /// timing: on this toolchain its `waitUntilExit` alone adds about 50 ms.
 enum ChildProcess {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// `standardInput` names a file to read standard input from.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
                     standardInput: String? = nil) throws -> (status: Int32, output: [UInt8]) {
         var pipe: [Int32] = [0, 0]
-        guard Glibc.pipe(&pipe) == 0 else { throw Failure(description: "pipe: errno \(errno)") }
+        guard Glibc.pipe(&pipe) == 0 else { throw ChildProcessError(description: "pipe: errno \(errno)") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -61,7 +62,7 @@ enum ChildProcess {
     /// this process wrote.
     static func measure(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Measurement {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
-        guard null >= 0 else { throw Failure(description: "/dev/null: errno \(errno)") }
+        guard null >= 0 else { throw ChildProcessError(description: "/dev/null: errno \(errno)") }
         defer { close(null) }
         return try withCArrays(executable, arguments, environment) { argv, envp in
             let clock = ContinuousClock()
@@ -75,7 +76,7 @@ enum ChildProcess {
                 execve(argv[0]!, argv, envp)
                 _exit(127)
             }
-            guard pid > 0 else { throw Failure(description: "fork: errno \(errno)") }
+            guard pid > 0 else { throw ChildProcessError(description: "fork: errno \(errno)") }
             var status: Int32 = 0
             var usage = rusage()
             while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
@@ -94,7 +95,7 @@ enum ChildProcess {
         try withCArrays(executable, arguments, environment) { argv, envp in
             var pid: pid_t = 0
             let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
-            guard spawned == 0 else { throw Failure(description: "posix_spawn \(executable): error \(spawned)") }
+            guard spawned == 0 else { throw ChildProcessError(description: "posix_spawn \(executable): error \(spawned)") }
             return pid
         }
     }

@@ -258,7 +258,7 @@ extension LocationBenchmark {
         let daemon = try DaemonBenchmark.Daemon(executable: chimed, store: path, runtime: runtime)
         defer { daemon.stop() }
         guard daemon.wait(for: "chimed: started", seconds: 60).first != nil else {
-            throw ChildProcess.Failure(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
+            throw ChildProcessError(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
         }
         let environment = ["XDG_RUNTIME_DIR": runtime, "TZ": "UTC"]
         let began = Date()
@@ -266,7 +266,7 @@ extension LocationBenchmark {
         let seconds = Date().timeIntervalSince(began)
         guard result.status == 0,
               let summary = try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any] else {
-            throw ChildProcess.Failure(description: "chime location --stdin exited \(result.status): \(String(decoding: result.output, as: UTF8.self))")
+            throw ChildProcessError(description: "chime location --stdin exited \(result.status): \(String(decoding: result.output, as: UTF8.self))")
         }
         let transitions = summary["transitions"] as? Int ?? -1
         let fired = daemon.wait(for: "chimed: fired", count: transitions, seconds: 10).count
@@ -295,6 +295,6 @@ extension LocationBenchmark {
 }
 
 private func require<T>(_ value: T?) throws -> T {
-    guard let value else { throw ChildProcess.Failure(description: "no location alarm to move") }
+    guard let value else { throw ChildProcessError(description: "no location alarm to move") }
     return value
 }
