@@ -1,11 +1,12 @@
+/// A zone file that is not valid TZif, and where it went wrong.
+struct TZifError: Error { var reason: String }
+
 /// Reads the binary TZif format of RFC 8536 (versions 1 to 4): the 64-bit
 /// data block when present, and the POSIX TZ string in the footer.
 struct TZifReader {
-    struct Failure: Error { var reason: String }
-
     let bytes: [UInt8]
 
-    func rules(identifier: String) throws(Failure) -> TimeZoneRules {
+    func rules(identifier: String) throws(TZifError) -> TimeZoneRules {
         var cursor = 0
         let first = try header(at: &cursor)
         // Version 1 (a NUL byte) has only the 32-bit block; later versions
@@ -28,9 +29,9 @@ struct TZifReader {
         }
     }
 
-    private func header(at cursor: inout Int) throws(Failure) -> Header {
+    private func header(at cursor: inout Int) throws(TZifError) -> Header {
         guard cursor + 44 <= bytes.count, bytes[cursor..<cursor + 4].elementsEqual("TZif".utf8) else {
-            throw Failure(reason: "missing TZif header at byte \(cursor)")
+            throw TZifError(reason: "missing TZif header at byte \(cursor)")
         }
         var counts: [Int] = []
         // RFC 8536 counts are unsigned.
@@ -38,12 +39,12 @@ struct TZifReader {
         cursor += 44
         let result = Header(isUTCCount: counts[0], isStandardCount: counts[1], leapCount: counts[2],
                             timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
-        guard result.typeCount > 0 else { throw Failure(reason: "no local time types") }
+        guard result.typeCount > 0 else { throw TZifError(reason: "no local time types") }
         return result
     }
 
-    private func block(_ header: Header, timeSize: Int, at cursor: inout Int, identifier: String, footer: POSIXTimeZoneRule?) throws(Failure) -> TimeZoneRules {
-        guard cursor + header.blockSize(timeSize: timeSize) <= bytes.count else { throw Failure(reason: "truncated data block") }
+    private func block(_ header: Header, timeSize: Int, at cursor: inout Int, identifier: String, footer: POSIXTimeZoneRule?) throws(TZifError) -> TimeZoneRules {
+        guard cursor + header.blockSize(timeSize: timeSize) <= bytes.count else { throw TZifError(reason: "truncated data block") }
         let timesStart = cursor
         let indexStart = timesStart + header.timeCount * timeSize
         let typesStart = indexStart + header.timeCount
@@ -57,7 +58,7 @@ struct TZifReader {
         for index in 0..<header.timeCount {
             let instant = integer(at: timesStart + index * timeSize, size: timeSize)
             let type = Int(bytes[indexStart + index])
-            guard type < offsets.count else { throw Failure(reason: "transition \(index) names a missing type") }
+            guard type < offsets.count else { throw TZifError(reason: "transition \(index) names a missing type") }
             let after = offsets[type]
             // Changes of name or DST flag alone do not move wall clocks.
             if after != previous {
@@ -68,14 +69,14 @@ struct TZifReader {
         return TimeZoneRules(identifier: identifier, table: table, initialOffset: offsets[0], footer: footer)
     }
 
-    private func footerRule(at cursor: inout Int) throws(Failure) -> POSIXTimeZoneRule? {
+    private func footerRule(at cursor: inout Int) throws(TZifError) -> POSIXTimeZoneRule? {
         guard cursor < bytes.count, bytes[cursor] == UInt8(ascii: "\n") else { return nil }
         guard let end = bytes[(cursor + 1)...].firstIndex(of: UInt8(ascii: "\n")) else {
-            throw Failure(reason: "unterminated footer")
+            throw TZifError(reason: "unterminated footer")
         }
         let text = String(decoding: bytes[(cursor + 1)..<end], as: UTF8.self)
         if text.isEmpty { return nil }
-        guard let rule = POSIXTimeZoneRule(text) else { throw Failure(reason: "unreadable TZ string '\(text)'") }
+        guard let rule = POSIXTimeZoneRule(text) else { throw TZifError(reason: "unreadable TZ string '\(text)'") }
         return rule
     }
 
