@@ -3,15 +3,16 @@ import CCurl
 import Glibc
 #endif
 
+/// libcurl could not be loaded, or a transfer through it failed.
+struct LibCurlError: Error, CustomStringConvertible {
+    var description: String
+}
+
 /// libcurl, opened with dlopen by the one command that fetches (`chime
 /// holidays update`). Linked in, as FoundationNetworking links it, it made
 /// every command load and relocate libcurl and the TLS, Kerberos and LDAP
 /// libraries behind it before doing anything.
 struct LibCurl: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The soname of libcurl's ABI since 2006 (Debian's libcurl4, which the
     /// Swift toolchain's FoundationNetworking needs too).
     static let soname = "libcurl.so.4"
@@ -21,7 +22,7 @@ struct LibCurl: @unchecked Sendable {
     static let maximumBody = 8 << 20
 
     /// Opened once, on first use; the failure says what is missing.
-    static let shared = Result { () throws(Failure) -> LibCurl in try LibCurl() }
+    static let shared = Result { () throws(LibCurlError) -> LibCurl in try LibCurl() }
 
     private let library: UnsafeMutableRawPointer
     private let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
@@ -31,12 +32,12 @@ struct LibCurl: @unchecked Sendable {
     private let easySetopt: UnsafeMutableRawPointer
     private let easyGetinfo: UnsafeMutableRawPointer
 
-    private init() throws(Failure) {
+    private init() throws(LibCurlError) {
         guard let library = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw Failure(description: "cannot load \(Self.soname) (install libcurl4): \(Self.dlerrorText())")
+            throw LibCurlError(description: "cannot load \(Self.soname) (install libcurl4): \(Self.dlerrorText())")
         }
-        func symbol(_ name: String) throws(Failure) -> UnsafeMutableRawPointer {
-            guard let address = dlsym(library, name) else { throw Failure(description: "\(Self.soname) has no \(name)") }
+        func symbol(_ name: String) throws(LibCurlError) -> UnsafeMutableRawPointer {
+            guard let address = dlsym(library, name) else { throw LibCurlError(description: "\(Self.soname) has no \(name)") }
             return address
         }
         self.library = library
@@ -49,7 +50,7 @@ struct LibCurl: @unchecked Sendable {
         easyGetinfo = try symbol("curl_easy_getinfo")
         // Once per process, before any handle (not thread-safe before libcurl 7.84).
         let status = globalInit(Int(CHIME_CURL_GLOBAL_DEFAULT))
-        guard status == CHIME_CURLE_OK else { throw Failure(description: "curl_global_init: \(Self.text(easyStrerror(status)))") }
+        guard status == CHIME_CURLE_OK else { throw LibCurlError(description: "curl_global_init: \(Self.text(easyStrerror(status)))") }
     }
 
     /// libcurl's own number for an option name, or -1 (nil before libcurl
@@ -62,8 +63,8 @@ struct LibCurl: @unchecked Sendable {
     /// status and the body. `timeout` bounds connecting and any stall;
     /// twice it bounds the whole transfer, as URLSession's request and
     /// resource timeouts did.
-    func get(_ address: String, timeout: Double) throws(Failure) -> (status: Int, body: [UInt8]) {
-        guard let handle = easyInit() else { throw Failure(description: "curl_easy_init failed") }
+    func get(_ address: String, timeout: Double) throws(LibCurlError) -> (status: Int, body: [UInt8]) {
+        guard let handle = easyInit() else { throw LibCurlError(description: "curl_easy_init failed") }
         // libcurl keeps pointers to the strings and buffers until the handle goes.
         let body = Unmanaged.passRetained(Body())
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CHIME_CURL_ERROR_SIZE))
@@ -110,10 +111,10 @@ struct LibCurl: @unchecked Sendable {
             status = chime_curl_setopt_pointer(easySetopt, handle, option, value)
         }
         if status == CHIME_CURLE_OK { status = easyPerform(handle) }
-        if body.takeUnretainedValue().tooLarge { throw Failure(description: "the answer is larger than \(Self.maximumBody >> 20) MB") }
+        if body.takeUnretainedValue().tooLarge { throw LibCurlError(description: "the answer is larger than \(Self.maximumBody >> 20) MB") }
         guard status == CHIME_CURLE_OK else {
             let detail = String(cString: message)
-            throw Failure(description: detail.isEmpty ? Self.text(easyStrerror(status)) : detail)
+            throw LibCurlError(description: detail.isEmpty ? Self.text(easyStrerror(status)) : detail)
         }
         var code = 0
         _ = chime_curl_getinfo_long(easyGetinfo, handle, CHIME_CURLINFO_RESPONSE_CODE, &code)
