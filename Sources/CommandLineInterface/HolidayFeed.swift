@@ -1,5 +1,12 @@
 import Foundation
 
+/// A holiday source that is not one, or a file it would not give.
+struct HolidayFeedError: Error, CustomStringConvertible {
+    var description: String
+    /// The exit status it ends `chime holidays update` with.
+    var status = ExitStatus.unavailable
+}
+
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
 /// address with `{year}` in it (or a base that `/{year}.json` is added to),
 /// or a folder holding `2027.json` and its kind.
@@ -18,7 +25,7 @@ struct HolidayFeed: CustomStringConvertible {
     /// https is refused (65), and so is a folder that is not there (66) or
     /// is not a folder (65): each would otherwise read as a source with no
     /// years published, and the update would do nothing, successfully.
-    init(_ text: String?) throws(Failure) {
+    init(_ text: String?) throws(HolidayFeedError) {
         guard let text else {
             location = .web(pattern: Self.defaultPattern)
             return
@@ -30,15 +37,15 @@ struct HolidayFeed: CustomStringConvertible {
             return
         }
         if let scheme = text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) {
-            throw Failure(description: "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder",
+            throw HolidayFeedError(description: "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder",
                           status: ExitStatus.dataError)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) else {
-            throw Failure(description: "--from '\(text)': no such folder", status: ExitStatus.notFound)
+            throw HolidayFeedError(description: "--from '\(text)': no such folder", status: ExitStatus.notFound)
         }
         guard isFolder.boolValue else {
-            throw Failure(description: "--from '\(text)' is not a folder; give the folder that holds YEAR.json files",
+            throw HolidayFeedError(description: "--from '\(text)' is not a folder; give the folder that holds YEAR.json files",
                           status: ExitStatus.dataError)
         }
         location = .folder(text)
@@ -51,24 +58,18 @@ struct HolidayFeed: CustomStringConvertible {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-        /// The exit status it ends `chime holidays update` with.
-        var status = ExitStatus.unavailable
-    }
-
     /// The file for `year` and where it came from; nil when the source has
     /// none (HTTP 404, no such file).
-    func fetch(year: Int, timeout: TimeInterval = 20) throws(Failure) -> (bytes: [UInt8], origin: String)? {
+    func fetch(year: Int, timeout: TimeInterval = 20) throws(HolidayFeedError) -> (bytes: [UInt8], origin: String)? {
         switch location {
         case .folder(let folder):
             let path = (folder as NSString).appendingPathComponent("\(year).json")
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "cannot read \(path)") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw HolidayFeedError(description: "cannot read \(path)") }
             return ([UInt8](data), path)
         case .web(let pattern):
             let address = pattern.replacingOccurrences(of: "{year}", with: String(year))
-            guard let url = URL(string: address) else { throw Failure(description: "not a web address: \(address)") }
+            guard let url = URL(string: address) else { throw HolidayFeedError(description: "not a web address: \(address)") }
             return try Self.download(url, timeout: timeout).map { ($0, address) }
         }
     }
@@ -76,17 +77,17 @@ struct HolidayFeed: CustomStringConvertible {
     /// One GET, waited for: nil on 404, an error naming the address for
     /// anything else that is not 200. Through libcurl, opened only now (see
     /// `LibCurl`): FoundationNetworking would load it for every command.
-    private static func download(_ url: URL, timeout: TimeInterval) throws(Failure) -> [UInt8]? {
+    private static func download(_ url: URL, timeout: TimeInterval) throws(HolidayFeedError) -> [UInt8]? {
         let answer: (status: Int, body: [UInt8])
         do {
             answer = try LibCurl.shared.get().get(url.absoluteString, timeout: timeout)
         } catch {
-            throw Failure(description: "\(url.absoluteString): \(error)")
+            throw HolidayFeedError(description: "\(url.absoluteString): \(error)")
         }
         switch answer.status {
         case 200: return answer.body
         case 404: return nil
-        default: throw Failure(description: "\(url.absoluteString): HTTP status \(answer.status)")
+        default: throw HolidayFeedError(description: "\(url.absoluteString): HTTP status \(answer.status)")
         }
     }
 }
