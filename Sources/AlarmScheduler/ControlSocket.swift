@@ -74,17 +74,17 @@ final class ControlSocket: @unchecked Sendable {
         // Its runtime folder's lock was removed under a running daemon:
         // the socket still answers, and is not taken from it.
         if Self.answers(path) {
-            throw Daemon.Failure(description: "already running: a daemon answers at \(path)", alreadyRunning: true)
+            throw DaemonError(description: "already running: a daemon answers at \(path)", alreadyRunning: true)
         }
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard listener >= 0 else { throw Daemon.Failure(description: "control socket: \(String(cString: strerror(errno)))") }
+        guard listener >= 0 else { throw DaemonError(description: "control socket: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(listener)
-            throw Daemon.Failure(description: "control socket: the path \(path) is too long")
+            throw DaemonError(description: "control socket: the path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
@@ -98,7 +98,7 @@ final class ControlSocket: @unchecked Sendable {
         guard bound == 0, listen(listener, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             close(listener)
-            throw Daemon.Failure(description: "control socket \(path): \(reason)")
+            throw DaemonError(description: "control socket \(path): \(reason)")
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptAll() }

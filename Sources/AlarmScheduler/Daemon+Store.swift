@@ -69,13 +69,13 @@ extension Daemon {
         // A file removed and made again between the open and the lock is opened again: a few tries.
         for _ in 0..<3 {
             let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { throw Failure(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { throw DaemonError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 var pid = [UInt8](repeating: 0, count: 32)
                 let count = pread(descriptor, &pid, 31, 0)
                 close(descriptor)
                 let text = count > 0 ? String(decoding: pid[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
-                throw Failure(description: "already running \(holder) (pid \(text.isEmpty ? "?" : text), lock \(path))", alreadyRunning: true)
+                throw DaemonError(description: "already running \(holder) (pid \(text.isEmpty ? "?" : text), lock \(path))", alreadyRunning: true)
             }
             guard let locked = FileIdentity(descriptor: descriptor), locked == FileIdentity(path: path) else {
                 close(descriptor)
@@ -87,7 +87,7 @@ extension Daemon {
             _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
             return descriptor
         }
-        throw Failure(description: "cannot lock \(path): it keeps being replaced")
+        throw DaemonError(description: "cannot lock \(path): it keeps being replaced")
     }
 
     /// Holds the store's lock: takes it, or takes it again when the file at
@@ -121,7 +121,7 @@ extension Daemon {
             }
             return
         }
-        throw Failure(description: "the store \(options.storePath) keeps being replaced while it is opened")
+        throw DaemonError(description: "the store \(options.storePath) keeps being replaced while it is opened")
     }
 
     // MARK: The folder watch
@@ -211,7 +211,7 @@ extension Daemon {
         guard store != nil else { return }
         do {
             try ensureStoreLock()
-        } catch let failure as Failure where failure.alreadyRunning {
+        } catch let failure as DaemonError where failure.alreadyRunning {
             stopForAnotherDaemon(failure)
         } catch {
             log("chimed: \(error)")
@@ -297,7 +297,7 @@ extension Daemon {
             try rebuildPlan()
             do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             showInterruptedCrossings()
-        } catch let failure as Failure where failure.alreadyRunning {
+        } catch let failure as DaemonError where failure.alreadyRunning {
             return stopForAnotherDaemon(failure)
         } catch {
             storeLost()

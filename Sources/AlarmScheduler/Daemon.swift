@@ -6,6 +6,18 @@ import Foundation
 import Glibc
 #endif
 
+/// What stopped the daemon from starting or from keeping its store.
+public struct DaemonError: Error, CustomStringConvertible {
+    public var description: String
+    /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
+    public var alreadyRunning = false
+
+    public init(description: String, alreadyRunning: Bool = false) {
+        self.description = description
+        self.alreadyRunning = alreadyRunning
+    }
+}
+
 /// `chimed`: knows the next moment any alarm must ring, sleeps on one
 /// wall-clock Dispatch timer until then, and shows each firing once.
 ///
@@ -48,17 +60,6 @@ public final class Daemon: @unchecked Sendable {
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
             self.runtimeFolder = runtimeFolder
-        }
-    }
-
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-        /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
-        public var alreadyRunning = false
-
-        public init(description: String, alreadyRunning: Bool = false) {
-            self.description = description
-            self.alreadyRunning = alreadyRunning
         }
     }
 
@@ -145,10 +146,10 @@ public final class Daemon: @unchecked Sendable {
             }
             settledInStore = settled
             try takeInterrupted()
-        } catch let failure as Failure {
+        } catch let failure as DaemonError {
             throw failure
         } catch {
-            throw Failure(description: "cannot open the store: \(error)")
+            throw DaemonError(description: "cannot open the store: \(error)")
         }
         watchStore()
         clockWatch = ClockWatch(queue: queue) { [weak self] in
@@ -186,13 +187,13 @@ public final class Daemon: @unchecked Sendable {
     private func takeLock() throws {
         let folder = options.runtimeFolder
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw Failure(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
+            throw DaemonError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
         // It holds the lock (and will hold the control socket): it must be a
         // folder of this user's that nobody else can enter, not a link.
         var info = stat()
         guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw Failure(description: "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
+            throw DaemonError(description: "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
         }
         // The control socket lives here: one daemon per runtime folder too.
         lockDescriptor = try Self.lockFile(folder + "/chimed.lock", holder: "in \(folder)")
