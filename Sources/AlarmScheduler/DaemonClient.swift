@@ -3,14 +3,15 @@ import Foundation
 import Glibc
 #endif
 
+/// No daemon answered, or not as one should.
+public struct DaemonClientError: Error, CustomStringConvertible {
+    public var description: String
+}
+
 /// Talks to a running `chimed` over its control socket: one JSON request
 /// line, one JSON reply line.
 public struct DaemonClient {
     public let socketPath: String
-
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
-    }
 
     public init(environment: [String: String]) {
         socketPath = Daemon.runtimeFolder(environment) + "/chimed.sock"
@@ -18,8 +19,8 @@ public struct DaemonClient {
 
     /// Sends `request` and returns the reply; throws when no daemon answers
     /// within `timeout` seconds.
-    public func send(_ request: [String: Any], timeout: Int = 5) throws(Failure) -> [String: Any] {
-        guard let line = try? JSONSerialization.data(withJSONObject: request) else { throw Failure(description: "the request is not JSON") }
+    public func send(_ request: [String: Any], timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
+        guard let line = try? JSONSerialization.data(withJSONObject: request) else { throw DaemonClientError(description: "the request is not JSON") }
         return try send(line: line, timeout: timeout)
     }
 
@@ -30,10 +31,10 @@ public struct DaemonClient {
     /// a caller that builds large requests faster than JSONSerialization.
     /// `timeout` bounds the whole exchange, however the daemon trickles its
     /// reply: connecting, writing the request and reading the reply.
-    public func send(line request: Data, timeout: Int = 5) throws(Failure) -> [String: Any] {
+    public func send(line request: Data, timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
         let deadline = Date().addingTimeInterval(TimeInterval(timeout))
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw DaemonClientError(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         // Connecting waits while the daemon's backlog is full: bounded by the send timeout.
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
@@ -41,7 +42,7 @@ public struct DaemonClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(socketPath.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw Failure(description: "the path \(socketPath) is too long") }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw DaemonClientError(description: "the path \(socketPath) is too long") }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
@@ -50,11 +51,11 @@ public struct DaemonClient {
         }
         guard connected == 0 else {
             if errno == EAGAIN || errno == EINPROGRESS {
-                throw Failure(description: "the daemon at \(socketPath) did not answer within \(timeout) s (it takes no connections)")
+                throw DaemonClientError(description: "the daemon at \(socketPath) did not answer within \(timeout) s (it takes no connections)")
             }
-            throw Failure(description: "no daemon is running (nothing answers at \(socketPath): \(String(cString: strerror(errno))))")
+            throw DaemonClientError(description: "no daemon is running (nothing answers at \(socketPath): \(String(cString: strerror(errno))))")
         }
-        let silent = Failure(description: "the daemon at \(socketPath) did not answer within \(timeout) s")
+        let silent = DaemonClientError(description: "the daemon at \(socketPath) did not answer within \(timeout) s")
         var line = request
         line.append(10)
         var sent = 0
@@ -66,7 +67,7 @@ public struct DaemonClient {
             } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
                 continue
             } else {
-                throw Failure(description: "cannot write to \(socketPath): \(String(cString: strerror(errno)))")
+                throw DaemonClientError(description: "cannot write to \(socketPath): \(String(cString: strerror(errno)))")
             }
         }
         var reply: [UInt8] = []
@@ -74,23 +75,23 @@ public struct DaemonClient {
         var end: Int?
         while end == nil {
             guard Self.wait(descriptor, for: Int16(POLLIN), until: deadline) else {
-                throw reply.isEmpty ? silent : Failure(description: "the daemon at \(socketPath) did not finish its reply within \(timeout) s "
+                throw reply.isEmpty ? silent : DaemonClientError(description: "the daemon at \(socketPath) did not finish its reply within \(timeout) s "
                                                                        + "(\(reply.count) bytes came)")
             }
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
             guard count > 0 else {
-                throw Failure(description: reply.isEmpty ? "the daemon at \(socketPath) closed the connection without an answer"
+                throw DaemonClientError(description: reply.isEmpty ? "the daemon at \(socketPath) closed the connection without an answer"
                                                          : "the daemon at \(socketPath) closed the connection after \(reply.count) bytes of its reply")
             }
             if let newline = buffer[0..<count].firstIndex(of: 10) { end = reply.count + newline }
             reply += buffer[0..<count]
             guard reply.count <= Self.maximumReply else {
-                throw Failure(description: "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
+                throw DaemonClientError(description: "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
             }
         }
         guard let end, let object = try? JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any] else {
-            throw Failure(description: "the daemon at \(socketPath) did not answer with a JSON object")
+            throw DaemonClientError(description: "the daemon at \(socketPath) did not answer with a JSON object")
         }
         return object
     }
