@@ -16,20 +16,22 @@ let package = Package(
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
         // BundledData links to share/holidays, the single source of the data;
         // each file there is compiled in as PackageResources.<name>_txt.
-        .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
+        .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "SystemCalls"],
                 resources: [.embedInCode("BundledData")]),
         .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
-                                                            "AlarmScheduler", "Geofencing", "CCurl"]),
+                                                            "AlarmScheduler", "Geofencing", "CCurl", "SystemCalls"]),
         // libcurl's ABI for dlopen: only 'chime holidays update' loads it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
         .target(name: "SeededRandom"),
+        // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
+        .target(name: "SystemCalls"),
         .target(name: "Geofencing", dependencies: ["CalendarModel"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars", "Geofencing"]),
         .systemLibrary(name: "CTimerFD"),
         .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD",
-                                                       "Geofencing"]),
+                                                       "Geofencing", "SystemCalls"]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
@@ -54,6 +56,7 @@ let package = Package(
                                                                      "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["HolidayCalendars", "CalendarModel"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CalendarModel", "SeededRandom"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,17 +75,20 @@ final class ControlSocket: @unchecked Sendable {
         // Its runtime folder's lock was removed under a running daemon:
         // the socket still answers, and is not taken from it.
         if Self.answers(path) {
-            throw DaemonError(description: "already running: a daemon answers at \(path)", alreadyRunning: true)
+            throw DaemonError(.alreadyRunning, "already running: a daemon answers at \(path)")
         }
         unlink(path)
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard listener >= 0 else { throw DaemonError(description: "control socket: \(String(cString: strerror(errno)))") }
+        guard listener >= 0 else {
+            let failure = SystemError.last("socket")
+            throw DaemonError(.controlSocket, "control socket: \(failure.reason)", systemError: failure)
+        }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
             close(listener)
-            throw DaemonError(description: "control socket: the path \(path) is too long")
+            throw DaemonError(.controlSocket, "control socket: the path \(path) is too long")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
@@ -96,9 +100,9 @@ final class ControlSocket: @unchecked Sendable {
         }
         umask(mask)
         guard bound == 0, listen(listener, 16) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let failure = SystemError.last(bound == 0 ? "listen" : "bind", path: path)
             close(listener)
-            throw DaemonError(description: "control socket \(path): \(reason)")
+            throw DaemonError(.controlSocket, "control socket \(path): \(failure.reason)", systemError: failure)
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptAll() }

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Dispatch
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,14 +69,17 @@ extension Daemon {
     static func lockFile(_ path: String, holder: String) throws -> Int32 {
         // A file removed and made again between the open and the lock is opened again: a few tries.
         for _ in 0..<3 {
-            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-            guard descriptor >= 0 else { throw DaemonError(description: "cannot open \(path): \(String(cString: strerror(errno)))") }
+            let descriptor = SystemError.retryingEINTR { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+            guard descriptor >= 0 else {
+                let failure = SystemError.last("open", path: path)
+                throw DaemonError(.lock, "cannot open \(path): \(failure.reason)", systemError: failure)
+            }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 var pid = [UInt8](repeating: 0, count: 32)
                 let count = pread(descriptor, &pid, 31, 0)
                 close(descriptor)
                 let text = count > 0 ? String(decoding: pid[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
-                throw DaemonError(description: "already running \(holder) (pid \(text.isEmpty ? "?" : text), lock \(path))", alreadyRunning: true)
+                throw DaemonError(.alreadyRunning, "already running \(holder) (pid \(text.isEmpty ? "?" : text), lock \(path))")
             }
             guard let locked = FileIdentity(descriptor: descriptor), locked == FileIdentity(path: path) else {
                 close(descriptor)
@@ -87,7 +91,7 @@ extension Daemon {
             _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
             return descriptor
         }
-        throw DaemonError(description: "cannot lock \(path): it keeps being replaced")
+        throw DaemonError(.lock, "cannot lock \(path): it keeps being replaced")
     }
 
     /// Holds the store's lock: takes it, or takes it again when the file at
@@ -121,7 +125,7 @@ extension Daemon {
             }
             return
         }
-        throw DaemonError(description: "the store \(options.storePath) keeps being replaced while it is opened")
+        throw DaemonError(.store, "the store \(options.storePath) keeps being replaced while it is opened")
     }
 
     // MARK: The folder watch
@@ -211,7 +215,7 @@ extension Daemon {
         guard store != nil else { return }
         do {
             try ensureStoreLock()
-        } catch let failure as DaemonError where failure.alreadyRunning {
+        } catch let failure as DaemonError where failure.code == .alreadyRunning {
             stopForAnotherDaemon(failure)
         } catch {
             log("chimed: \(error)")
@@ -297,7 +301,7 @@ extension Daemon {
             try rebuildPlan()
             do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             showInterruptedCrossings()
-        } catch let failure as DaemonError where failure.alreadyRunning {
+        } catch let failure as DaemonError where failure.code == .alreadyRunning {
             return stopForAnotherDaemon(failure)
         } catch {
             storeLost()

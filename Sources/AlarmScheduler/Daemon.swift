@@ -2,19 +2,36 @@ import CalendarModel
 import CalendarStore
 import Dispatch
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// What stopped the daemon from starting or from keeping its store.
+/// What stopped the daemon from starting or from keeping its store:
+/// `code` for a caller to match, `description` for people.
 public struct DaemonError: Error, CustomStringConvertible {
-    public var description: String
-    /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
-    public var alreadyRunning = false
+    public enum Code: Sendable, Equatable {
+        /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
+        case alreadyRunning
+        /// The runtime folder cannot be made, or is not a private folder of this user's.
+        case runtimeFolder
+        /// A lock file cannot be opened, or keeps being replaced.
+        case lock
+        /// The control socket cannot be made.
+        case controlSocket
+        /// The store cannot be opened, or keeps being replaced while it is.
+        case store
+    }
 
-    public init(description: String, alreadyRunning: Bool = false) {
+    public var code: Code
+    public var description: String
+    /// The system call that failed beneath, when one did.
+    public var systemError: SystemError?
+
+    public init(_ code: Code, _ description: String, systemError: SystemError? = nil) {
+        self.code = code
         self.description = description
-        self.alreadyRunning = alreadyRunning
+        self.systemError = systemError
     }
 }
 
@@ -149,7 +166,7 @@ public final class Daemon: @unchecked Sendable {
         } catch let failure as DaemonError {
             throw failure
         } catch {
-            throw DaemonError(description: "cannot open the store: \(error)")
+            throw DaemonError(.store, "cannot open the store: \(error)")
         }
         watchStore()
         clockWatch = ClockWatch(queue: queue) { [weak self] in
@@ -187,13 +204,14 @@ public final class Daemon: @unchecked Sendable {
     private func takeLock() throws {
         let folder = options.runtimeFolder
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw DaemonError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
+            let failure = SystemError.last("mkdir", path: folder)
+            throw DaemonError(.runtimeFolder, "cannot create \(folder): \(failure.reason)", systemError: failure)
         }
         // It holds the lock (and will hold the control socket): it must be a
         // folder of this user's that nobody else can enter, not a link.
         var info = stat()
         guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == getuid(), info.st_mode & 0o077 == 0 else {
-            throw DaemonError(description: "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
+            throw DaemonError(.runtimeFolder, "\(folder) is not a private folder of this user's (want a directory, owner uid \(getuid()), mode 0700)")
         }
         // The control socket lives here: one daemon per runtime folder too.
         lockDescriptor = try Self.lockFile(folder + "/chimed.lock", holder: "in \(folder)")

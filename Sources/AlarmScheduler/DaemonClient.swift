@@ -1,11 +1,37 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// No daemon answered, or not as one should.
+/// No daemon answered, or not as one should: `code` for a caller to
+/// match, `description` for people.
 public struct DaemonClientError: Error, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// Nothing listens at the socket: no daemon is running.
+        case notRunning
+        /// The daemon took no connection, or did not answer (or finish its answer) in time.
+        case timedOut
+        /// The daemon would not take the request, or closed the connection before its answer was whole.
+        case refused
+        /// The answer is not one JSON object, or is longer than a client takes.
+        case badReply
+        /// The request cannot be sent: it is not JSON, or the socket's path is too long.
+        case badRequest
+        /// The client's own socket could not be made.
+        case noSocket
+    }
+
+    public var code: Code
     public var description: String
+    /// The system call that failed beneath, when one did.
+    public var systemError: SystemError?
+
+    init(_ code: Code, _ description: String, systemError: SystemError? = nil) {
+        self.code = code
+        self.description = description
+        self.systemError = systemError
+    }
 }
 
 /// Talks to a running `chimed` over its control socket: one JSON request
@@ -20,7 +46,7 @@ public struct DaemonClient {
     /// Sends `request` and returns the reply; throws when no daemon answers
     /// within `timeout` seconds.
     public func send(_ request: [String: Any], timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
-        guard let line = try? JSONSerialization.data(withJSONObject: request) else { throw DaemonClientError(description: "the request is not JSON") }
+        guard let line = try? JSONSerialization.data(withJSONObject: request) else { throw DaemonClientError(.badRequest, "the request is not JSON") }
         return try send(line: line, timeout: timeout)
     }
 
@@ -34,7 +60,10 @@ public struct DaemonClient {
     public func send(line request: Data, timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
         let deadline = Date().addingTimeInterval(TimeInterval(timeout))
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw DaemonClientError(description: "socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else {
+            let failure = SystemError.last("socket")
+            throw DaemonClientError(.noSocket, "socket: \(failure.reason)", systemError: failure)
+        }
         defer { close(descriptor) }
         // Connecting waits while the daemon's backlog is full: bounded by the send timeout.
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
@@ -42,7 +71,7 @@ public struct DaemonClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(socketPath.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw DaemonClientError(description: "the path \(socketPath) is too long") }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw DaemonClientError(.badRequest, "the path \(socketPath) is too long") }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in
             for (index, byte) in bytes.enumerated() { buffer[index] = byte }
         }
@@ -50,12 +79,14 @@ public struct DaemonClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            if errno == EAGAIN || errno == EINPROGRESS {
-                throw DaemonClientError(description: "the daemon at \(socketPath) did not answer within \(timeout) s (it takes no connections)")
+            let failure = SystemError.last("connect", path: socketPath)
+            if failure.code == EAGAIN || failure.code == EINPROGRESS {
+                throw DaemonClientError(.timedOut, "the daemon at \(socketPath) did not answer within \(timeout) s (it takes no connections)",
+                                        systemError: failure)
             }
-            throw DaemonClientError(description: "no daemon is running (nothing answers at \(socketPath): \(String(cString: strerror(errno))))")
+            throw DaemonClientError(.notRunning, "no daemon is running (nothing answers at \(socketPath): \(failure.reason))", systemError: failure)
         }
-        let silent = DaemonClientError(description: "the daemon at \(socketPath) did not answer within \(timeout) s")
+        let silent = DaemonClientError(.timedOut, "the daemon at \(socketPath) did not answer within \(timeout) s")
         var line = request
         line.append(10)
         var sent = 0
@@ -67,7 +98,8 @@ public struct DaemonClient {
             } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
                 continue
             } else {
-                throw DaemonClientError(description: "cannot write to \(socketPath): \(String(cString: strerror(errno)))")
+                let failure = SystemError.last("send", path: socketPath)
+                throw DaemonClientError(.refused, "cannot write to \(socketPath): \(failure.reason)", systemError: failure)
             }
         }
         var reply: [UInt8] = []
@@ -75,23 +107,23 @@ public struct DaemonClient {
         var end: Int?
         while end == nil {
             guard Self.wait(descriptor, for: Int16(POLLIN), until: deadline) else {
-                throw reply.isEmpty ? silent : DaemonClientError(description: "the daemon at \(socketPath) did not finish its reply within \(timeout) s "
+                throw reply.isEmpty ? silent : DaemonClientError(.timedOut, "the daemon at \(socketPath) did not finish its reply within \(timeout) s "
                                                                        + "(\(reply.count) bytes came)")
             }
             let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
             if count < 0 && (errno == EAGAIN || errno == EINTR) { continue }
             guard count > 0 else {
-                throw DaemonClientError(description: reply.isEmpty ? "the daemon at \(socketPath) closed the connection without an answer"
+                throw DaemonClientError(.refused, reply.isEmpty ? "the daemon at \(socketPath) closed the connection without an answer"
                                                          : "the daemon at \(socketPath) closed the connection after \(reply.count) bytes of its reply")
             }
             if let newline = buffer[0..<count].firstIndex(of: 10) { end = reply.count + newline }
             reply += buffer[0..<count]
             guard reply.count <= Self.maximumReply else {
-                throw DaemonClientError(description: "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
+                throw DaemonClientError(.badReply, "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
             }
         }
         guard let end, let object = try? JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any] else {
-            throw DaemonClientError(description: "the daemon at \(socketPath) did not answer with a JSON object")
+            throw DaemonClientError(.badReply, "the daemon at \(socketPath) did not answer with a JSON object")
         }
         return object
     }

@@ -113,7 +113,7 @@ public enum DaemonCommandLine {
         let daemon = Daemon(options: options, notifier: notifier, log: log)
         do {
             try daemon.start()
-        } catch let failure as DaemonError where failure.alreadyRunning {
+        } catch let failure as DaemonError where failure.code == .alreadyRunning {
             log("chimed: \(failure)")
             // Unavailable, as 'chime' says when no daemon answers.
             return 69

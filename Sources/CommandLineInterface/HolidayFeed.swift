@@ -1,10 +1,40 @@
 import Foundation
 
-/// A holiday source that is not one, or a file it would not give.
+/// A holiday source that is not one, or a file it would not give: `code`
+/// for a caller to match, `description` for people.
 struct HolidayFeedError: Error, CustomStringConvertible {
+    enum Code: Equatable {
+        /// `--from` names a scheme other than http and https.
+        case notASource
+        case noSuchFolder
+        case notAFolder
+        /// The folder's file is there but cannot be read.
+        case unreadable
+        case notAnAddress
+        /// The download failed (libcurl's code says how).
+        case download(LibCurlError.Code)
+        /// The server answered with a status other than 200 and 404.
+        case httpStatus(Int)
+    }
+
+    var code: Code
     var description: String
-    /// The exit status it ends `chime holidays update` with.
-    var status = ExitStatus.unavailable
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
+
+    /// The exit status it ends `chime holidays update` with: a source that
+    /// is not one is bad data (65), a folder that is not there not found
+    /// (66), the rest unavailable (69).
+    var status: Int32 {
+        switch code {
+        case .notASource, .notAFolder: ExitStatus.dataError
+        case .noSuchFolder: ExitStatus.notFound
+        case .unreadable, .notAnAddress, .download, .httpStatus: ExitStatus.unavailable
+        }
+    }
 }
 
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
@@ -37,16 +67,14 @@ struct HolidayFeed: CustomStringConvertible {
             return
         }
         if let scheme = text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) {
-            throw HolidayFeedError(description: "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder",
-                          status: ExitStatus.dataError)
+            throw HolidayFeedError(.notASource, "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) else {
-            throw HolidayFeedError(description: "--from '\(text)': no such folder", status: ExitStatus.notFound)
+            throw HolidayFeedError(.noSuchFolder, "--from '\(text)': no such folder")
         }
         guard isFolder.boolValue else {
-            throw HolidayFeedError(description: "--from '\(text)' is not a folder; give the folder that holds YEAR.json files",
-                          status: ExitStatus.dataError)
+            throw HolidayFeedError(.notAFolder, "--from '\(text)' is not a folder; give the folder that holds YEAR.json files")
         }
         location = .folder(text)
     }
@@ -65,11 +93,11 @@ struct HolidayFeed: CustomStringConvertible {
         case .folder(let folder):
             let path = (folder as NSString).appendingPathComponent("\(year).json")
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            guard let data = FileManager.default.contents(atPath: path) else { throw HolidayFeedError(description: "cannot read \(path)") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw HolidayFeedError(.unreadable, "cannot read \(path)") }
             return ([UInt8](data), path)
         case .web(let pattern):
             let address = pattern.replacingOccurrences(of: "{year}", with: String(year))
-            guard let url = URL(string: address) else { throw HolidayFeedError(description: "not a web address: \(address)") }
+            guard let url = URL(string: address) else { throw HolidayFeedError(.notAnAddress, "not a web address: \(address)") }
             return try Self.download(url, timeout: timeout).map { ($0, address) }
         }
     }
@@ -82,12 +110,12 @@ struct HolidayFeed: CustomStringConvertible {
         do {
             answer = try LibCurl.shared.get().get(url.absoluteString, timeout: timeout)
         } catch {
-            throw HolidayFeedError(description: "\(url.absoluteString): \(error)")
+            throw HolidayFeedError(.download(error.code), "\(url.absoluteString): \(error)")
         }
         switch answer.status {
         case 200: return answer.body
         case 404: return nil
-        default: throw HolidayFeedError(description: "\(url.absoluteString): HTTP status \(answer.status)")
+        default: throw HolidayFeedError(.httpStatus(answer.status), "\(url.absoluteString): HTTP status \(answer.status)")
         }
     }
 }

@@ -3,9 +3,25 @@ import CCurl
 import Glibc
 #endif
 
-/// libcurl could not be loaded, or a transfer through it failed.
+/// libcurl could not be loaded, or a transfer through it failed: `code`
+/// for a caller to match, `description` for people.
 struct LibCurlError: Error, CustomStringConvertible {
+    enum Code: Equatable {
+        /// The library is not installed, lacks a function, or would not initialise.
+        case unavailable
+        /// The answer is longer than `LibCurl.maximumBody`.
+        case tooLarge
+        /// The transfer failed with this CURLcode (6: the host is unknown, 7: it refused the connection, 28: timed out).
+        case transfer(Int32)
+    }
+
+    var code: Code
     var description: String
+
+    init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }
 
 /// libcurl, opened with dlopen by the one command that fetches (`chime
@@ -34,10 +50,10 @@ struct LibCurl: @unchecked Sendable {
 
     private init() throws(LibCurlError) {
         guard let library = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else {
-            throw LibCurlError(description: "cannot load \(Self.soname) (install libcurl4): \(Self.dlerrorText())")
+            throw LibCurlError(.unavailable, "cannot load \(Self.soname) (install libcurl4): \(Self.dlerrorText())")
         }
         func symbol(_ name: String) throws(LibCurlError) -> UnsafeMutableRawPointer {
-            guard let address = dlsym(library, name) else { throw LibCurlError(description: "\(Self.soname) has no \(name)") }
+            guard let address = dlsym(library, name) else { throw LibCurlError(.unavailable, "\(Self.soname) has no \(name)") }
             return address
         }
         self.library = library
@@ -50,7 +66,7 @@ struct LibCurl: @unchecked Sendable {
         easyGetinfo = try symbol("curl_easy_getinfo")
         // Once per process, before any handle (not thread-safe before libcurl 7.84).
         let status = globalInit(Int(CHIME_CURL_GLOBAL_DEFAULT))
-        guard status == CHIME_CURLE_OK else { throw LibCurlError(description: "curl_global_init: \(Self.text(easyStrerror(status)))") }
+        guard status == CHIME_CURLE_OK else { throw LibCurlError(.unavailable, "curl_global_init: \(Self.text(easyStrerror(status)))") }
     }
 
     /// libcurl's own number for an option name, or -1 (nil before libcurl
@@ -64,7 +80,7 @@ struct LibCurl: @unchecked Sendable {
     /// twice it bounds the whole transfer, as URLSession's request and
     /// resource timeouts did.
     func get(_ address: String, timeout: Double) throws(LibCurlError) -> (status: Int, body: [UInt8]) {
-        guard let handle = easyInit() else { throw LibCurlError(description: "curl_easy_init failed") }
+        guard let handle = easyInit() else { throw LibCurlError(.unavailable, "curl_easy_init failed") }
         // libcurl keeps pointers to the strings and buffers until the handle goes.
         let body = Unmanaged.passRetained(Body())
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CHIME_CURL_ERROR_SIZE))
@@ -111,10 +127,10 @@ struct LibCurl: @unchecked Sendable {
             status = chime_curl_setopt_pointer(easySetopt, handle, option, value)
         }
         if status == CHIME_CURLE_OK { status = easyPerform(handle) }
-        if body.takeUnretainedValue().tooLarge { throw LibCurlError(description: "the answer is larger than \(Self.maximumBody >> 20) MB") }
+        if body.takeUnretainedValue().tooLarge { throw LibCurlError(.tooLarge, "the answer is larger than \(Self.maximumBody >> 20) MB") }
         guard status == CHIME_CURLE_OK else {
             let detail = String(cString: message)
-            throw LibCurlError(description: detail.isEmpty ? Self.text(easyStrerror(status)) : detail)
+            throw LibCurlError(.transfer(status), detail.isEmpty ? Self.text(easyStrerror(status)) : detail)
         }
         var code = 0
         _ = chime_curl_getinfo_long(easyGetinfo, handle, CHIME_CURLINFO_RESPONSE_CODE, &code)

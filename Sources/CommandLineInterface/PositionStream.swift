@@ -1,5 +1,6 @@
 import Foundation
 import Geofencing
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,16 +32,13 @@ struct PositionStream {
         var overlong = false
         while true {
             var wait = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&wait, 1, Int32(feed.millisecondsUntilDue ?? -1))
-            if ready < 0 {
-                guard errno == EINTR else { throw .data("\(command): cannot wait for standard input: \(String(cString: strerror(errno)))") }
-                continue
-            }
+            let ready = SystemError.retryingEINTR { poll(&wait, 1, Int32(feed.millisecondsUntilDue ?? -1)) }
+            if ready < 0 { throw .data("\(command): cannot wait for standard input: \(SystemError.last("poll").reason)") }
             if ready > 0 {
-                let count = Glibc.read(descriptor, &chunk, chunk.count)
+                let count = SystemError.retryingEINTR { Glibc.read(descriptor, &chunk, chunk.count) }
                 if count < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    throw .data("\(command): cannot read standard input: \(String(cString: strerror(errno)))")
+                    if errno == EAGAIN { continue }
+                    throw .data("\(command): cannot read standard input: \(SystemError.last("read").reason)")
                 }
                 if count == 0 { break }
                 var start = 0

@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SystemCalls
 
 /// The bundled holiday data, and reading holiday files of any format.
 ///
@@ -103,7 +104,7 @@ public enum HolidayData {
     private static func readFailure(_ error: any Error) -> String {
         // The underlying error is a POSIXError, which does not cast to NSError.
         if let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
+            return SystemError(code: underlying.code.rawValue, call: "read").reason
         }
         return (error as NSError).localizedDescription
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 extension Database {
     /// Creates the folders of `path` that are missing (like `mkdir -p`), each
@@ -11,15 +12,14 @@ extension Database {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
             if mkdir(prefix, permissions) == 0 {
                 guard chmod(prefix, permissions) == 0 else {
-                    throw fileError("cannot set the mode of the folder", prefix)
+                    throw fileError("cannot set the mode of the folder", .last("chmod", path: prefix))
                 }
                 continue
             }
             let mkdirErrno = errno
             var status = stat()
             guard mkdirErrno == EEXIST, stat(prefix, &status) == 0 else {
-                errno = mkdirErrno
-                throw fileError("cannot create the folder", prefix)
+                throw fileError("cannot create the folder", SystemError(code: mkdirErrno, call: "mkdir", path: prefix))
             }
             guard status.st_mode & S_IFMT == S_IFDIR else {
                 throw DatabaseError(extendedResultCode: .cannotOpen, message: "not a folder: \(prefix)")
@@ -44,30 +44,29 @@ extension Database {
     /// creator a moment ago) is about to become the database, so it gets
     /// `permissions` too; a file with content keeps its mode.
     static func createPrivateFile(atPath path: String, permissions: mode_t) throws {
-        var descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
+        var descriptor = SystemError.retryingEINTR { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) }
         if descriptor < 0 {
-            guard errno == EEXIST else { throw fileError("cannot create the database file", path) }
+            guard errno == EEXIST else { throw fileError("cannot create the database file", .last("open", path: path)) }
             // O_NONBLOCK: a FIFO there must not stall the open; it is no regular file anyway.
-            descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            descriptor = SystemError.retryingEINTR { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
             guard descriptor >= 0 else { return }
             defer { close(descriptor) }
             var status = stat()
             guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
                   status.st_mode & 0o7777 != permissions else { return }
             guard fchmod(descriptor, permissions) == 0 else {
-                throw fileError("cannot set the mode of the empty database file", path)
+                throw fileError("cannot set the mode of the empty database file", .last("fchmod", path: path))
             }
             return
         }
         defer { close(descriptor) }
         // open(2) applied the umask; set the mode asked for.
         guard fchmod(descriptor, permissions) == 0 else {
-            throw fileError("cannot set the mode of the database file", path)
+            throw fileError("cannot set the mode of the database file", .last("fchmod", path: path))
         }
     }
 
-    private static func fileError(_ what: String, _ path: String) -> DatabaseError {
-        let reason = String(cString: strerror(errno))
-        return DatabaseError(extendedResultCode: .cannotOpen, message: "\(what) \(path): \(reason)")
+    private static func fileError(_ what: String, _ failure: SystemError) -> DatabaseError {
+        DatabaseError(extendedResultCode: .cannotOpen, message: "\(what) \(failure.path ?? ""): \(failure.reason)")
     }
 }

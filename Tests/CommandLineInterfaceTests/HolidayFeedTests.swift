@@ -39,4 +39,49 @@ struct HolidayFeedTests {
         #expect(try HolidayFeed(folder).fetch(year: 2021)?.bytes == file2021)
         #expect(try HolidayFeed(folder).fetch(year: 2022) == nil)
     }
+
+    private func code(_ body: () throws(HolidayFeedError) -> Void) -> HolidayFeedError.Code? {
+        do {
+            try body()
+            return nil
+        } catch {
+            return error.code
+        }
+    }
+
+    @Test("a --from that is not a source, a missing folder and a file each have their code and exit status")
+    func sourceCodes() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chime-holidays-\(UUID().uuidString).json").path
+        try Data(file2021).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let cases: [(text: String, code: HolidayFeedError.Code, status: Int32)] = [
+            ("ftp://example.org/holidays", .notASource, ExitStatus.dataError),
+            (file + ".d", .noSuchFolder, ExitStatus.notFound),
+            (file, .notAFolder, ExitStatus.dataError),
+        ]
+        for (text, expected, status) in cases {
+            do {
+                _ = try HolidayFeed(text)
+                Issue.record("'\(text)' was taken as a source")
+            } catch {
+                #expect(error.code == expected, "'\(text)'")
+                #expect(error.status == status, "'\(text)'")
+            }
+        }
+    }
+
+    @Test("a server that is not there fails the download with libcurl's could-not-connect code")
+    func unreachableCode() throws {
+        let server = try LoopbackHTTPServer(files: [:])
+        let base = server.base
+        server.stop()
+        // CURLE_COULDNT_CONNECT.
+        #expect(code { () throws(HolidayFeedError) in _ = try HolidayFeed(base).fetch(year: 2021, timeout: 5) } == .download(.transfer(7)))
+    }
+
+    @Test("an answer longer than the largest body taken is refused as too large")
+    func tooLarge() throws {
+        let server = try LoopbackHTTPServer(files: ["/2021.json": [UInt8](repeating: 32, count: LibCurl.maximumBody + 1)])
+        #expect(code { () throws(HolidayFeedError) in _ = try HolidayFeed(server.base).fetch(year: 2021, timeout: 5) } == .download(.tooLarge))
+    }
 }
