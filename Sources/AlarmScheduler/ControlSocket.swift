@@ -130,6 +130,7 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     func stop() {
+        dispatchPrecondition(condition: .onQueue(queue))
         acceptSource?.cancel()
         for connection in Array(connections.values) { drop(connection) }
         close(listener)
@@ -137,6 +138,7 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     private func acceptAll() {
+        dispatchPrecondition(condition: .onQueue(queue))
         while true {
             let descriptor = accept(listener, nil, nil)
             guard descriptor >= 0 else { return }
@@ -174,6 +176,7 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     private func readFrom(_ connection: Connection) {
+        dispatchPrecondition(condition: .onQueue(queue))
         var chunk = [UInt8](repeating: 0, count: 8192)
         let count = read(connection.descriptor, &chunk, chunk.count)
         if count <= 0 {
@@ -243,6 +246,7 @@ final class ControlSocket: @unchecked Sendable {
     /// Writes what the socket takes now; the rest waits for the write
     /// source, within `writeTimeout`.
     private func write(_ connection: Connection) {
+        dispatchPrecondition(condition: .onQueue(queue))
         while connection.waiting > 0 {
             let count = connection.output.withUnsafeBytes { buffer in
                 send(connection.descriptor, buffer.baseAddress! + connection.written, buffer.count - connection.written, Int32(MSG_NOSIGNAL))
@@ -290,6 +294,7 @@ final class ControlSocket: @unchecked Sendable {
     }
 
     private func drop(_ connection: Connection) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard !connection.dropped else { return }
         connection.dropped = true
         connections[connection.descriptor] = nil

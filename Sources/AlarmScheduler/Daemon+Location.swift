@@ -47,6 +47,7 @@ extension Daemon {
     /// position kept while no daemon ran when it is newer than the last
     /// fix taken. On the daemon's queue, before the first wake.
     func startLocation() throws {
+        dispatchPrecondition(condition: .onQueue(queue))
         let snapshot = try store.geofenceSnapshot()
         location.saved = snapshot.states
         let (alarms, geofences) = try readLocationAlarms()
@@ -125,6 +126,7 @@ extension Daemon {
     /// interrupted (never lost); a crash before it leaves the old states, and the
     /// same fixes fed again give the same keys, which the log refuses.
     func takeFixes(_ fixes: [Fix], now: Double) throws -> LocationOutcome {
+        dispatchPrecondition(condition: .onQueue(queue))
         let ignoredBefore = location.monitor.ignored.outOfOrder + location.monitor.ignored.outOfDate
         let transitions = location.monitor.process(fixes, now: now)
         let ignored = location.monitor.ignored.outOfOrder + location.monitor.ignored.outOfDate - ignoredBefore

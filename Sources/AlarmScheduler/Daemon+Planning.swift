@@ -19,6 +19,7 @@ extension Daemon {
     /// Brings the plan up to date, settles everything due up to now, and
     /// arms the timer for what comes next.
     func wake() {
+        dispatchPrecondition(condition: .onQueue(queue))
         // A store replaced or removed under the daemon is noticed here too, not only by the folder watch.
         checkStore()
         guard store != nil else { return }
@@ -47,6 +48,7 @@ extension Daemon {
 
     /// Every item planned again, after `settled`.
     func rebuildPlan() throws {
+        dispatchPrecondition(condition: .onQueue(queue))
         let begin = Date()
         // A larger page cache for the scan saves a fifth of its time but
         // leaves the heap ~7 MB larger for good (measured): kept small, and

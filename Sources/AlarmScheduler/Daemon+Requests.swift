@@ -10,6 +10,7 @@ import Glibc
 extension Daemon {
     /// A control-socket request, on the daemon's queue.
     func answer(_ request: [String: Any]) -> [String: Any] {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard let name = request["request"] as? String else {
             return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze, dismiss or location)"]
         }
@@ -78,6 +79,7 @@ extension Daemon {
     /// answered one on screen (dunst does, and a critical one never expires).
     /// One whose answer failed stays, to be answered again.
     func respond(to response: NotificationResponse, key: String) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let firing = onScreen[key]
         guard store != nil else { return }
         do {

@@ -229,6 +229,7 @@ extension Daemon {
     /// (a writer making a new store gets a moment to finish its first
     /// transaction).
     func checkStore() {
+        dispatchPrecondition(condition: .onQueue(queue))
         let current = FileIdentity(path: options.storePath)
         if store != nil, current == storeFile { return }
         if store != nil {
@@ -256,6 +257,7 @@ extension Daemon {
     /// Lets go of the store and of everything planned from it: nothing
     /// rings from a file that is gone.
     func storeLost() {
+        dispatchPrecondition(condition: .onQueue(queue))
         store = nil
         storeCompanions = []
         storeFile = nil

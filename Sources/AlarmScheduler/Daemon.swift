@@ -223,6 +223,7 @@ public final class Daemon: @unchecked Sendable {
     /// read the old state: one more look shortly after settles it. A burst
     /// of writes shares that look.
     func storeWritten() {
+        dispatchPrecondition(condition: .onQueue(queue))
         wake()
         guard !lookAgainPending else { return }
         lookAgainPending = true
@@ -373,10 +374,13 @@ public final class Daemon: @unchecked Sendable {
     /// Settles what is due, closes the socket and the watches and releases
     /// the lock: the daemon does nothing more. Call from any thread but the daemon's queue.
     public func shutdown() {
+        // queue.sync from the queue itself would deadlock.
+        dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync { finish() }
     }
 
     func finish() {
+        dispatchPrecondition(condition: .onQueue(queue))
         control?.stop()
         control = nil
         if store != nil {

@@ -26,13 +26,18 @@ final class GLibThread: @unchecked Sendable {
     private let thread: Thread
     /// When the call that outlived its watchdog started waiting; nil when none did.
     private let stuckSince = Mutex<Date?>(nil)
+    /// The thread's pthread, set by the thread itself as it starts (0 until then):
+    /// comparing it with pthread_self() is what `isCurrent` costs.
+    private let identity = ThreadIdentity()
 
     private init() {
         context = g_main_context_new()
         loop = g_main_loop_new(context, 0)
         let context = self.context, loop = self.loop
         let pointers = UncheckedPointers(context: context, loop: loop)
+        let identity = self.identity
         thread = Thread {
+            identity.pthread.store(UInt(pthread_self()), ordering: .releasing)
             g_main_context_push_thread_default(pointers.context)
             g_main_loop_run(pointers.loop)
             g_main_context_pop_thread_default(pointers.context)
@@ -41,7 +46,12 @@ final class GLibThread: @unchecked Sendable {
         thread.start()
     }
 
-    var isCurrent: Bool { Thread.current === thread }
+    var isCurrent: Bool { UInt(pthread_self()) == identity.pthread.load(ordering: .acquiring) }
+
+    /// Stops the process when called off the GLib thread (see `GLibBound`).
+    static func preconditionCurrent(file: StaticString = #fileID, line: UInt = #line) {
+        precondition(shared.isCurrent, "touched off the GLib thread", file: file, line: line)
+    }
 
     /// Runs `work` on the GLib thread, soon; does not wait. Used where no
     /// answer is needed (withdrawing a notification).
@@ -86,6 +96,10 @@ final class GLibThread: @unchecked Sendable {
 private struct UncheckedPointers: @unchecked Sendable {
     let context: OpaquePointer
     let loop: OpaquePointer
+}
+
+private final class ThreadIdentity: Sendable {
+    let pthread = Atomic<UInt>(0)
 }
 
 private final class WorkBox {

@@ -6,7 +6,7 @@ import Synchronization
 /// The notifications a `DesktopNotifier` has on screen, by root key, and
 /// the libnotify calls that show, replace and close them. Everything but
 /// `setHandler` runs on the GLib thread, which is what keeps `entries`
-/// consistent without a lock.
+/// consistent without a lock (and `GLibBound` checks).
 final class NotificationTable: @unchecked Sendable {
     /// One notification on screen (as far as the server last told us).
     final class Entry {
@@ -28,7 +28,7 @@ final class NotificationTable: @unchecked Sendable {
     }
 
     let options: DesktopNotifier.Options
-    private var entries: [String: Entry] = [:]
+    private var entries = GLibBound<[String: Entry]>([:])
     private let handler = Mutex<(@Sendable (String, NotificationResponse) -> Void)?>(nil)
     /// Answers are handed on from here, in order, so that a handler that
     /// calls back into the notifier never waits on the GLib thread it was
@@ -40,19 +40,19 @@ final class NotificationTable: @unchecked Sendable {
     }
 
     /// Every table of the process, for `serverVanished` (GLib thread only).
-    nonisolated(unsafe) private static var tables: [Weak] = []
+    nonisolated(unsafe) private static var tables = GLibBound<[Weak]>([])
     private struct Weak { weak var table: NotificationTable? }
 
     /// The notification server left the bus: nothing of ours is on screen
     /// any more. Nobody answered, so nothing is reported.
     static func serverVanished() {
-        tables.removeAll { $0.table == nil }
-        for case let table? in tables.map(\.table) {
-            for entry in table.entries.values {
+        tables.value.removeAll { $0.table == nil }
+        for case let table? in tables.value.map(\.table) {
+            for entry in table.entries.value.values {
                 entry.settled = true
                 chime_object_unref(entry.notification)
             }
-            table.entries.removeAll()
+            table.entries.value.removeAll()
         }
     }
 
@@ -75,7 +75,7 @@ final class NotificationTable: @unchecked Sendable {
             try send(notification)
             return 0
         }
-        if let entry = entries[rootKey] {
+        if let entry = entries.value[rootKey] {
             notify_notification_update(entry.notification, content.summary, content.body, icon)
             notify_notification_clear_actions(entry.notification)
             entry.key = key
@@ -103,14 +103,15 @@ final class NotificationTable: @unchecked Sendable {
             chime_object_unref(notification)
             throw error
         }
-        if entries.isEmpty, !Self.tables.contains(where: { $0.table === self }) { Self.tables.append(Weak(table: self)) }
-        entries[rootKey] = entry
+        if entries.value.isEmpty, !Self.tables.value.contains(where: { $0.table === self }) { Self.tables.value.append(Weak(table: self)) }
+        entries.value[rootKey] = entry
         return chime_notification_id(notification)
     }
 
     /// Closes the server's notification `id`, one this process did not show
     /// (an earlier daemon did).
     static func close(id: UInt32) {
+        GLibThread.preconditionCurrent()
         guard let notification = notify_notification_new("Chime", nil, nil) else { return }
         defer { chime_object_unref(notification) }
         chime_notification_set_id(notification, id)
@@ -122,9 +123,9 @@ final class NotificationTable: @unchecked Sendable {
 
     /// Closes the notification whose shown key or root key is `key`.
     func withdraw(key: String) {
-        guard let entry = entries[key] ?? entries.values.first(where: { $0.key == key }) else { return }
+        guard let entry = entries.value[key] ?? entries.value.values.first(where: { $0.key == key }) else { return }
         entry.settled = true
-        entries[entry.rootKey] = nil
+        entries.value[entry.rootKey] = nil
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(entry.notification, &error) == 0 {
             _ = SessionBus.consume(error)
@@ -135,8 +136,8 @@ final class NotificationTable: @unchecked Sendable {
     /// The server closed it: expired, closed by the person, or after an
     /// answer (then already reported).
     func closed(_ entry: Entry) {
-        guard entries[entry.rootKey] === entry else { return }
-        entries[entry.rootKey] = nil
+        guard entries.value[entry.rootKey] === entry else { return }
+        entries.value[entry.rootKey] = nil
         if !entry.settled { report(entry.key, .closed) }
         entry.settled = true
         // libnotify holds its own reference while it emits "closed".

@@ -39,10 +39,17 @@ enum SessionBus {
         return escaped
     }
 
-    // The connection, on the GLib thread only.
-    nonisolated(unsafe) private static var connection: OpaquePointer?
-    nonisolated(unsafe) private static var connectedAddress: String?
-    nonisolated(unsafe) private static var initializedName: String?
+    /// The connection, and what libnotify was initialised with.
+    private struct Connection {
+        var bus: OpaquePointer?
+        var address: String?
+        var initializedName: String?
+        /// The unique bus name of the notification server, as the name watch last saw it.
+        var serverOwner: String?
+    }
+
+    /// On the GLib thread only, which every access checks.
+    nonisolated(unsafe) private static var connection = GLibBound(Connection())
 
     /// Connects to the session bus at `address` (once; again after the bus
     /// went away) and initialises libnotify. Runs on the GLib thread.
@@ -53,21 +60,18 @@ enum SessionBus {
     /// is set here, on this thread, just before GLib's first look at it.
     /// With the address set, GLib never autolaunches a bus.
     static func connect(address: String, appName: String) throws(NotificationError) {
-        if let current = connection {
+        if let current = connection.value.bus {
             if g_dbus_connection_is_closed(current) == 0 {
-                guard connectedAddress == address else {
+                guard connection.value.address == address else {
                     throw .busUnreachable(address: address, message: "this process is already connected to the session bus at "
-                                          + (connectedAddress ?? "?") + ", and libnotify serves one bus per process")
+                                          + (connection.value.address ?? "?") + ", and libnotify serves one bus per process")
                 }
                 return
             }
             // The bus went away (and with it libnotify's proxy): start over.
             chime_object_unref(UnsafeMutableRawPointer(current))
-            connection = nil
-            connectedAddress = nil
-            serverOwner = nil
+            connection.value = Connection()
             if notify_is_initted() != 0 { notify_uninit() }
-            initializedName = nil
         }
         if getenv("DBUS_SESSION_BUS_ADDRESS").map({ String(cString: $0) }) != address {
             setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
@@ -79,8 +83,8 @@ enum SessionBus {
         // GLib's default ends the whole process when the session bus closes;
         // the daemon outlives the bus and reconnects instead.
         g_dbus_connection_set_exit_on_close(bus, 0)
-        connection = bus
-        connectedAddress = address
+        connection.value.bus = bus
+        connection.value.address = address
         // When the server goes away its notifications go with it (without a
         // NotificationClosed): forget them, so that a server that comes back
         // is not asked to replace ids it never gave.
@@ -90,29 +94,25 @@ enum SessionBus {
                                                SessionBus.serverAppeared(nil)
                                                NotificationTable.serverVanished()
                                            }, nil, nil)
-        if initializedName != appName {
+        if connection.value.initializedName != appName {
             if notify_is_initted() != 0 { notify_uninit() }
             guard notify_init(appName) != 0 else { throw .serverUnavailable(message: "notify_init failed") }
-            initializedName = appName
+            connection.value.initializedName = appName
         }
     }
-
-    /// The unique bus name of the notification server, as the name watch last
-    /// saw it (GLib thread only).
-    nonisolated(unsafe) private static var serverOwner: String?
 
     /// The unique bus name of the notification server there now, nil when
     /// there is none: what tells one server's notification ids from the next
     /// one's (a restarted server counts from 1 again). Runs on the GLib
     /// thread, after `connect`.
-    static func serverAppeared(_ owner: String?) { serverOwner = owner }
+    static func serverAppeared(_ owner: String?) { connection.value.serverOwner = owner }
 
     static func serverName() -> String? {
-        if let serverOwner { return serverOwner }
-        guard let connection, let owner = chime_name_owner(connection, "org.freedesktop.Notifications", 2000) else { return nil }
+        if let serverOwner = connection.value.serverOwner { return serverOwner }
+        guard let bus = connection.value.bus, let owner = chime_name_owner(bus, "org.freedesktop.Notifications", 2000) else { return nil }
         defer { g_free(owner) }
-        serverOwner = String(cString: owner)
-        return serverOwner
+        connection.value.serverOwner = String(cString: owner)
+        return connection.value.serverOwner
     }
 
     /// The message of a GError, freeing it.
