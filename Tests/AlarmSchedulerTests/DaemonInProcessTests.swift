@@ -6,25 +6,40 @@ import Geofencing
 import Synchronization
 import Testing
 
-/// The daemon run inside the test's process, with a notifier that records
-/// and a machine zone the test controls.
+/// The daemon run inside the test's process, with a notifier that records,
+/// a machine zone the test controls, and a clock the test moves: a wake is
+/// run by `ManualClock.advance` before it returns, so nothing here sleeps
+/// for a firing to come due.
 @Suite("The daemon in process")
 struct DaemonInProcessTests {
-    /// Records what it is asked to show.
+    /// Records what it is asked to show, and when by `clock`.
     final class RecordingNotifier: Notifier {
+        let clock: any DaemonClock
         let shown = Mutex<[(firing: Firing, late: Bool, at: Date)]>([])
-        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, Date())) } }
+        init(clock: any DaemonClock = WallClock()) { self.clock = clock }
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.date)) } }
         func showNotice(title: String, body: String) throws {}
 
-        func wait(for title: String, seconds: Double) -> (firing: Firing, late: Bool, at: Date)? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if let found = shown.withLock({ $0.first { $0.firing.title == title } }) { return found }
-                usleep(20_000)
-            }
-            return nil
+        func first(titled title: String) -> (firing: Firing, late: Bool, at: Date)? {
+            shown.withLock { $0.first { $0.firing.title == title } }
         }
     }
+
+    /// Waits (at most `seconds`) until `condition` holds: for what comes
+    /// through the file system (inotify), not through the clock. The bound
+    /// only tells a hang from an answer.
+    @discardableResult
+    static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// The manual clocks' start: 2026-12-01T09:00:00Z.
+    static let start: Int64 = 1_796_115_600
 
     @Test("when the machine's zone changes, a floating reminder rings at its wall-clock time in the new zone")
     func zoneChange() throws {
@@ -38,7 +53,8 @@ struct DaemonInProcessTests {
 
         // Floating: due when the wall clock reads what UTC reads three seconds from now,
         // which at UTC-10 is ten hours away.
-        let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 3
+        let clock = ManualClock(now: Double(Self.start))
+        let due: Int64 = 1_796_115_603   // 2026-12-01T09:00:03Z
         let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: try TimeZoneRules.named("Etc/GMT+10"))
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Floating",
@@ -47,21 +63,28 @@ struct DaemonInProcessTests {
         var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
         options.zoneFolder = zoneFolder
         options.handlesSignals = false
+        options.clock = clock
         options.machineZone = {
             let name = (try? String(contentsOfFile: zoneFolder + "/timezone", encoding: .utf8)) ?? "UTC"
             return (try? TimeZoneRules.named(name.trimmingCharacters(in: .whitespacesAndNewlines))) ?? .utc
         }
-        let notifier = RecordingNotifier()
+        let notifier = RecordingNotifier(clock: clock)
         let lines = Mutex<[String]>([])
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
         try daemon.start()
         defer { daemon.shutdown() }
 
         // In the old zone nothing is due for ten hours.
-        #expect(notifier.wait(for: "Floating", seconds: 1) == nil)
-        // The machine moves to UTC: the same wall-clock time is now three seconds away.
+        clock.advance(by: 1)
+        #expect(notifier.first(titled: "Floating") == nil)
+        // The machine moves to UTC: the same wall-clock time is now two seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
-        let shown = try #require(notifier.wait(for: "Floating", seconds: 10), "\(lines.withLock { $0 })")
+        // The zone watch (inotify) re-plans on the daemon's queue; `advance` waits for that to end.
+        #expect(Self.waitUntil(seconds: 10) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
+        clock.advance(to: Double(due - 1))
+        #expect(notifier.first(titled: "Floating") == nil, "rang before its time: \(lines.withLock { $0 })")
+        clock.advance(to: Double(due))
+        let shown = try #require(notifier.first(titled: "Floating"), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
         #expect(!shown.late)
         #expect(shown.at.timeIntervalSince1970 >= Double(due))
@@ -90,12 +113,14 @@ struct DaemonInProcessTests {
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 1
+        let clock = ManualClock(now: Double(Self.start))
+        let due: Int64 = 1_796_115_601   // 2026-12-01T09:00:01Z
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Away",
                                 due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
         var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
         options.handlesSignals = false
         options.machineZone = { .utc }
+        options.clock = clock
         let notifier = AwayNotifier()
         let lines = Mutex<[String]>([])
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
@@ -103,18 +128,22 @@ struct DaemonInProcessTests {
         defer { daemon.shutdown() }
 
         // Due, tried, not shown: nothing in the log, and the settled mark before it.
-        let deadline = Date().addingTimeInterval(5)
-        while notifier.attempts.load(ordering: .relaxed) == 0 && Date() < deadline { usleep(20_000) }
-        #expect(notifier.attempts.load(ordering: .relaxed) >= 1)
-        usleep(300_000)   // the attempt is over
+        clock.advance(to: Double(due))
+        #expect(notifier.attempts.load(ordering: .relaxed) == 1)
         // Only the retry tries again: the attempt's own store writes must not set off another.
+        // Their wakes come through inotify, in real time, not through the clock: a moment for them.
+        usleep(300_000)
         #expect(notifier.attempts.load(ordering: .relaxed) == 1)
         #expect(try store.deliveries().isEmpty)
         #expect(try #require(try store.settledThrough()) < due)
         // The server is back: the retry (5 s after the first failure) shows it, once.
         notifier.available.store(true, ordering: .relaxed)
-        let shown = try #require(notifier.recorder.wait(for: "Away", seconds: 10), "\(lines.withLock { $0 })")
+        clock.advance(by: 4)
+        #expect(notifier.recorder.shown.withLock { $0.isEmpty }, "tried again before the retry: \(lines.withLock { $0 })")
+        clock.advance(by: 1)
+        let shown = try #require(notifier.recorder.first(titled: "Away"), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
+        // The delivery's own store writes wake the daemon (inotify): a moment for them too.
         usleep(300_000)
         #expect(notifier.recorder.shown.withLock { $0.count } == 1)
         #expect(try store.deliveries().map(\.outcome) == [.delivered])
@@ -133,21 +162,23 @@ struct DaemonInProcessTests {
         var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
         options.handlesSignals = false
         options.machineZone = { .utc }
-        // Short, so that the test need not wait the default ten seconds.
-        options.positionInterval = 0.3
-        let daemon = Daemon(options: options, notifier: RecordingNotifier(), log: { _ in })
+        let clock = ManualClock(now: Double(Self.start))
+        options.clock = clock
+        let daemon = Daemon(options: options, notifier: RecordingNotifier(clock: clock), log: { _ in })
         try daemon.start()
         defer { daemon.shutdown() }
 
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        let now = Date().timeIntervalSince1970.rounded(.down)
+        let now = Double(Self.start)
         for (latitude, time) in [(31.26, now - 2), (31.27, now - 1)] {
             let reply = try client.send(["request": "location", "fixes": [["lat": latitude, "lon": 121.4737, "time": time]]])
             #expect(reply["taken"] as? Int == 1, "\(reply)")
         }
-        // The first fix is written at once; the second, inside the interval, when it is over.
-        let deadline = Date().addingTimeInterval(5)
-        while try store.latestPosition()?.fix.position.latitude != 31.27 && Date() < deadline { usleep(20_000) }
+        // The first fix is written at once; the second, inside the (ten-second) interval, when it is over.
+        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        clock.advance(by: 9)
+        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        clock.advance(by: 1)
         #expect(try store.latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
     }
 }
