@@ -76,8 +76,8 @@ public final class WallClock: DaemonClock {
 public final class ManualClock: DaemonClock, @unchecked Sendable {
     private let lock = NSLock()
     private var current: Double
-    private var timers: [Timer] = []
-    private var watches: [Watch] = []
+    /// The wakes armed and the watches of its settings.
+    private var entries: [Entry] = []
     /// The queues it has run work for: `advance` lets what is under way on
     /// them finish before it looks at what is due (a wake the file system
     /// set off may be arming a timer).
@@ -99,17 +99,17 @@ public final class ManualClock: DaemonClock, @unchecked Sendable {
     /// is), running every wake due by then.
     public func advance(to instant: Double) {
         for queue in lock.withLock({ queues }) { queue.sync {} }
-        while let timer = lock.withLock({ () -> Timer? in
-            guard let next = timers.filter({ $0.instant <= instant }).min(by: { $0.instant < $1.instant }) else {
+        while let timer = lock.withLock({ () -> Entry? in
+            let due = entries.filter { $0.instant.map { $0 <= instant } ?? false }
+            guard let next = due.min(by: { $0.instant! < $1.instant! }) else {
                 current = max(current, instant)
                 return nil
             }
-            timers.removeAll { $0 === next }
-            current = max(current, next.instant)
+            entries.removeAll { $0 === next }
+            current = max(current, next.instant!)
             return next
         }) {
-            // Cancelled while it waited for the queue: as a Dispatch timer, it does not run.
-            timer.queue.sync { if lock.withLock({ !timer.cancelled }) { timer.handler() } }
+            timer.runUnlessCancelled()
         }
     }
 
@@ -117,72 +117,55 @@ public final class ManualClock: DaemonClock, @unchecked Sendable {
     /// does: those watching for settings are told, then what is due by the
     /// new reading runs.
     public func set(to instant: Double) {
-        let watching = lock.withLock { () -> [Watch] in
+        let watches = lock.withLock { () -> [Entry] in
             current = instant
-            return watches
+            return entries.filter { $0.instant == nil }
         }
-        for watch in watching { watch.queue.sync { if lock.withLock({ !watch.cancelled }) { watch.changed() } } }
+        for watch in watches { watch.runUnlessCancelled() }
         advance(to: instant)
     }
 
     public func schedule(at instant: Double, on queue: DispatchQueue, _ handler: @escaping () -> Void) -> any ClockTimer {
-        let timer = Timer(clock: self, instant: instant, queue: queue, handler: handler)
-        lock.withLock {
-            timers.append(timer)
-            if !queues.contains(where: { $0 === queue }) { queues.append(queue) }
-        }
-        return timer
+        register(Entry(clock: self, instant: instant, queue: queue, run: handler))
     }
 
     public func watchSettings(on queue: DispatchQueue, _ changed: @escaping () -> Void) -> (any ClockTimer)? {
-        let watch = Watch(clock: self, queue: queue, changed: changed)
-        lock.withLock {
-            watches.append(watch)
-            if !queues.contains(where: { $0 === queue }) { queues.append(queue) }
-        }
-        return watch
+        register(Entry(clock: self, instant: nil, queue: queue, run: changed))
     }
 
-    final class Timer: ClockTimer {
+    private func register(_ entry: Entry) -> Entry {
+        lock.withLock {
+            entries.append(entry)
+            if !queues.contains(where: { $0 === entry.queue }) { queues.append(entry.queue) }
+        }
+        return entry
+    }
+
+    /// A wake armed for `instant`, or (nil) a watch of the clock's settings.
+    final class Entry: ClockTimer {
         weak var clock: ManualClock?
-        let instant: Double
+        let instant: Double?
         let queue: DispatchQueue
-        let handler: () -> Void
+        let run: () -> Void
         var cancelled = false
 
-        init(clock: ManualClock, instant: Double, queue: DispatchQueue, handler: @escaping () -> Void) {
+        init(clock: ManualClock, instant: Double?, queue: DispatchQueue, run: @escaping () -> Void) {
             self.clock = clock
             self.instant = instant
             self.queue = queue
-            self.handler = handler
+            self.run = run
+        }
+
+        /// On its queue, and not once cancelled (as a Dispatch source): it may be while it waited for the queue.
+        func runUnlessCancelled() {
+            queue.sync { if clock?.lock.withLock({ !cancelled }) ?? false { run() } }
         }
 
         func cancel() {
             guard let clock else { return }
             clock.lock.withLock {
                 cancelled = true
-                clock.timers.removeAll { $0 === self }
-            }
-        }
-    }
-
-    final class Watch: ClockTimer {
-        weak var clock: ManualClock?
-        let queue: DispatchQueue
-        let changed: () -> Void
-        var cancelled = false
-
-        init(clock: ManualClock, queue: DispatchQueue, changed: @escaping () -> Void) {
-            self.clock = clock
-            self.queue = queue
-            self.changed = changed
-        }
-
-        func cancel() {
-            guard let clock else { return }
-            clock.lock.withLock {
-                cancelled = true
-                clock.watches.removeAll { $0 === self }
+                clock.entries.removeAll { $0 === self }
             }
         }
     }
