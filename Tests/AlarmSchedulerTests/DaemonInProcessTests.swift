@@ -91,6 +91,44 @@ struct DaemonInProcessTests {
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
     }
 
+    @Test("a clock set forward past a firing re-plans and shows it at once; set back again, it shows nothing twice, and the next firing keeps its time")
+    func clockSet() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-clock-set-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let storePath = folder + "/data/chime.db"
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        // 2026-12-01T10:00:00Z and 2026-12-01T11:00:00Z
+        for (title, due) in [("Ten", Int64(1_796_119_200)), ("Eleven", Int64(1_796_122_800))] {
+            try store.save(Reminder(calendarIdentifier: calendar, title: title, due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),
+                                    alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        }
+        let clock = ManualClock(now: Double(Self.start))
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        options.clock = clock
+        let notifier = RecordingNotifier(clock: clock)
+        let lines = Mutex<[String]>([])
+        let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
+        try daemon.start()
+        defer { daemon.shutdown() }
+
+        clock.set(to: 1_796_119_230)   // 2026-12-01T10:00:30Z
+        #expect(lines.withLock { $0 }.contains { $0.contains("the clock was set; re-planning") })
+        let ten = try #require(notifier.first(titled: "Ten"), "\(lines.withLock { $0 })")
+        #expect(!ten.late)
+        clock.set(to: Double(Self.start))
+        #expect(lines.withLock { $0 }.filter { $0.contains("the clock was set") }.count == 2)
+        clock.advance(to: 1_796_122_799)
+        #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten"])
+        clock.advance(to: 1_796_122_800)
+        #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten", "Eleven"])
+        #expect(try store.deliveries().map(\.outcome) == [.delivered, .delivered])
+    }
+
     /// Fails to show anything until it is made available.
     final class AwayNotifier: Notifier {
         let available = Atomic<Bool>(false)
