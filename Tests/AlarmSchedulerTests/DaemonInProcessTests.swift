@@ -41,13 +41,29 @@ struct DaemonInProcessTests {
     /// The manual clocks' start: 2026-12-01T09:00:00Z.
     static let start: Int64 = 1_796_115_600
 
+    /// A temporary folder with a private runtime folder in it, and where the store goes.
+    static func makeFolder(_ name: String) throws -> (folder: String, runtime: String, storePath: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(name)-\(UUID().uuidString)").path
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return (folder, runtime, folder + "/data/chime.db")
+    }
+
+    /// Options for a daemon in this process: on `clock`, in UTC, the signals left to the test runner.
+    static func options(storePath: String, runtime: String, clock: ManualClock) -> Daemon.Options {
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        options.clock = clock
+        return options
+    }
+
     @Test("when the machine's zone changes, a floating reminder rings at its wall-clock time in the new zone")
     func zoneChange() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-zone-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("zone")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let zoneFolder = folder + "/etc", runtime = folder + "/run"
+        let zoneFolder = folder + "/etc"
         try FileManager.default.createDirectory(atPath: zoneFolder, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // The machine is at UTC-10 ("Etc/GMT+10" in the database's inverted sign).
         try "Etc/GMT+10".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
 
@@ -55,15 +71,12 @@ struct DaemonInProcessTests {
         // which at UTC-10 is ten hours away.
         let clock = ManualClock(now: Double(Self.start))
         let due: Int64 = 1_796_115_603   // 2026-12-01T09:00:03Z
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: try TimeZoneRules.named("Etc/GMT+10"))
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Floating",
                                 due: .floating(TimeZoneRules.utc.localTime(at: due)), alarms: [Alarm(trigger: .relative(seconds: 0))]))
 
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        var options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         options.zoneFolder = zoneFolder
-        options.handlesSignals = false
-        options.clock = clock
         options.machineZone = {
             let name = (try? String(contentsOfFile: zoneFolder + "/timezone", encoding: .utf8)) ?? "UTC"
             return (try? TimeZoneRules.named(name.trimmingCharacters(in: .whitespacesAndNewlines))) ?? .utc
@@ -93,11 +106,8 @@ struct DaemonInProcessTests {
 
     @Test("a clock set forward past a firing re-plans and shows it at once; set back again, it shows nothing twice, and the next firing keeps its time")
     func clockSet() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-clock-set-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("clock-set")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         let calendar = try store.defaultCalendarForNewReminders().identifier
         // 2026-12-01T10:00:00Z and 2026-12-01T11:00:00Z
@@ -106,12 +116,9 @@ struct DaemonInProcessTests {
                                     alarms: [Alarm(trigger: .relative(seconds: 0))]))
         }
         let clock = ManualClock(now: Double(Self.start))
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
-        options.clock = clock
         let notifier = RecordingNotifier(clock: clock)
         let lines = Mutex<[String]>([])
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
         try daemon.start()
         defer { daemon.shutdown() }
@@ -145,22 +152,16 @@ struct DaemonInProcessTests {
 
     @Test("a firing the notifier cannot show is kept, the settled mark held before it, and shown once when it can be")
     func notifierAway() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-away-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("away")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         let clock = ManualClock(now: Double(Self.start))
         let due: Int64 = 1_796_115_601   // 2026-12-01T09:00:01Z
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Away",
                                 due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
-        options.clock = clock
         let notifier = AwayNotifier()
         let lines = Mutex<[String]>([])
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
         try daemon.start()
         defer { daemon.shutdown() }
@@ -191,17 +192,11 @@ struct DaemonInProcessTests {
 
     @Test("the newest position reaches the store once the write interval is over, though no fix follows it")
     func newestPositionWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-position-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("position")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
         let clock = ManualClock(now: Double(Self.start))
-        options.clock = clock
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         let daemon = Daemon(options: options, notifier: RecordingNotifier(clock: clock), log: { _ in })
         try daemon.start()
         defer { daemon.shutdown() }

@@ -108,11 +108,8 @@ struct LocationDaemonTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder(Alarm(trigger: .proximity(Self.office, .enter), dwell: 2))
         let clock = ManualClock(now: Double(DaemonInProcessTests.start))
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
-        options.clock = clock
         let notifier = DaemonInProcessTests.RecordingNotifier(clock: clock)
+        let options = DaemonInProcessTests.options(storePath: storePath, runtime: runtime, clock: clock)
         let daemon = Daemon(options: options, notifier: notifier, log: { _ in })
         try daemon.start()
         defer { daemon.shutdown() }
