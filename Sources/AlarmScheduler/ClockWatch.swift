@@ -7,8 +7,8 @@ import Glibc
 /// Tells when the wall clock is set (by hand, by NTP stepping it): a
 /// CLOCK_REALTIME timerfd armed far ahead with TFD_TIMER_CANCEL_ON_SET,
 /// whose read fails with ECANCELED when the clock jumps. Costs no wakeups
-/// while the clock runs on.
-final class ClockWatch {
+/// while the clock runs on. `WallClock`'s watch of its settings.
+final class ClockWatch: ClockTimer {
     private let descriptor: Int32
     private let source: DispatchSourceRead
 
@@ -35,6 +35,8 @@ final class ClockWatch {
     }
 
     deinit { source.cancel() }
+
+    func cancel() { source.cancel() }
 
     /// Armed a century ahead: it only ever reports a setting of the clock.
     private static func arm(_ descriptor: Int32) -> Bool {

@@ -23,7 +23,7 @@ struct LocationWatch {
     /// Writes a position left unwritten once `Options.positionInterval` is
     /// over: without it, the last fix of a burst stayed in memory until the
     /// next fix, and `chime location --status` showed an older one.
-    var positionTimer: DispatchSourceTimer?
+    var positionTimer: (any ClockTimer)?
 }
 
 /// Location alarms in the daemon: a geofence monitor over the proximity
@@ -63,8 +63,7 @@ extension Daemon {
             try saveLocation()
             return
         }
-        let now = Date().timeIntervalSince1970
-        let outcome = try takeFixes([kept.fix], now: now)
+        let outcome = try takeFixes([kept.fix], now: clock.now)
         if outcome.ignored > 0 {
             log("chimed: the position kept from \(Date(timeIntervalSince1970: kept.fix.time).ISO8601Format()) is too old to use")
         } else {
@@ -141,7 +140,7 @@ extension Daemon {
         try saveLocation(recording: firings, now: now)
         if !firings.isEmpty {
             undelivered += firings
-            try deliver(now: Self.clock)
+            try deliver(now: clock.second)
         }
         armDwell()
         return outcome
@@ -164,14 +163,11 @@ extension Daemon {
         // Fixes arrive in batches many times a second: the same end keeps its timer.
         if dwellTimer?.end == end { return }
         dwellTimer?.source.cancel()
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        let seconds = end.rounded(.down)
-        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(seconds), tv_nsec: Int((end - seconds) * 1e9))))
-        source.setEventHandler { [weak self] in
+        let source = clock.schedule(at: end, on: queue) { [weak self] in
             guard let self else { return }
             self.dwellTimer = nil
             do {
-                let now = Date().timeIntervalSince1970
+                let now = self.clock.now
                 guard let latest = self.location.latest else { return }
                 let still = try Fix(position: latest.position, accuracy: latest.accuracy, time: max(now, end))
                 _ = try self.takeFixes([still], now: now)
@@ -179,7 +175,6 @@ extension Daemon {
                 self.log("chimed: \(error)")
             }
         }
-        source.resume()
         dwellTimer = (source, end)
     }
 
@@ -207,7 +202,7 @@ extension Daemon {
         guard !crossings.isEmpty else { return }
         interrupted.subtract(crossings)
         var gone: [String] = []
-        let now = Self.clock
+        let now = clock.second
         for key in crossings.sorted() {
             let parts = key.split(separator: "@").map(String.init)
             guard let alarm = ItemIdentifier(parts[0]), let kind = Transition.Kind(rawValue: parts[1]), let second = Int64(parts[2]),
@@ -227,7 +222,8 @@ extension Daemon {
     /// the newest position, and `firings` as being shown. With no state
     /// changed and no firing, the position alone is written at most every
     /// `positionInterval`, or when `force`d.
-    func saveLocation(recording firings: [Firing] = [], now: Double = Date().timeIntervalSince1970, force: Bool = false) throws {
+    func saveLocation(recording firings: [Firing] = [], now: Double? = nil, force: Bool = false) throws {
+        let now = now ?? clock.now
         var changed: [String: GeofenceState] = [:]
         for (alarm, state) in location.monitor.snapshot.states {
             if let old = location.saved[alarm], old.presence == state.presence, old.dwellStartedAt == state.dwellStartedAt,
@@ -241,7 +237,7 @@ extension Daemon {
         }
         try store.saveGeofenceStates(changed, removed: location.removed, latestFixTime: location.monitor.latestFixTime,
                                      position: location.latestSaved ? nil : location.latest,
-                                     recording: firings.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
+                                     recording: firings.map { CalendarStore.Delivery($0, outcome: .showing, at: clock.date) })
         for (alarm, state) in changed { location.saved[alarm] = state }
         for alarm in location.removed { location.saved[alarm] = nil }
         location.removed = []
@@ -255,15 +251,11 @@ extension Daemon {
     /// armed already or one happens first.
     private func armPositionWrite(in seconds: Double) {
         guard location.positionTimer == nil else { return }
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(deadline: .now() + max(0, seconds))
-        source.setEventHandler { [weak self] in
+        location.positionTimer = clock.schedule(in: seconds, on: queue) { [weak self] in
             guard let self else { return }
             self.location.positionTimer = nil
             do { try self.saveLocation(force: true) } catch { self.log("chimed: cannot save the location state: \(error)") }
         }
-        source.resume()
-        location.positionTimer = source
     }
 
     /// `{"request":"location","fixes":[{"lat":…,"lon":…,"accuracy":…,"time":…}, …]}`:
@@ -274,7 +266,7 @@ extension Daemon {
         guard let list = request["fixes"] as? [Any] else {
             return ["ok": false, "error": "location needs \"fixes\", a list of {\"lat\":…,\"lon\":…,\"accuracy\":…,\"time\":…}"]
         }
-        let now = Date().timeIntervalSince1970
+        let now = clock.now
         var fixes: [Fix] = []
         fixes.reserveCapacity(list.count)
         var refused: [String] = []

@@ -14,8 +14,6 @@ import Glibc
 /// with their next firing. A change to one item costs that item; a firing
 /// costs its own item.
 extension Daemon {
-    static var clock: Int64 { Int64(Date().timeIntervalSince1970.rounded(.down)) }
-
     /// Brings the plan up to date, settles everything due up to now, and
     /// arms the timer for what comes next.
     func wake() {
@@ -24,11 +22,11 @@ extension Daemon {
         checkStore()
         guard store != nil else { return }
         do {
-            let now = Self.clock
+            let now = clock.second
             let changes = try plan.update(from: store, after: settled)
             // A workday rule that arrives through a change is noticed then, not at the next day's look.
             if changes.workdayRules { lastNoticeCheck = nil }
-            do { try noticeMissingHolidayData(now: Int64(options.clock().rounded(.down))) } catch { log("chimed: holiday data notice: \(error)") }
+            do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
             do { try withdrawStale(items: changes.items) } catch { log("chimed: cannot close notifications: \(error)") }
             try refreshGeofences()
             try settle(now: now)
@@ -96,7 +94,7 @@ extension Daemon {
             // The log holds the interrupted ones as being shown: they are not known, they come due again.
             sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)).subtracting(interrupted), now: now,
                              window: options.lateness)
-            try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+            try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: clock.date) })
             undelivered += sorted.late
         }
         if !interrupted.isEmpty {
@@ -131,10 +129,10 @@ extension Daemon {
         let isStale = { (firing: Firing) in now - firing.instant > firing.alarm.missedWindow.map(Int64.init) ?? self.options.lateness }
         let stale = undelivered.filter(isStale)
         if !stale.isEmpty {
-            try store.record(stale.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+            try store.record(stale.map { CalendarStore.Delivery($0, outcome: .missed, at: clock.date) })
             undelivered.removeAll(where: isStale)
         }
-        try store.record(undelivered.map { CalendarStore.Delivery($0, outcome: .showing, at: Date()) })
+        try store.record(undelivered.map { CalendarStore.Delivery($0, outcome: .showing, at: clock.date) })
         var onTime: [String] = [], late: [String] = []
         var shown = 0
         for firing in undelivered {
@@ -169,15 +167,11 @@ extension Daemon {
             retryDelay = 0
         } else {
             retryDelay = min(max(retryDelay * 2, 5), 300)
-            let source = DispatchSource.makeTimerSource(queue: queue)
-            source.schedule(wallDeadline: .now() + retryDelay)
-            source.setEventHandler { [weak self] in
-                guard let self else { return }
-                do { try self.deliver(now: Self.clock) } catch { self.log("chimed: \(error)") }
-            }
             retryTimer?.cancel()
-            source.resume()
-            retryTimer = source
+            retryTimer = clock.schedule(in: retryDelay, on: queue) { [weak self] in
+                guard let self else { return }
+                do { try self.deliver(now: self.clock.second) } catch { self.log("chimed: \(error)") }
+            }
         }
     }
 
@@ -193,11 +187,7 @@ extension Daemon {
         }
         if armedFor == next, timer != nil { return }
         timer?.cancel()
-        let source = DispatchSource.makeTimerSource(queue: queue)
-        source.schedule(wallDeadline: DispatchWallTime(timespec: timespec(tv_sec: Int(next), tv_nsec: 0)))
-        source.setEventHandler { [weak self] in self?.wake() }
-        source.resume()
-        timer = source
+        timer = clock.schedule(at: Double(next), on: queue) { [weak self] in self?.wake() }
         armedFor = next
     }
 }

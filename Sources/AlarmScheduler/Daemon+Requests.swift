@@ -37,7 +37,7 @@ extension Daemon {
         case "next":
             let count = min(max(request["count"] as? Int ?? 10, 0), 1000)
             do {
-                let now = Self.clock
+                let now = clock.second
                 let firings = try FiringPlanner(store: store).firings(after: now, count: count)
                 return ["ok": true, "firings": firings.map { firing -> [String: Any] in
                     ["at": Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format(), "title": firing.title,
@@ -53,7 +53,7 @@ extension Daemon {
             let seconds = request["seconds"] as? Int ?? 600
             guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
             do {
-                let snooze = try store.snooze(key, for: Int64(seconds), from: Date())
+                let snooze = try store.snooze(key, for: Int64(seconds), from: clock.date)
                 wake()
                 return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
             } catch {
@@ -85,7 +85,7 @@ extension Daemon {
         do {
             switch response {
             case .snooze(let seconds):
-                let snooze = try store.snooze(key, for: seconds, from: Date())
+                let snooze = try store.snooze(key, for: seconds, from: clock.date)
                 log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
                 forgetShown(key)
                 notifier.withdraw(key: key)

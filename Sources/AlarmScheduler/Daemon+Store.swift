@@ -295,7 +295,7 @@ extension Daemon {
                 settled = known
             } else {
                 // No daemon ran on it: what came due within the missed window still rings.
-                settled = Self.clock - options.lateness
+                settled = clock.second - options.lateness
                 try store.setSettledThrough(settled)
             }
             settledInStore = settled
@@ -313,7 +313,7 @@ extension Daemon {
             return
         }
         reopenDelay = 0
-        watchedSince = Date().timeIntervalSince1970
+        watchedSince = clock.now
         log("chimed: opened \(options.storePath)")
         wake()
     }

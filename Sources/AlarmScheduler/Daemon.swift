@@ -36,13 +36,13 @@ public struct DaemonError: Error, CustomStringConvertible {
 }
 
 /// `chimed`: knows the next moment any alarm must ring, sleeps on one
-/// wall-clock Dispatch timer until then, and shows each firing once.
+/// timer of its clock until then, and shows each firing once.
 ///
 /// Everything runs on one serial queue. What wakes it: the timer (armed on
-/// `.wallDeadline`, CLOCK_REALTIME, so suspend and clock changes do not
-/// make it late), a change to the store's folder (inotify: `chime` and any
-/// other writer), SIGTERM and SIGINT (a clean stop). Nothing else: an idle
-/// daemon with nothing due makes no wakeups.
+/// `Options.clock`; in chimed the wall clock, CLOCK_REALTIME, so suspend
+/// and clock changes do not make it late), a change to the store's folder
+/// (inotify: `chime` and any other writer), SIGTERM and SIGINT (a clean
+/// stop). Nothing else: an idle daemon with nothing due makes no wakeups.
 ///
 /// On every wake it settles the span since the last one: firings that came
 /// due while it was running, within `onTimeGrace`, are shown as due; others
@@ -67,10 +67,10 @@ public final class Daemon: @unchecked Sendable {
         /// store (a changed state is written with it at once); a position
         /// left unwritten is written when the interval is over.
         public var positionInterval = 10.0
-        /// The date the daemon's calendar notices go by (next year's missing
-        /// holiday data in December), Unix seconds. Firings keep the wall
-        /// clock their timers run on.
-        public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        /// What the daemon reads the time from and sleeps on: the wall
+        /// clock, or a test's `ManualClock`. Firings, retries, dwells and
+        /// calendar notices all go by it.
+        public var clock: any DaemonClock = WallClock()
         /// How long a control-socket reply may wait for its client to read it, in seconds.
         public var replyTimeout: Double = 10
 
@@ -88,10 +88,10 @@ public final class Daemon: @unchecked Sendable {
     private let signalQueue = DispatchQueue(label: "chimed.signals")
     /// Nil while the store's file is gone (Daemon+Store.swift): every entry point checks.
     var store: CalendarStore!
-    var timer: DispatchSourceTimer?
+    var timer: (any ClockTimer)?
     private var signals: [DispatchSourceSignal] = []
     private var control: ControlSocket?
-    private var clockWatch: ClockWatch?
+    private var clockWatch: (any ClockTimer)?
     private var zoneWatch: DispatchSourceRead?
     private var lockDescriptor: Int32 = -1
     /// The store's own lock (Daemon+Store.swift).
@@ -123,9 +123,9 @@ public final class Daemon: @unchecked Sendable {
     /// Firings to show that could not be shown yet, oldest first: kept out
     /// of the log, so that a crash leaves them to the catch-up.
     var undelivered: [Firing] = []
-    var retryTimer: DispatchSourceTimer?
+    var retryTimer: (any ClockTimer)?
     /// Armed while an arrive alarm's dwell is pending.
-    var dwellTimer: (source: DispatchSourceTimer, end: Double)?
+    var dwellTimer: (source: any ClockTimer, end: Double)?
     private var lookAgainPending = false
     var retryDelay: Double = 0
     /// Firings on screen, by key: what a person's answer refers to.
@@ -139,6 +139,8 @@ public final class Daemon: @unchecked Sendable {
         return "/tmp/chime-\(getuid())"
     }
 
+    var clock: any DaemonClock { options.clock }
+
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {
         self.options = options
         self.notifier = notifier
@@ -149,7 +151,7 @@ public final class Daemon: @unchecked Sendable {
     /// down, and arms the timer. Call from any thread; then run Dispatch's
     /// main loop (`dispatchMain()`).
     public func start() throws {
-        startedAt = Date().timeIntervalSince1970
+        startedAt = clock.now
         watchedSince = startedAt
         try takeLock()
         do {
@@ -169,7 +171,7 @@ public final class Daemon: @unchecked Sendable {
             throw DaemonError(.store, "cannot open the store: \(error)")
         }
         watchStore()
-        clockWatch = ClockWatch(queue: queue) { [weak self] in
+        clockWatch = clock.watchSettings(on: queue) { [weak self] in
             self?.log("chimed: the clock was set; re-planning")
             self?.replan()
         }
@@ -345,7 +347,7 @@ public final class Daemon: @unchecked Sendable {
                 try notifier.showNotice(title: title, body: body)
                 try store.record([CalendarStore.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
                                                          title: "holiday data \(region) \(missing)", due: now, outcome: .delivered,
-                                                         recordedAt: Date())])
+                                                         recordedAt: clock.date)])
             }
         }
     }
@@ -387,9 +389,10 @@ public final class Daemon: @unchecked Sendable {
             // Whatever was due has been settled on the way here; mark the span done.
             wake()
             do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
-            if undelivered.isEmpty { try? store.setSettledThrough(max(settled, Self.clock)) }
+            if undelivered.isEmpty { try? store.setSettledThrough(max(settled, clock.second)) }
         }
-        for source in [timer, retryTimer, dwellTimer?.source, storeWatch.source, zoneWatch, reopenTimer, location.positionTimer] { source?.cancel() }
+        for source in [storeWatch.source, zoneWatch, reopenTimer] as [(any DispatchSourceProtocol)?] { source?.cancel() }
+        for timer in [timer, retryTimer, dwellTimer?.source, location.positionTimer, clockWatch] { timer?.cancel() }
         storeWatch.source = nil
         reopenTimer = nil
         timer = nil

@@ -102,6 +102,7 @@ public enum DaemonCommandLine {
         } else {
             // The body's times in the zone the daemon plans in, which follows the machine's.
             desktop.timeZone = options.machineZone
+            desktop.clock = options.clock
             let shown = DesktopNotifier(options: desktop)
             do {
                 log("chimed: notifications through the session bus at \(try shown.busAddress())")

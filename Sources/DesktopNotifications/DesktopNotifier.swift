@@ -48,6 +48,9 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         /// The zone the body's times are read in, asked at each `show` (the
         /// machine's zone may change while the daemon runs).
         public var timeZone: @Sendable () -> TimeZoneRules
+        /// Where the body's "now" comes from (a late firing's day is left out
+        /// when it is today): the daemon's clock, so that body and firing agree.
+        public var clock: any DaemonClock = WallClock()
 
         public init(environment: [String: String] = ProcessInfo.processInfo.environment,
                     timeZone: @escaping @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }) {
@@ -90,7 +93,7 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         let content = NotificationContent(
             rootKey: firing.rootKey, key: firing.key,
             summary: FiringText.summary(for: firing),
-            body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: Int64(Date().timeIntervalSince1970)),
+            body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: options.clock.second),
             urgency: options.urgency, category: options.category, sound: replacing == nil,
             actions: Self.actions(for: firing.kind, snoozeSeconds: options.snoozeSeconds))
         let core = self.core, appName = options.appName

@@ -6,66 +6,134 @@ import Geofencing
 import Synchronization
 import Testing
 
-/// The daemon run inside the test's process, with a notifier that records
-/// and a machine zone the test controls.
+/// The daemon run inside the test's process, with a notifier that records,
+/// a machine zone the test controls, and a clock the test moves: a wake is
+/// run by `ManualClock.advance` before it returns, so nothing here sleeps
+/// for a firing to come due.
 @Suite("The daemon in process")
 struct DaemonInProcessTests {
-    /// Records what it is asked to show.
+    /// Records what it is asked to show, and when by `clock`.
     final class RecordingNotifier: Notifier {
+        let clock: any DaemonClock
         let shown = Mutex<[(firing: Firing, late: Bool, at: Date)]>([])
-        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, Date())) } }
+        init(clock: any DaemonClock = WallClock()) { self.clock = clock }
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.date)) } }
         func showNotice(title: String, body: String) throws {}
 
-        func wait(for title: String, seconds: Double) -> (firing: Firing, late: Bool, at: Date)? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                if let found = shown.withLock({ $0.first { $0.firing.title == title } }) { return found }
-                usleep(20_000)
-            }
-            return nil
+        func first(titled title: String) -> (firing: Firing, late: Bool, at: Date)? {
+            shown.withLock { $0.first { $0.firing.title == title } }
         }
+    }
+
+    /// Waits (at most `seconds`) until `condition` holds: for what comes
+    /// through the file system (inotify), not through the clock. The bound
+    /// only tells a hang from an answer.
+    @discardableResult
+    static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+
+    /// The manual clocks' start: 2026-12-01T09:00:00Z.
+    static let start: Int64 = 1_796_115_600
+
+    /// A temporary folder with a private runtime folder in it, and where the store goes.
+    static func makeFolder(_ name: String) throws -> (folder: String, runtime: String, storePath: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-\(name)-\(UUID().uuidString)").path
+        let runtime = folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return (folder, runtime, folder + "/data/chime.db")
+    }
+
+    /// Options for a daemon in this process: on `clock`, in UTC, the signals left to the test runner.
+    static func options(storePath: String, runtime: String, clock: ManualClock) -> Daemon.Options {
+        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        options.clock = clock
+        return options
     }
 
     @Test("when the machine's zone changes, a floating reminder rings at its wall-clock time in the new zone")
     func zoneChange() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-zone-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("zone")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let zoneFolder = folder + "/etc", runtime = folder + "/run"
+        let zoneFolder = folder + "/etc"
         try FileManager.default.createDirectory(atPath: zoneFolder, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // The machine is at UTC-10 ("Etc/GMT+10" in the database's inverted sign).
         try "Etc/GMT+10".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
 
         // Floating: due when the wall clock reads what UTC reads three seconds from now,
         // which at UTC-10 is ten hours away.
-        let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 3
-        let storePath = folder + "/data/chime.db"
+        let clock = ManualClock(now: Double(Self.start))
+        let due: Int64 = 1_796_115_603   // 2026-12-01T09:00:03Z
         let store = try CalendarStore(path: storePath, machineTimeZone: try TimeZoneRules.named("Etc/GMT+10"))
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Floating",
                                 due: .floating(TimeZoneRules.utc.localTime(at: due)), alarms: [Alarm(trigger: .relative(seconds: 0))]))
 
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
+        var options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         options.zoneFolder = zoneFolder
-        options.handlesSignals = false
         options.machineZone = {
             let name = (try? String(contentsOfFile: zoneFolder + "/timezone", encoding: .utf8)) ?? "UTC"
             return (try? TimeZoneRules.named(name.trimmingCharacters(in: .whitespacesAndNewlines))) ?? .utc
         }
-        let notifier = RecordingNotifier()
+        let notifier = RecordingNotifier(clock: clock)
         let lines = Mutex<[String]>([])
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
         try daemon.start()
         defer { daemon.shutdown() }
 
         // In the old zone nothing is due for ten hours.
-        #expect(notifier.wait(for: "Floating", seconds: 1) == nil)
-        // The machine moves to UTC: the same wall-clock time is now three seconds away.
+        clock.advance(by: 1)
+        #expect(notifier.first(titled: "Floating") == nil)
+        // The machine moves to UTC: the same wall-clock time is now two seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
-        let shown = try #require(notifier.wait(for: "Floating", seconds: 10), "\(lines.withLock { $0 })")
+        // The zone watch (inotify) re-plans on the daemon's queue; `advance` waits for that to end.
+        #expect(Self.waitUntil(seconds: 10) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
+        clock.advance(to: Double(due - 1))
+        #expect(notifier.first(titled: "Floating") == nil, "rang before its time: \(lines.withLock { $0 })")
+        clock.advance(to: Double(due))
+        let shown = try #require(notifier.first(titled: "Floating"), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
         #expect(!shown.late)
         #expect(shown.at.timeIntervalSince1970 >= Double(due))
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
+    }
+
+    @Test("a clock set forward past a firing re-plans and shows it at once; set back again, it shows nothing twice, and the next firing keeps its time")
+    func clockSet() throws {
+        let (folder, runtime, storePath) = try Self.makeFolder("clock-set")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        // 2026-12-01T10:00:00Z and 2026-12-01T11:00:00Z
+        for (title, due) in [("Ten", Int64(1_796_119_200)), ("Eleven", Int64(1_796_122_800))] {
+            try store.save(Reminder(calendarIdentifier: calendar, title: title, due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),
+                                    alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        }
+        let clock = ManualClock(now: Double(Self.start))
+        let notifier = RecordingNotifier(clock: clock)
+        let lines = Mutex<[String]>([])
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
+        let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
+        try daemon.start()
+        defer { daemon.shutdown() }
+
+        clock.set(to: 1_796_119_230)   // 2026-12-01T10:00:30Z
+        #expect(lines.withLock { $0 }.contains { $0.contains("the clock was set; re-planning") })
+        let ten = try #require(notifier.first(titled: "Ten"), "\(lines.withLock { $0 })")
+        #expect(!ten.late)
+        clock.set(to: Double(Self.start))
+        #expect(lines.withLock { $0 }.filter { $0.contains("the clock was set") }.count == 2)
+        clock.advance(to: 1_796_122_799)
+        #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten"])
+        clock.advance(to: 1_796_122_800)
+        #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten", "Eleven"])
+        #expect(try store.deliveries().map(\.outcome) == [.delivered, .delivered])
     }
 
     /// Fails to show anything until it is made available.
@@ -84,37 +152,37 @@ struct DaemonInProcessTests {
 
     @Test("a firing the notifier cannot show is kept, the settled mark held before it, and shown once when it can be")
     func notifierAway() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-away-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("away")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 1
+        let clock = ManualClock(now: Double(Self.start))
+        let due: Int64 = 1_796_115_601   // 2026-12-01T09:00:01Z
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Away",
                                 due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
         let notifier = AwayNotifier()
         let lines = Mutex<[String]>([])
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
         let daemon = Daemon(options: options, notifier: notifier, log: { line in lines.withLock { $0.append(line) } })
         try daemon.start()
         defer { daemon.shutdown() }
 
         // Due, tried, not shown: nothing in the log, and the settled mark before it.
-        let deadline = Date().addingTimeInterval(5)
-        while notifier.attempts.load(ordering: .relaxed) == 0 && Date() < deadline { usleep(20_000) }
-        #expect(notifier.attempts.load(ordering: .relaxed) >= 1)
-        usleep(300_000)   // the attempt is over
+        clock.advance(to: Double(due))
+        #expect(notifier.attempts.load(ordering: .relaxed) == 1)
         // Only the retry tries again: the attempt's own store writes must not set off another.
+        // Their wakes come through inotify, in real time, not through the clock: a moment for them.
+        usleep(300_000)
         #expect(notifier.attempts.load(ordering: .relaxed) == 1)
         #expect(try store.deliveries().isEmpty)
         #expect(try #require(try store.settledThrough()) < due)
         // The server is back: the retry (5 s after the first failure) shows it, once.
         notifier.available.store(true, ordering: .relaxed)
-        let shown = try #require(notifier.recorder.wait(for: "Away", seconds: 10), "\(lines.withLock { $0 })")
+        clock.advance(by: 4)
+        #expect(notifier.recorder.shown.withLock { $0.isEmpty }, "tried again before the retry: \(lines.withLock { $0 })")
+        clock.advance(by: 1)
+        let shown = try #require(notifier.recorder.first(titled: "Away"), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
+        // The delivery's own store writes wake the daemon (inotify): a moment for them too.
         usleep(300_000)
         #expect(notifier.recorder.shown.withLock { $0.count } == 1)
         #expect(try store.deliveries().map(\.outcome) == [.delivered])
@@ -124,30 +192,26 @@ struct DaemonInProcessTests {
 
     @Test("the newest position reaches the store once the write interval is over, though no fix follows it")
     func newestPositionWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-position-\(UUID().uuidString)").path
+        let (folder, runtime, storePath) = try Self.makeFolder("position")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
-        options.handlesSignals = false
-        options.machineZone = { .utc }
-        // Short, so that the test need not wait the default ten seconds.
-        options.positionInterval = 0.3
-        let daemon = Daemon(options: options, notifier: RecordingNotifier(), log: { _ in })
+        let clock = ManualClock(now: Double(Self.start))
+        let options = Self.options(storePath: storePath, runtime: runtime, clock: clock)
+        let daemon = Daemon(options: options, notifier: RecordingNotifier(clock: clock), log: { _ in })
         try daemon.start()
         defer { daemon.shutdown() }
 
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        let now = Date().timeIntervalSince1970.rounded(.down)
+        let now = Double(Self.start)
         for (latitude, time) in [(31.26, now - 2), (31.27, now - 1)] {
             let reply = try client.send(["request": "location", "fixes": [["lat": latitude, "lon": 121.4737, "time": time]]])
             #expect(reply["taken"] as? Int == 1, "\(reply)")
         }
-        // The first fix is written at once; the second, inside the interval, when it is over.
-        let deadline = Date().addingTimeInterval(5)
-        while try store.latestPosition()?.fix.position.latitude != 31.27 && Date() < deadline { usleep(20_000) }
+        // The first fix is written at once; the second, inside the (ten-second) interval, when it is over.
+        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        clock.advance(by: 9)
+        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        clock.advance(by: 1)
         #expect(try store.latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
     }
 }

@@ -47,12 +47,7 @@ struct DaemonResilienceTests {
     /// Waits (at most `seconds`) until `condition` holds.
     @discardableResult
     func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
+        DaemonInProcessTests.waitUntil(seconds: seconds, condition)
     }
 
     func fired(_ title: String, in runs: [Running]) -> [String] {

@@ -44,6 +44,17 @@ struct DesktopNotifierTests {
         #expect(call.body.hasPrefix("missed, was due "))
     }
 
+    @Test("a late firing's body reads now from the notifier's clock: its day left out on its own day, its year given a year on")
+    func bodyNowFromTheClock() throws {
+        // The shared notifier's clock reads 2026-12-01T09:00:00Z, the firing's day in Shanghai.
+        try server.notifier.show(Firings.timed("Rent, that day", at: "2026-12-01T08:50:00", kind: .reminder), late: true)
+        #expect(try #require(server.notify(summary: "Rent, that day")).body.hasPrefix("missed, was due 08:50"))
+        var options = server.notifier.options
+        options.clock = ManualClock(now: 1_827_651_600)   // 2027-12-01T09:00:00Z
+        try DesktopNotifier(options: options).show(Firings.timed("Rent, a year on", at: "2026-12-01T08:50:00", kind: .reminder), late: true)
+        #expect(try #require(server.notify(summary: "Rent, a year on")).body.hasPrefix("missed, was due Tue 1 Dec 2026 08:50"))
+    }
+
     @Test("a title '<b>&' arrives as it is in the summary, and markup in the body arrives escaped")
     func escaped() throws {
         let firing = Firings.timed("<b>&", at: "2026-12-01T08:50:00", location: "Tom & <Jerry>", notes: "a<b")

@@ -36,18 +36,18 @@ extension DesktopNotifierTests {
         }
 
         /// Runs a daemon in this process whose clock reads `now` (Unix
-        /// seconds) until the notice had time to come, and stops it.
+        /// seconds), and stops it: its start runs the first wake, which
+        /// shows the notice.
         func runDaemon(at now: Double) throws -> [String] {
             var options = Daemon.Options(storePath: folder + "/data/chime.db", runtimeFolder: folder + "/run/chime")
             options.handlesSignals = false
             options.machineZone = { .utc }
-            options.clock = { now }
+            options.clock = ManualClock(now: now)
             let lines = Mutex<[String]>([])
             // A notifier of its own, so that the server's answers stay with the server's.
             let daemon = Daemon(options: options, notifier: DesktopNotifier(options: server.notifier.options),
                                 log: { line in lines.withLock { $0.append(line) } })
             try daemon.start()
-            usleep(300_000)
             daemon.shutdown()
             return lines.withLock { $0 }
         }

@@ -65,6 +65,8 @@ final class NotificationServer: Sendable {
         }
 
         var options = DesktopNotifier.Options(timeZone: { Firings.shanghai })
+        // The bodies' "now" (whether a year is shown): the tests' firings are in December 2026, whenever they run.
+        options.clock = ManualClock(now: 1_796_115_600)   // 2026-12-01T09:00:00Z
         options.busAddress = address
         options.watchdog = Self.watchdog
         notifier = DesktopNotifier(options: options)
