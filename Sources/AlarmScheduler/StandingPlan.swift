@@ -10,44 +10,15 @@ import CalendarStore
 /// and removed entries stay in the heap until they reach its top, where
 /// they are recognised as stale and dropped.
 struct StandingPlan {
-    /// An item's identifier as 128 bits: a quarter of the string's size.
-    struct Key: Hashable, Comparable {
-        let high: UInt64
-        let low: UInt64
-
-        init(_ identifier: ItemIdentifier) {
-            var high: UInt64 = 0, low: UInt64 = 0
-            for (index, digit) in identifier.rawValue.utf8.enumerated() {
-                // Lowercase hexadecimal digits, as ItemIdentifier guarantees.
-                let value = UInt64(digit <= 57 ? digit - 48 : digit - 87)
-                if index < 16 { high = high << 4 | value } else { low = low << 4 | value }
-            }
-            self.high = high
-            self.low = low
-        }
-
-        var identifier: ItemIdentifier {
-            let digits = Array("0123456789abcdef".utf8)
-            var text: [UInt8] = []
-            text.reserveCapacity(32)
-            for half in [high, low] {
-                for shift in stride(from: 60, through: 0, by: -4) { text.append(digits[Int(half >> UInt64(shift) & 0xF)]) }
-            }
-            // 32 hexadecimal digits by construction.
-            return ItemIdentifier(String(decoding: text, as: UTF8.self))!
-        }
-
-        static func < (lhs: Key, rhs: Key) -> Bool { (lhs.high, lhs.low) < (rhs.high, rhs.low) }
-    }
-
     private struct Entry: Comparable {
         var instant: Int64
-        var key: Key
-        static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.instant, lhs.key) < (rhs.instant, rhs.key) }
+        var item: ItemIdentifier
+        static func < (lhs: Entry, rhs: Entry) -> Bool { (lhs.instant, lhs.item) < (rhs.instant, rhs.item) }
     }
 
     private var heap = MinHeap<Entry>()
-    private var current: [Key: Int64] = [:]
+    /// Every item's next instant (for tests and for `status` too).
+    private(set) var entries: [ItemIdentifier: Int64] = [:]
     /// The store's change counter when the plan last caught up with it.
     private(set) var plannedAtCounter: Int64?
     /// Where the plan stands in the store's item change log.
@@ -56,12 +27,7 @@ struct StandingPlan {
     private var workdayToken: String?
 
     /// The items planned.
-    var count: Int { current.count }
-
-    /// Every item's next instant, for tests and for `status`.
-    var entries: [ItemIdentifier: Int64] {
-        Dictionary(uniqueKeysWithValues: current.map { ($0.key.identifier, $0.value) })
-    }
+    var count: Int { entries.count }
 
     /// Plans every item of `store` from scratch: each item's first firing after `instant`.
     static func make(from store: CalendarStore, after instant: Int64) throws(StoreError) -> StandingPlan {
@@ -120,21 +86,20 @@ struct StandingPlan {
 
     /// Plans `item` for `instant`, replacing what it had; nil: nothing to come.
     mutating func set(_ item: ItemIdentifier, next instant: Int64?) {
-        let key = Key(item)
         guard let instant else {
-            current[key] = nil
+            entries[item] = nil
             return
         }
-        guard current[key] != instant else { return }
-        current[key] = instant
-        heap.push(Entry(instant: instant, key: key))
+        guard entries[item] != instant else { return }
+        entries[item] = instant
+        heap.push(Entry(instant: instant, item: item))
         // Stale entries pile up when the same items change again and again:
         // rebuild the heap from the live ones before it doubles.
-        if heap.count > 2 * current.count + 1024 { compact() }
+        if heap.count > 2 * entries.count + 1024 { compact() }
     }
 
     mutating func remove(_ item: ItemIdentifier) {
-        current[Key(item)] = nil
+        entries[item] = nil
     }
 
     /// The earliest planned instant.
@@ -148,20 +113,20 @@ struct StandingPlan {
         var due: [ItemIdentifier] = []
         while let top = heap.first, top.instant <= instant {
             _ = heap.pop()
-            guard current[top.key] == top.instant else { continue }
-            current[top.key] = nil
-            due.append(top.key.identifier)
+            guard entries[top.item] == top.instant else { continue }
+            entries[top.item] = nil
+            due.append(top.item)
         }
         return due
     }
 
     private mutating func dropStale() {
-        while let top = heap.first, current[top.key] != top.instant { _ = heap.pop() }
+        while let top = heap.first, entries[top.item] != top.instant { _ = heap.pop() }
     }
 
     private mutating func compact() {
         heap.removeAll()
-        for (key, instant) in current { heap.push(Entry(instant: instant, key: key)) }
+        for (item, instant) in entries { heap.push(Entry(instant: instant, item: item)) }
     }
 }
 

@@ -85,6 +85,30 @@ public struct RecurrenceBenchmark {
             }
         }
 
+        /// Per query: Chime's next occurrence after each of `instants`, and
+        /// Foundation's (the first of its recurrences within `window` seconds)
+        /// after the first three.
+        func nextAfter(_ instants: [Date], _ recurrence: Recurrence, start: LocalDateTime, window: TimeInterval,
+                       foundationRule: Calendar.RecurrenceRule) -> (ours: Double, foundation: Double, sample: Int) {
+            let ours = median {
+                var checksum: Int64 = 0
+                for after in instants { checksum &+= recurrence.nextOccurrence(after: after)!.instant }
+                return checksum
+            } / Double(instants.count)
+            let foundationStart = calendar.date(from: components(start))!
+            let sample = min(instants.count, 3)
+            let foundation = time {
+                var checksum = 0.0
+                for after in instants.prefix(sample) {
+                    let next = foundationRule.recurrences(of: foundationStart, in: after..<after.addingTimeInterval(window))
+                        .first { $0 > after }!
+                    checksum += next.timeIntervalSince1970
+                }
+                return Int64(checksum)
+            } / Double(sample)
+            return (ours, foundation, sample)
+        }
+
         let weekdays: [Locale.Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday]
         let afterInstant = Int64(LocalDateTime(parsing: "2026-11-30T00:00:00")!.localSeconds - 8 * 3600)
         return [
@@ -106,27 +130,9 @@ public struct RecurrenceBenchmark {
                 let queries = count(1_000)
                 let start = LocalDateTime(parsing: "2000-01-01T08:50:00")!
                 let recurrence = Recurrence(rule: try RecurrenceRule(rfc5545: "FREQ=DAILY"), start: start, timeZone: zone)
-                let ours = median {
-                    var checksum: Int64 = 0
-                    for query in 0..<queries {
-                        let after = Date(timeIntervalSince1970: TimeInterval(afterInstant + Int64(query) * 3607))
-                        checksum &+= recurrence.nextOccurrence(after: after)!.instant
-                    }
-                    return checksum
-                } / Double(queries)
+                let instants = (0..<queries).map { Date(timeIntervalSince1970: TimeInterval(afterInstant + Int64($0) * 3607)) }
                 let rule = Calendar.RecurrenceRule(calendar: calendar, frequency: .daily, matchingPolicy: .strict)
-                let foundationStart = calendar.date(from: components(start))!
-                let sample = min(queries, 3)
-                let foundation = time {
-                    var checksum = 0.0
-                    for query in 0..<sample {
-                        let after = Date(timeIntervalSince1970: TimeInterval(afterInstant + Int64(query) * 3607))
-                        let next = rule.recurrences(of: foundationStart, in: after..<after.addingTimeInterval(3 * 86_400))
-                            .first { $0 > after }!
-                        checksum += next.timeIntervalSince1970
-                    }
-                    return Int64(checksum)
-                } / Double(sample)
+                let (ours, foundation, sample) = nextAfter(instants, recurrence, start: start, window: 3 * 86_400, foundationRule: rule)
                 return Row(name: "(e) next after 2026-11-30, DAILY from 2000", unit: "query", ours: ours, foundation: foundation,
                            foundationNote: "sample of \(sample), per query", target: "≤ 2", total: false)
             },
@@ -188,24 +194,9 @@ public struct RecurrenceBenchmark {
                 let instants = (0..<queries).map { _ in
                     Date(timeIntervalSince1970: TimeInterval(random.int64(firstInstant...lastInstant)))
                 }
-                let ours = median {
-                    var checksum: Int64 = 0
-                    for after in instants { checksum &+= recurrence.nextOccurrence(after: after)!.instant }
-                    return checksum
-                } / Double(queries)
                 let rule = Calendar.RecurrenceRule(calendar: calendar, frequency: .weekly, matchingPolicy: .strict,
                                                    weekdays: weekdays.map { .every($0) })
-                let foundationStart = calendar.date(from: components(start))!
-                let sample = min(queries, 3)
-                let foundation = time {
-                    var checksum = 0.0
-                    for after in instants.prefix(sample) {
-                        let next = rule.recurrences(of: foundationStart, in: after..<after.addingTimeInterval(4 * 86_400))
-                            .first { $0 > after }!
-                        checksum += next.timeIntervalSince1970
-                    }
-                    return Int64(checksum)
-                } / Double(sample)
+                let (ours, foundation, sample) = nextAfter(instants, recurrence, start: start, window: 4 * 86_400, foundationRule: rule)
                 return Row(name: "(g) next workday, DAILY;X-WORKDAY=SKIP", unit: "query", ours: ours, foundation: foundation,
                            foundationNote: "weekdays without holidays; sample of \(sample), per query", target: "≤ 5", total: false)
             },

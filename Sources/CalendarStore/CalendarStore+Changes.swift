@@ -138,9 +138,9 @@ extension CalendarStore {
             // not one per item.
             var chunk: [AlarmedItem] = []
             func flush() throws {
-                let alarms = try alarms(ofItems: chunk.map(\.identifier.rawValue))
+                let alarms = try alarms(ofItems: chunk.map(\.identifier))
                 for var item in chunk {
-                    item.alarms = alarms[item.identifier.rawValue] ?? []
+                    item.alarms = alarms[item.identifier] ?? []
                     try body(item)
                 }
                 chunk.removeAll(keepingCapacity: true)

@@ -95,11 +95,12 @@ extension CalendarStore {
         }
         arguments += longArguments
         var kept: [Kept] = []
-        var alarmed: [String] = []
+        var alarmed: [ItemIdentifier] = []
         try StoreError.wrap {
-            var detached: [String: Set<Int64>] = [:]
+            var detached: [ItemIdentifier: Set<Int64>] = [:]
             try database.forEachRow("SELECT series_id, original_start FROM items WHERE series_id IS NOT NULL") { row in
-                detached[try row.value(0), default: []].insert(try row.value(1))
+                // A series column that holds no identifier names no event's series.
+                if let series = ItemIdentifier(try row.value(0)) { detached[series, default: []].insert(try row.value(1)) }
                 return true
             }
             try forEachItem(where: short, or: [long], columns: Self.eventColumns, arguments) { row in
@@ -111,19 +112,19 @@ extension CalendarStore {
                     guard start < high && (end > low || (end == start && start >= low)) else { return true }
                 } else {
                     let found = try self.occurrences(of: event, occupying: end - start, low, high,
-                                                     skipping: detached[event.identifier.rawValue] ?? [])
+                                                     skipping: detached[event.identifier] ?? [])
                     guard !found.isEmpty else { return true }
                     occurrences = found
                 }
                 try addDetails(to: &event, row, alarms: false)
-                if Self.hasAlarms(row) { alarmed.append(event.identifier.rawValue) }
+                if Self.hasAlarms(row) { alarmed.append(event.identifier) }
                 kept.append(Kept(event: event, start: start, duration: end - start, occurrences: occurrences))
                 return true
             }
             let alarms = try alarms(ofItems: alarmed)
             var stop = false
             for var item in kept {
-                if let list = alarms[item.event.identifier.rawValue] { item.event.alarms = list }
+                if let list = alarms[item.event.identifier] { item.event.alarms = list }
                 guard let occurrences = item.occurrences else {
                     body(item.event, item.start, &stop)
                     if stop { return }

@@ -58,7 +58,7 @@ extension CalendarStore {
                     } catch {
                         throw StoreError.damaged(item: statement.text(0) ?? "?", reason: "location alarm \(statement.text(1) ?? "?"): \(error)")
                     }
-                    guard let item = ItemIdentifier(statement.text(0) ?? ""), alarm.identifier.rawValue == statement.text(1) else {
+                    guard let item = statement.identifier(0) else {
                         throw StoreError.damaged(item: statement.text(0) ?? "?", reason: "a location alarm with a malformed identifier")
                     }
                     result.append(LocationAlarm(alarm: alarm, item: item, title: statement.text(title) ?? "",

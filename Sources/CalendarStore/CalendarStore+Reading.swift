@@ -137,7 +137,7 @@ extension CalendarStore {
     }
 
     private static func identifier(_ row: Statement, _ column: ItemColumn) throws -> ItemIdentifier {
-        guard let text = row.text(column.rawValue), let identifier = ItemIdentifier(text) else {
+        guard let identifier = row.identifier(column.rawValue) else {
             throw StoreError.damaged(item: row.text(ItemColumn.id.rawValue) ?? "?",
                                      reason: "\(column) holds '\(row.text(column.rawValue) ?? "NULL")', not an identifier")
         }
@@ -191,33 +191,35 @@ extension CalendarStore {
     /// per item that has any: cheap in SQLite, and most items have none.
     private func alarms(_ row: Statement, of item: ItemIdentifier) throws -> [Alarm] {
         guard Self.hasAlarms(row) else { return [] }
-        return try alarms(ofItems: [item.rawValue])[item.rawValue] ?? []
+        return try alarms(ofItems: [item])[item] ?? []
     }
 
     /// The alarms of many items in one query, by item, in position order.
     /// The items are joined from a JSON array rather than matched with IN,
     /// which has SQLite copy the list into a temporary b-tree first (twice
     /// the cost); the join gives no order, so positions are read and sorted.
-    func alarms(ofItems items: [String]) throws -> [String: [Alarm]] {
+    func alarms(ofItems items: [ItemIdentifier]) throws -> [ItemIdentifier: [Alarm]] {
         guard !items.isEmpty else { return [:] }
         if items.count == 1 {
             var alarms: [Alarm] = []
             try database.withStatement("SELECT \(Self.alarmColumns) FROM alarms WHERE item_id = ? ORDER BY position") { alarm in
-                try alarm.bind([.text(items[0])], from: 1)
+                try alarm.bind([.text(items[0].rawValue)], from: 1)
                 while try alarm.advance() { alarms.append(try Self.alarm(alarm)) }
             }
             return alarms.isEmpty ? [:] : [items[0]: alarms]
         }
-        var found: [String: [(position: Int64, alarm: Alarm)]] = [:]
+        var found: [ItemIdentifier: [(position: Int64, alarm: Alarm)]] = [:]
         found.reserveCapacity(items.count)
         let position = Self.qualifiedAlarmColumns.count
         try database.withStatement("""
             SELECT \(Self.qualifiedAlarmColumns.joined(separator: ", ")), alarms.position
             FROM json_each(?) AS wanted JOIN alarms ON alarms.item_id = wanted.value
             """) { alarm in
-            try alarm.bind([.text(Self.jsonArray(items))], from: 1)
+            try alarm.bind([.text(Self.jsonArray(items.map(\.rawValue)))], from: 1)
             while try alarm.advance() {
-                found[alarm.text(0) ?? "", default: []].append((alarm.int64(position), try Self.alarm(alarm)))
+                // Joined to the identifiers asked for, so always one of them.
+                guard let item = alarm.identifier(0) else { continue }
+                found[item, default: []].append((alarm.int64(position), try Self.alarm(alarm)))
             }
         }
         return found.mapValues { $0.sorted { $0.position < $1.position }.map(\.alarm) }
@@ -237,7 +239,9 @@ extension CalendarStore {
     }
 
     private static func trigger(_ row: Statement) throws -> Alarm {
-        let identifier = try ItemIdentifier.stored(row.text(1), row: row.text(0) ?? "?", column: "alarm id")
+        guard let identifier = row.identifier(1) else {
+            throw StoreError.damaged(item: row.text(0) ?? "?", reason: "its alarm id '\(row.text(1) ?? "NULL")' is not an identifier")
+        }
         switch row.text(2) {
         case "absolute":
             return Alarm(identifier: identifier, trigger: .absolute(Date(timeIntervalSince1970: row.double(3))))
@@ -251,5 +255,13 @@ extension CalendarStore {
         case let kind:
             throw StoreError.damaged(item: row.text(0) ?? "?", reason: "an alarm of unknown kind '\(kind ?? "NULL")'")
         }
+    }
+}
+
+extension Statement {
+    /// Column `index` as an identifier, read from its bytes without making a
+    /// `String`; nil for NULL or a text that is not one.
+    func identifier(_ index: Int) -> ItemIdentifier? {
+        withUTF8(index, ItemIdentifier.init(utf8:)) ?? nil
     }
 }

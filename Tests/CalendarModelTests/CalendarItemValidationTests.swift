@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SeededRandom
 import Testing
 
 @Suite("Calendar item values refuse what they cannot hold")
@@ -18,6 +19,33 @@ struct CalendarItemValidationTests {
         for bad in ["", "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdeg"] {
             #expect(ItemIdentifier(bad) == nil, "\(bad)")
         }
+    }
+
+    @Test("an identifier survives its 128-bit form: the first sixteen digits are the high word, the last sixteen the low")
+    func identifierWords() throws {
+        for _ in 0..<100 {
+            let identifier = ItemIdentifier.random()
+            #expect(ItemIdentifier(identifier.rawValue) == identifier)
+            #expect(ItemIdentifier(high: identifier.high, low: identifier.low) == identifier)
+        }
+        let zero = try #require(ItemIdentifier(String(repeating: "0", count: 32)))
+        let top = try #require(ItemIdentifier(String(repeating: "f", count: 32)))
+        #expect(zero.high == 0 && zero.low == 0 && zero.rawValue == String(repeating: "0", count: 32))
+        #expect(top.high == .max && top.low == .max && top.rawValue == String(repeating: "f", count: 32))
+        let mixed = try #require(ItemIdentifier("0123456789abcdeffedcba9876543210"))
+        #expect(mixed.high == 0x0123_4567_89ab_cdef && mixed.low == 0xfedc_ba98_7654_3210)
+        #expect(mixed.short == "01234567")
+    }
+
+    @Test("identifiers sort as their text does")
+    func identifiersSortAsText() {
+        var random = SplitMix64(seed: 18)
+        // Digits that differ only in the low word, or at a letter against a digit, as well as random ones.
+        let texts = ["0000000000000000000000000000000a", "00000000000000000000000000000009", "a0000000000000000000000000000000",
+                     "90000000000000000000000000000000", "0000000000000000f000000000000000", "000000000000000f0000000000000000"]
+            + (0..<200).map { _ in ItemIdentifier(high: random.next(), low: random.next()).rawValue }
+        let identifiers = texts.map { ItemIdentifier($0)! }
+        #expect(identifiers.sorted().map(\.rawValue) == texts.sorted())
     }
 
     @Test("a structured location takes latitudes within ±90, longitudes within ±180 and a positive radius",
