@@ -1,6 +1,7 @@
 import CalendarModel
 #if canImport(Glibc)
 import Glibc
+import CommandLineSupport
 #endif
 
 extension Chime {

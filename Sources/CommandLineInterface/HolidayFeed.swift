@@ -1,4 +1,5 @@
 import Foundation
+import CommandLineSupport
 
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
 /// address with `{year}` in it (or a base that `/{year}.json` is added to),

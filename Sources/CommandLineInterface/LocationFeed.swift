@@ -2,6 +2,7 @@ import AlarmScheduler
 import CalendarStore
 import Foundation
 import Geofencing
+import CommandLineSupport
 
 /// Takes fixes for `chime location` and hands them to the running chimed in
 /// batches: a batch goes when it holds `maximumFixes`, or nears the control
@@ -32,7 +33,7 @@ final class LocationFeed {
 
     let command: String
     let context: CommandContext
-    let storeOptions: ArgumentParser.Parsed
+    let storeOptions: ParsedArguments
     private let client: DaemonClient
     private var store: CalendarStore?
     private var body: [UInt8] = []
@@ -42,7 +43,7 @@ final class LocationFeed {
     private(set) var totals = Totals()
     private var toldNoDaemon = false
 
-    init(command: String, context: CommandContext, storeOptions: ArgumentParser.Parsed) {
+    init(command: String, context: CommandContext, storeOptions: ParsedArguments) {
         self.command = command
         self.context = context
         self.storeOptions = storeOptions

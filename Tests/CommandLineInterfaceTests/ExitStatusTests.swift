@@ -1,4 +1,5 @@
 import CommandLineInterface
+import CommandLineSupport
 import Foundation
 import Testing
 
