@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CommandLineSupport", "CalendarStore", "CalendarModel",
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler", "Geofencing", "SQLiteDatabase"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",

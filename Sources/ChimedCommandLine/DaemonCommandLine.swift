@@ -29,7 +29,7 @@ public enum DaemonCommandLine {
     static let help = Flag("--help", short: "-h", help: "print this help")
     static let version = Flag("--version", help: "print the version")
 
-    static let syntax = CommandSyntax("chimed", forms: [
+    public static let syntax = CommandSyntax("chimed", forms: [
         .init("", options: [db, missedWindow, snooze, urgency, logOnly]),
         .init("--help | --version", options: []),
     ], options: [db, missedWindow, snooze, urgency, logOnly, help, version], discussion: """

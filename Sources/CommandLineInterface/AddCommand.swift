@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineSupport
 /// `chime add event|reminder`: the two kinds of item, each with its own
 /// options (`AddEventCommand`, `AddReminderCommand`).
 enum AddCommand: Command {

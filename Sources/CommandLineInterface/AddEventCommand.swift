@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime add event`: adds an event and prints its identifier.
 enum AddEventCommand {

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime add reminder`: adds a reminder and prints its identifier.
 enum AddReminderCommand {

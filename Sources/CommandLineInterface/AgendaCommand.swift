@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime agenda`: today and tomorrow at a glance.
 enum AgendaCommand: Command {

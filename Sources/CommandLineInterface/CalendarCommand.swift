@@ -1,6 +1,5 @@
 import CalendarModel
 import CalendarStore
-import CommandLineSupport
 
 /// `chime calendar add|remove|rename`: changes the calendars.
 enum CalendarCommand: Command {

@@ -1,6 +1,5 @@
 import CalendarModel
 import CalendarStore
-import CommandLineSupport
 
 /// `chime calendars`: lists the calendars.
 enum CalendarsCommand: Command {

@@ -1,7 +1,6 @@
 import CalendarModel
 #if canImport(Glibc)
 import Glibc
-import CommandLineSupport
 #endif
 
 extension Chime {

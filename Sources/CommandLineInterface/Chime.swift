@@ -1,7 +1,6 @@
 import CalendarModel
 import AlarmScheduler
 import Foundation
-import CommandLineSupport
 /// The `chime` command line: finds the subcommand and maps failures to
 /// messages on standard error and exit statuses.
 public enum Chime {

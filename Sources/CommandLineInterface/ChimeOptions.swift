@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineSupport
 
 /// Every option of `chime`, declared once: its names, placeholder, help and
 /// the values it takes. Commands list these in their `CommandSyntax` (with

@@ -1,4 +1,5 @@
-import CommandLineSupport
+// Every file of the module uses the parser, its declarations and CommandFailure.
+@_exported import CommandLineSupport
 
 /// A `chime` subcommand: one type per file, named after it.
 protocol Command {

@@ -2,7 +2,6 @@ import CalendarModel
 import Foundation
 #if canImport(Glibc)
 import Glibc
-import CommandLineSupport
 #endif
 
 // A stdio stream of our own on descriptor 1 (Swift 6 refuses C's global

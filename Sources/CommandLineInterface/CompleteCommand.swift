@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime complete ID`: marks a reminder done.
 enum CompleteCommand: Command {

@@ -1,7 +1,6 @@
 import CalendarModel
 import AlarmScheduler
 import Foundation
-import CommandLineSupport
 
 /// `chime daemon status`: asks the running `chimed`.
 enum DaemonCommand: Command {

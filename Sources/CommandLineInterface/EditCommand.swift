@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime edit ID`: changes fields of an item, or of occurrences of a
 /// repeating event.

@@ -1,5 +1,4 @@
 import Foundation
-import CommandLineSupport
 
 /// Where `chime holidays update` reads holiday-cn JSON files from: a web
 /// address with `{year}` in it (or a base that `/{year}.json` is added to),

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import HolidayCalendars
-import CommandLineSupport
 
 /// What `workday`, `workdays` and `holidays` share: the region, dates, the
 /// ordinary week's text form, and the warning about years without data.

@@ -2,7 +2,6 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import HolidayCalendars
-import CommandLineSupport
 
 /// `chime holidays [--year Y] | status | import FILE… | update | week`:
 /// the days off and makeup workdays behind the workday calendar.

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// Items as JSON objects for `--json`: the same keys every time (a missing
 /// value is `null`), times in RFC 3339 with the offset of the item's zone

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// Reads the values of item options (times, zones, rules, alarms,
 /// coordinates, identifiers) for `add`, `edit`, `remove`, `list` and friends,

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// How items read on a terminal: one short line each in listings
 /// (`Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]`), every field in `show`.

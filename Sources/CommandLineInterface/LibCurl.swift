@@ -1,7 +1,6 @@
 import CCurl
 #if canImport(Glibc)
 import Glibc
-import CommandLineSupport
 #endif
 
 /// libcurl, opened with dlopen by the one command that fetches (`chime

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime list events|reminders`: the items in a range of time.
 enum ListCommand: Command {

@@ -5,7 +5,6 @@ import Foundation
 import Geofencing
 #if canImport(Glibc)
 import Glibc
-import CommandLineSupport
 #endif
 
 /// `chime location`: feeds positions to chimed's location alarms, or shows

@@ -2,7 +2,6 @@ import AlarmScheduler
 import CalendarStore
 import Foundation
 import Geofencing
-import CommandLineSupport
 
 /// Takes fixes for `chime location` and hands them to the running chimed in
 /// batches: a batch goes when it holds `maximumFixes`, or nears the control

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime missed`: the firings that came due while nothing was watching.
 enum MissedCommand: Command {

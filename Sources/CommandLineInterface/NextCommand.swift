@@ -2,7 +2,6 @@ import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime next`: the coming firings of every alarm in the store, and why.
 enum NextCommand: Command {

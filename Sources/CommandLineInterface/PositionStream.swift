@@ -2,7 +2,6 @@ import Foundation
 import Geofencing
 #if canImport(Glibc)
 import Glibc
-import CommandLineSupport
 #endif
 
 /// Reads position lines from a descriptor for `chime location --stdin`,

@@ -3,7 +3,6 @@ import CalendarStore
 import Foundation
 import HolidayCalendars
 import RecurrenceEngine
-import CommandLineSupport
 
 /// `chime rrule`: expands a recurrence rule, like `systemd-analyze calendar
 /// --iterations` does for timer expressions.

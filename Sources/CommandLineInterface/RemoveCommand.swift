@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime remove ID`: removes an item, or occurrences of a repeating event.
 enum RemoveCommand: Command {

@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineSupport
 
 /// Words that stand for common rules wherever a rule is given (`--repeat`,
 /// `chime rrule`), so that the everyday cases need no RFC 5545.

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime snooze ID [DURATION]`: the item's latest firing rings again later.
 enum SnoozeCommand: Command {

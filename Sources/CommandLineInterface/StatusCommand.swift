@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// `chime status`: where the store is, whether this user may use it, and
 /// how much it holds.

@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import CommandLineSupport
 
 /// What every item command shares: `--db PATH` and `--json`, opening the
 /// store, and turning the store's errors into messages and exit statuses.

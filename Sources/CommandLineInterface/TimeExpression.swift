@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineSupport
 
 /// A point in time as a person types it for `chime add`, `edit` and `list`,
 /// read against an explicit current time and zone (never the process's own

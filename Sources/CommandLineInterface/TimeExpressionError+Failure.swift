@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineSupport
 
 extension TimeExpressionError {
     /// The failure a command ends with: `context` names the command and the

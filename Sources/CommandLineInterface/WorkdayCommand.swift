@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import HolidayCalendars
-import CommandLineSupport
 
 /// `chime workday [DATE]`: is this a working day, and why.
 enum WorkdayCommand: Command {

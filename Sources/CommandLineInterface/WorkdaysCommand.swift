@@ -1,7 +1,6 @@
 import CalendarModel
 import CalendarStore
 import HolidayCalendars
-import CommandLineSupport
 
 /// `chime workdays --from DATE --to DATE`: the workdays of a range.
 enum WorkdaysCommand: Command {

@@ -1,5 +1,4 @@
 import CommandLineInterface
-import CommandLineSupport
 import Foundation
 import Testing
 
