@@ -108,7 +108,12 @@ enum ChimeOptions {
     static let incomplete = Flag("--incomplete", help: "reminders not completed (the default)")
     static let completed = Flag("--completed", help: "completed reminders")
     static let all = Flag("--all", help: "every reminder, completed or not")
-    static let count = Option("--count", short: "-n", value: "N", help: "how many")
+    /// `--count N`, a whole number in `range` (refused otherwise, at parse time).
+    static func count(in range: ClosedRange<Int>, help: String) -> Option<Int> {
+        Option("--count", short: "-n", value: "N", help: help,
+               expected: range.upperBound == .max ? "a whole number" : "a whole number from \(range.lowerBound) to \(range.upperBound)",
+               convert: { Int($0).flatMap { range.contains($0) ? $0 : nil } })
+    }
     static let after = Option("--after", value: "WHEN", help: "from this moment on instead of now")
 
     // MARK: Other commands

@@ -6,7 +6,7 @@ import Foundation
 enum MissedCommand: Command {
     static let name = "missed"
     static let abstract = "List alarms that came due while the daemon was down or the machine asleep"
-    static let syntax = CommandSyntax("chime missed", options: [ChimeOptions.count.with(help: "how many (default 20, at most 10000)")]
+    static let syntax = CommandSyntax("chime missed", options: [count]
                                       + ChimeOptions.store, discussion: """
         Lists, newest first, the firings the scheduler passed over (missed) or
         showed after their time (late): when each was due, the item, and what
@@ -16,17 +16,13 @@ enum MissedCommand: Command {
         listed once as not done: the reminder moved on, and rings for the next.
         """, epilogue: StoreOptions.exitStatusHelp)
 
+    static let count = ChimeOptions.count(in: 1...10_000, help: "how many (default 20, at most 10000)")
+
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime missed"
         let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        var count = 20
-        if let text = parsed[ChimeOptions.count] {
-            guard let value = Int(text), (1...10_000).contains(value) else {
-                throw .data("\(command): --count '\(text)' is not a whole number from 1 to 10000")
-            }
-            count = value
-        }
+        let count = parsed[Self.count] ?? 20
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let missed = try StoreOptions.run(command) { () throws(StoreError) in

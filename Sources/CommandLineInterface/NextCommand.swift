@@ -7,7 +7,7 @@ import Foundation
 enum NextCommand: Command {
     static let name = "next"
     static let abstract = "Show the coming alarm firings, and why each rings then"
-    static let syntax = CommandSyntax("chime next", options: [ChimeOptions.count.with(help: "how many firings (default 10, at most 10000)"),
+    static let syntax = CommandSyntax("chime next", options: [count,
                                                             ChimeOptions.after] + ChimeOptions.store, discussion: """
         Prints the next N firings (default 10) of every time-based alarm in the
         store, in order, like `systemd-analyze calendar` does for timers: when,
@@ -21,17 +21,13 @@ enum NextCommand: Command {
         listed.
         """, epilogue: StoreOptions.exitStatusHelp)
 
+    static let count = ChimeOptions.count(in: 0...10_000, help: "how many firings (default 10, at most 10000)")
+
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime next"
         let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        var count = 10
-        if let text = parsed[ChimeOptions.count] {
-            guard let value = Int(text), (0...10_000).contains(value) else {
-                throw .data("\(command): --count '\(text)' is not a whole number from 0 to 10000")
-            }
-            count = value
-        }
+        let count = parsed[Self.count] ?? 10
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         var after = now

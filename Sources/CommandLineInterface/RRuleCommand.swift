@@ -16,7 +16,7 @@ enum RRuleCommand: Command {
             with an offset (…+08:00, …Z) is converted to ZONE
             """).asRequired,
         ChimeOptions.tz.with(help: "an IANA time zone such as Asia/Shanghai (default: the machine's)"),
-        ChimeOptions.count.with(help: "how many occurrences to print (default 10)"),
+        count,
         ChimeOptions.after.with(value: "INSTANT", help: """
             print only occurrences strictly after an RFC 3339 instant
             with an offset or Z, e.g. 2027-01-01T00:00:00Z
@@ -46,6 +46,8 @@ enum RRuleCommand: Command {
         64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
         """)
 
+    static let count = ChimeOptions.count(in: 0...Int.max, help: "how many occurrences to print (default 10)")
+
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
         guard parsed.positionals.count == 1 else {
@@ -54,11 +56,7 @@ enum RRuleCommand: Command {
                 : "chime rrule: expected one RULE, got \(parsed.positionals.count) arguments; quote the rule")
         }
         guard let startText = parsed[ChimeOptions.start] else { throw .usage("chime rrule: missing --start") }
-        var count = 10
-        if let text = parsed[ChimeOptions.count] {
-            guard let n = Int(text), n >= 0 else { throw .data("chime rrule: --count '\(text)' is not a whole number") }
-            count = n
-        }
+        let count = parsed[Self.count] ?? 10
         let rule: RecurrenceRule
         do {
             rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))

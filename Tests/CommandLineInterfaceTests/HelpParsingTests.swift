@@ -75,7 +75,7 @@ struct HelpParsingTests {
             for option in Self.optionWords(text) where option != "--help" {
                 let parsed = Self.parses(option, by: family)
                 #expect(parsed, "\(syntax.name) --help names \(option), which it does not parse")
-          }
+            }
         }
     }
 
