@@ -18,7 +18,9 @@ let package = Package(
         // each file there is compiled in as PackageResources.<name>_txt.
         .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "SystemCalls"],
                 resources: [.embedInCode("BundledData")]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+        // The parser, declared options, generated help and exit statuses chime and chimed share.
+        .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
+        .target(name: "CommandLineInterface", dependencies: ["CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "CCurl", "SystemCalls"]),
         // libcurl's ABI for dlopen: only 'chime holidays update' loads it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
@@ -41,13 +43,13 @@ let package = Package(
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.
         .executableTarget(name: "chime-bench-peer"),
         // Not CommandLineInterface: chimed needs none of chime's commands (nor their code's start-up cost).
-        .target(name: "ChimedCommandLine", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
+        .target(name: "ChimedCommandLine", dependencies: ["CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         .testTarget(name: "CalendarModelTests", dependencies: ["CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CalendarStore", "CalendarModel",
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler", "Geofencing", "SQLiteDatabase"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",

@@ -1,6 +1,7 @@
 import AlarmScheduler
 import CalendarModel
 import CalendarStore
+import CommandLineSupport
 import DesktopNotifications
 import Dispatch
 import Foundation
@@ -11,80 +12,86 @@ import Glibc
 /// `chimed [--db PATH] …`: the daemon's command line, kept here so the
 /// executable is a few lines.
 public enum DaemonCommandLine {
-    static let usage = """
-    usage: chimed [--db PATH] [--missed-window DURATION] [--snooze DURATION]
-                  [--urgency low|normal|critical] [--log-only]
-           chimed --help | --version
+    /// The options, declared once: parsed by them, `--help` written from them.
+    static let db = Option("--db", value: "PATH", help: """
+        the store (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db,
+        else ~/.local/share/chime/chime.db)
+        """, expected: "a PATH")
+    static let missedWindow = Option("--missed-window", value: "DURATION", help: """
+        how late an alarm missed while chimed was not running is still
+        shown (default 4h; an alarm's own window comes first)
+        """, expected: "a DURATION such as 30m, 4h or 1d", convert: { duration($0, atLeast: 1) })
+    static let snooze = Option("--snooze", value: "DURATION", help: "how long Snooze puts a firing off (default 10m)",
+                               expected: "a DURATION such as 5m, 10m or 1h", convert: { duration($0, atLeast: 1) })
+    static let urgency = Option("--urgency", value: "low|normal|critical", help: "the notifications' urgency (default critical)",
+                                expected: "low, normal or critical", convert: { DesktopNotifier.Urgency(rawValue: $0) })
+    static let logOnly = Flag("--log-only", help: "show nothing on the desktop; write only the line on standard output")
+    static let help = Flag("--help", short: "-h", help: "print this help")
+    static let version = Flag("--version", help: "print the version")
 
-    Runs Chime's scheduler: sleeps until the next alarm of the store
-    (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db, else
-    ~/.local/share/chime/chime.db) and shows each firing once as a desktop
-    notification (through the session bus: $DBUS_SESSION_BUS_ADDRESS, else
-    $XDG_RUNTIME_DIR/bus), with Snooze (--snooze, default 10m), Done for
-    reminders, and Dismiss; urgency critical unless --urgency says otherwise.
-    Each firing shown is also a line on standard output; --log-only shows
-    nothing on the desktop and writes only the line. With no notification
-    server, a firing waits and is tried again, from 5 s up to every 5 min.
+    public static let syntax = CommandSyntax("chimed", forms: [
+        .init("", options: [db, missedWindow, snooze, urgency, logOnly]),
+        .init("--help | --version", options: []),
+    ], options: [db, missedWindow, snooze, urgency, logOnly, help, version], discussion: """
+        Runs Chime's scheduler: sleeps until the next alarm of the store and shows
+        each firing once as a desktop notification (through the session bus:
+        $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus), with Snooze, Done
+        for reminders, and Dismiss. Each firing shown is also a line on standard
+        output. With no notification server, a firing waits and is tried again,
+        from 5 s up to every 5 min.
 
-    Alarms that came due while it was not running: the latest per alarm
-    within four hours (--missed-window, e.g. 30m or 1d; an alarm's own window
-    comes first) is shown late, the rest are recorded (see 'chime missed').
-    One daemon per store (a lock beside it, PATH.lock) and per runtime
-    folder ($XDG_RUNTIME_DIR/chime: its control socket); a second one is
-    refused, naming the first one's pid, with exit status 69. A store
-    replaced, removed or moved back while it runs is noticed and opened
-    again. SIGTERM or SIGINT stops it.
-    """
+        Alarms that came due while it was not running: the latest per alarm
+        within the missed window is shown late, the rest are recorded (see
+        'chime missed'). One daemon per store (a lock beside it, PATH.lock) and
+        per runtime folder ($XDG_RUNTIME_DIR/chime: its control socket); a
+        second one is refused, naming the first one's pid, with exit status 69.
+        A store replaced, removed or moved back while it runs is noticed and
+        opened again. SIGTERM or SIGINT stops it.
+        """, epilogue: """
+        Exit status: 0 after --help or --version; 1 when the daemon cannot start;
+        64 when the command line is wrong; 65 when a value is wrong; 69 when
+        another chimed already runs.
+        """)
 
-    /// The options, for the hint after an unknown one.
-    static let options = ["--db", "--missed-window", "--snooze", "--urgency", "--log-only", "--help", "--version"]
+    /// Seconds of a duration of at least `minimum` seconds; nil for anything else.
+    static func duration(_ text: String, atLeast minimum: Int64) -> Int64? {
+        (try? DurationExpression(text).seconds).map { Int64($0) }.flatMap { $0 >= minimum ? $0 : nil }
+    }
 
     /// Starts the daemon and runs Dispatch's main loop; returns only on failure.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
-        var path: String?
-        var window: Int64?
-        var logOnly = false
-        var desktop = DesktopNotifier.Options(environment: environment)
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--db":
-                guard let value = rest.popFirst() else {
-                    FileHandle.standardError.write(Data("chimed: --db needs a PATH\n".utf8))
-                    return 64
-                }
-                path = value
-            case "--missed-window", "--snooze", "--urgency":
-                // A missing value is a usage error (64); a value that is wrong is bad data (65), named.
-                let wanted = argument == "--urgency" ? "low, normal or critical"
-                    : argument == "--snooze" ? "a DURATION such as 5m, 10m or 1h" : "a DURATION such as 30m, 4h or 1d"
-                guard let value = rest.popFirst() else {
-                    FileHandle.standardError.write(Data("chimed: \(argument) needs \(wanted)\n".utf8))
-                    return 64
-                }
-                let seconds = (try? DurationExpression(value).seconds).map { Int64($0) }
-                switch (argument, seconds, DesktopNotifier.Urgency(rawValue: value)) {
-                case ("--missed-window", let seconds?, _) where seconds > 0: window = seconds
-                case ("--snooze", let seconds?, _) where seconds >= 1: desktop.snoozeSeconds = seconds
-                case ("--urgency", _, let urgency?): desktop.urgency = urgency
-                default:
-                    FileHandle.standardError.write(Data("chimed: \(argument) '\(TerminalText.escaped(value))' is not \(wanted)\n".utf8))
-                    return 65
-                }
-            case "--log-only":
-                logOnly = true
-            case "-h", "--help":
-                print(usage)
-                return 0
-            case "--version":
-                print("chimed \(ChimeVersion.current)")
-                return 0
-            default:
-                let hint = Suggestion.hint(for: argument, among: options)
-                FileHandle.standardError.write(Data("chimed: unknown argument '\(TerminalText.escaped(argument))'\(hint)\n\(usage)\n".utf8))
-                return 64
+        let parsed: ParsedArguments
+        do throws(ArgumentParser.Refusal) {
+            parsed = try syntax.parser.parseRefusing(arguments)
+            if let argument = parsed.positionals.first { throw ArgumentParser.Refusal.unknownOption(argument, hint: "") }
+        } catch {
+            let message: String
+            let status: Int32
+            switch error {
+            case .unknownOption(let argument, let hint):
+                (message, status) = ("chimed: unknown argument '\(argument)'\(hint)\n\(syntax.help)", ExitStatus.usage)
+            case .failure(let failure):
+                (message, status) = (failure.message, failure.status)
             }
+            // The value at fault as typed, but one line each whatever it holds.
+            let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            return status
         }
+        if parsed[Self.help] {
+            print(syntax.help)
+            return ExitStatus.success
+        }
+        if parsed[Self.version] {
+            print("chimed \(ChimeVersion.current)")
+            return ExitStatus.success
+        }
+        var desktop = DesktopNotifier.Options(environment: environment)
+        if let seconds = parsed[Self.snooze] { desktop.snoozeSeconds = seconds }
+        if let level = parsed[Self.urgency] { desktop.urgency = level }
+        let logOnly = parsed[Self.logOnly]
+        let path = parsed[Self.db]
+        let window = parsed[Self.missedWindow]
         var options = Daemon.Options(storePath: StoreLocation.path(explicit: path, environment: environment),
                                      runtimeFolder: Daemon.runtimeFolder(environment))
         if let window { options.lateness = window }
@@ -117,7 +124,7 @@ public enum DaemonCommandLine {
         } catch let failure as DaemonError where failure.code == .alreadyRunning {
             log("chimed: \(failure)")
             // Unavailable, as 'chime' says when no daemon answers.
-            return 69
+            return ExitStatus.unavailable
         } catch {
             log("chimed: \(error)")
             return 1

@@ -5,22 +5,21 @@ enum AddCommand: Command {
     static let name = "add"
     static let changesStore = true
     static let abstract = "Add an event or a reminder"
-    static let help = """
-    usage: chime add event TITLE --start WHEN [options]
-           chime add reminder TITLE [--due WHEN] [options]
-
-    Adds an item and prints its identifier (the first eight digits; --json
-    prints the whole item). 'chime add event --help' and 'chime add reminder
-    --help' list the options.
-
-    \(StoreOptions.exitStatusHelp)
-    """
+    static let syntax = CommandSyntax("chime add", forms: [
+        .init("event TITLE", options: [ChimeOptions.start.asRequired]),
+        .init("reminder TITLE", options: [ChimeOptions.due]),
+    ], options: [], discussion: """
+        Adds an item and prints its identifier (the first eight digits; --json
+        prints the whole item). 'chime add event --help' and 'chime add reminder
+        --help' list the options.
+        """, epilogue: StoreOptions.exitStatusHelp)
+    static var syntaxes: [CommandSyntax] { [syntax, AddEventCommand.syntax, AddReminderCommand.syntax] }
 
     static func help(for arguments: [String]) -> String {
         switch arguments.first {
-        case "event": AddEventCommand.help
-        case "reminder": AddReminderCommand.help
-        default: help
+        case "event": AddEventCommand.syntax.help
+        case "reminder": AddReminderCommand.syntax.help
+        default: syntax.help
         }
     }
 

@@ -4,83 +4,47 @@ import Foundation
 
 /// `chime add event`: adds an event and prints its identifier.
 enum AddEventCommand {
-    static let help = """
-    usage: chime add event TITLE --start WHEN [--end WHEN | --duration DURATION] [--all-day]
-                           [--tz ZONE | --floating] [--calendar NAME] [--location TEXT]
-                           [--notes TEXT] [--url URL] [--repeat RRULE] [--exdate WHEN ...]
-                           [--alarm OFFSET ...] [--alarm-at WHEN ...]
-                           [--alarm-arrive LAT,LON[,RADIUS] ...] [--alarm-leave LAT,LON[,RADIUS] ...]
-                           [--key KEY] [--db PATH] [--json]
-
-    Adds an event and prints its identifier's first eight digits (--json: the
-    whole event, with the full identifier).
-
-      --start WHEN       when it starts; a date alone makes an all-day event
-      --end WHEN         when it ends (all-day: the last day, inclusive)
-      --duration DURATION  how long it lasts: 30m, 1h30m, 2d (default 1h; all-day: 1d)
-      --all-day          an all-day event on the day of --start
-      --tz ZONE          the IANA zone its times are in (default: the machine's)
-      --floating         times that follow whatever zone the machine is in
-      --calendar NAME    the calendar (default: the one for new events)
-      --location TEXT    where, as text
-      --notes TEXT       notes
-      --url URL          a link (with a scheme: https://…)
-      --repeat RRULE     repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
-    \(RuleShorthand.wordsHelp)
-      --exdate WHEN      leave out the occurrence at WHEN (a date: that day's
-                         occurrence); repeatable, or comma-separated
-    \(ItemOptions.alarmHelp)
-      --key KEY          a key of your own, unique in the calendar: adding again with
-                         the same key updates that event instead of adding another
-    \(StoreOptions.helpFooter)
-
-    \(ItemOptions.timeHelp)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime add event", options: StoreOptions.common + ItemOptions.zoneOptions
-        + ItemOptions.alarmOptions + [
-            .init(name: "--start", takesValue: true),
-            .init(name: "--end", takesValue: true),
-            .init(name: "--duration", takesValue: true),
-            .init(name: "--all-day", takesValue: false),
-            .init(name: "--calendar", takesValue: true),
-            .init(name: "--location", takesValue: true),
-            .init(name: "--notes", takesValue: true),
-            .init(name: "--url", takesValue: true),
-            .init(name: "--repeat", takesValue: true),
-            .init(name: "--exdate", takesValue: true, repeatable: true),
-            .init(name: "--key", takesValue: true),
-        ])
+    static let syntax = CommandSyntax("chime add event", forms: [.init("TITLE")], options: [
+        ChimeOptions.start.asRequired, ChimeOptions.end, ChimeOptions.duration, ChimeOptions.allDay,
+        ChimeOptions.tz, ChimeOptions.floating, ChimeOptions.calendar, ChimeOptions.location, ChimeOptions.notes, ChimeOptions.url,
+        ChimeOptions.repeatRule, ChimeOptions.exdate,
+    ] + ChimeOptions.alarms + [
+        ChimeOptions.key.with(help: """
+            a key of your own, unique in the calendar: adding again with
+            the same key updates that event instead of adding another
+            """),
+    ] + ChimeOptions.store, discussion: """
+        Adds an event and prints its identifier's first eight digits (--json: the
+        whole event, with the full identifier).
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime add event"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let title = try StoreOptions.positionals(parsed, ["TITLE"], command: command)[0]
-        guard let startText = parsed.value("--start") else { throw .usage("\(command): missing --start WHEN (see '\(command) --help')") }
-        if parsed.value("--end") != nil && parsed.value("--duration") != nil {
+        guard let startText = parsed[ChimeOptions.start] else { throw .usage("\(command): missing --start WHEN (see '\(command) --help')") }
+        if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil {
             throw .usage("\(command): give --end or --duration, not both")
         }
-        if !parsed.all("--exdate").isEmpty && parsed.value("--repeat") == nil {
+        if !parsed.all(ChimeOptions.exdate).isEmpty && parsed[ChimeOptions.repeatRule] == nil {
             throw .usage("\(command): --exdate needs --repeat (only a repeating event has occurrences to leave out)")
         }
         let options = try ItemOptions(parsed, context: context, command: command)
         let (start, end) = try times(startText: startText, parsed, options)
-        let rule = try parsed.value("--repeat").map { text throws(CommandFailure) in try options.rule(text) }
-        let exceptions = try options.seriesTimes(parsed.all("--exdate"), "--exdate", start: start)
-        let location = parsed.value("--location") ?? ""
+        let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
+        let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
+        let location = parsed[ChimeOptions.location] ?? ""
         var alarms = try options.alarms(parsed, locationTitle: location) ?? []
         try options.applyMissedWindow(parsed, to: &alarms)
         try options.applyLocationOptions(parsed, to: &alarms)
-        let url = try parsed.value("--url").map { text throws(CommandFailure) in try options.url(text) }
-        let key = try parsed.value("--key").map { text throws(CommandFailure) in try options.key(text) }
+        let url = try parsed[ChimeOptions.url].map { text throws(CommandFailure) in try options.url(text) }
+        let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)
         let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Event, Bool) in
-            let calendar = try store.calendar(named: parsed.value("--calendar"), forEvents: true, command: command)
+            let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: true, command: command)
             var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,
-                              notes: parsed.value("--notes") ?? "", url: url, start: start, end: end, recurrenceRule: rule,
+                              notes: parsed[ChimeOptions.notes] ?? "", url: url, start: start, end: end, recurrenceRule: rule,
                               exceptionDates: exceptions, alarms: alarms, externalKey: key)
             let existing = try KeyHolder.updated(by: key, event: true, in: calendar, store: store, command: command)
             if let existing { event.identifier = existing }
@@ -90,7 +54,7 @@ enum AddEventCommand {
                 return (try store.event(identifier: event.identifier), updated)
             }
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
             var object = ItemJSON(machine: context.machineTimeZone(), calendars: calendars).event(saved.0)
             object["updatedExisting"] = saved.1
@@ -101,18 +65,18 @@ enum AddEventCommand {
     }
 
     /// The start and end the options give.
-    static func times(startText: String, _ parsed: ArgumentParser.Parsed, _ options: ItemOptions) throws(CommandFailure) -> (ItemTime, ItemTime) {
+    static func times(startText: String, _ parsed: ParsedArguments, _ options: ItemOptions) throws(CommandFailure) -> (ItemTime, ItemTime) {
         let command = options.command
         let startExpression = try options.time(startText, "--start")
-        var allDay = parsed.has("--all-day")
+        var allDay = parsed[ChimeOptions.allDay]
         if case .date = startExpression.meaning { allDay = true }
         if allDay {
             let first = day(startExpression, options)
             var last = first
-            if let text = parsed.value("--end") {
+            if let text = parsed[ChimeOptions.end] {
                 last = day(try options.time(text, "--end"), options)
                 guard last >= first else { throw .data("\(command): --end '\(text)' is before --start '\(startText)'") }
-            } else if let text = parsed.value("--duration") {
+            } else if let text = parsed[ChimeOptions.duration] {
                 let seconds = try options.duration(text, "--duration")
                 guard seconds > 0, seconds % 86_400 == 0 else {
                     throw .data("\(command): --duration '\(text)': an all-day event lasts whole days (1d, 2d, 1w)")
@@ -122,7 +86,7 @@ enum AddEventCommand {
             return (.date(first), .date(last))
         }
         let start = options.itemTime(startExpression)
-        if let text = parsed.value("--end") {
+        if let text = parsed[ChimeOptions.end] {
             let endExpression = try options.time(text, "--end")
             if case .date = endExpression.meaning {
                 throw .data("\(command): --end '\(text)' is a date, but --start '\(startText)' is a time; give a time, or --all-day")
@@ -133,7 +97,7 @@ enum AddEventCommand {
             }
             return (start, end)
         }
-        let seconds = try parsed.value("--duration").map { text throws(CommandFailure) in try options.duration(text, "--duration") } ?? 3600
+        let seconds = try parsed[ChimeOptions.duration].map { text throws(CommandFailure) in try options.duration(text, "--duration") } ?? 3600
         return (start, options.time(after: start, seconds: seconds))
     }
 

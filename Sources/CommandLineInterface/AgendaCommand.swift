@@ -6,33 +6,22 @@ import Foundation
 enum AgendaCommand: Command {
     static let name = "agenda"
     static let abstract = "Show today's and tomorrow's events and the reminders due by then"
-    static let help = """
-    usage: chime agenda [--calendar NAME ...] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime agenda", options: [ChimeOptions.calendars] + ChimeOptions.store, discussion: """
+        The everyday view: the events of today and tomorrow (repeating ones as
+        their occurrences), then the reminders not yet completed that are due by
+        the end of tomorrow, overdue ones included. On the machine's wall clock:
 
-    The everyday view: the events of today and tomorrow (repeating ones as
-    their occurrences), then the reminders not yet completed that are due by
-    the end of tomorrow, overdue ones included. On the machine's wall clock:
+          Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
+          Wed 12-02 all day      Team offsite  [77b0e2aa]
 
-      Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
-      Wed 12-02 all day      Team offsite  [77b0e2aa]
-
-      Reminders
-      Mon 11-30 17:00        Pay rent (overdue)  [c41d9e07]
-      Tue 12-01              Buy milk  [0b9a6f3e]
-
-      --calendar NAME    only this calendar; repeatable (default: all)
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime agenda", options: StoreOptions.common + [
-        .init(name: "--calendar", takesValue: true, repeatable: true),
-    ])
+          Reminders
+          Mon 11-30 17:00        Pay rent (overdue)  [c41d9e07]
+          Tue 12-01              Buy milk  [0b9a6f3e]
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime agenda"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
@@ -43,14 +32,14 @@ enum AgendaCommand: Command {
 
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, events, stored) = try StoreOptions.run(command) { () throws(StoreError) in
-            let chosen = try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier }
+            let chosen = try parsed.all(ChimeOptions.calendars).map { name throws(StoreError) in try store.calendar(named: name).identifier }
             return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),
                     try store.reminders(.incomplete(dueFrom: nil, dueTo: range.upperBound), calendars: chosen))
         }
         let shown = try StoreOptions.shown(stored, store: store, now: now, byDue: true, command: command)
         let reminders = shown.map(\.reminder)
         StoreOptions.warnBeyondBound(store, context: context, command: command)
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: zone, calendars: calendars)
             StoreOptions.printJSON([
                 "from": ItemJSON.rfc3339(low, in: zone), "to": ItemJSON.rfc3339(high, in: zone),

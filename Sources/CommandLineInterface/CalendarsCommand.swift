@@ -5,31 +5,23 @@ import CalendarStore
 enum CalendarsCommand: Command {
     static let name = "calendars"
     static let abstract = "List the calendars"
-    static let help = """
-    usage: chime calendars [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime calendars", options: ChimeOptions.store, discussion: """
+        Lists the calendars by title, with their colour, and marks the ones new
+        events and reminders go to, read-only ones and subscribed ones:
 
-    Lists the calendars by title, with their colour, and marks the ones new
-    events and reminders go to, read-only ones and subscribed ones:
-
-      Personal  #3478F6  default for events and reminders
-      Work      #FF9500
-
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime calendars", options: StoreOptions.common)
+          Personal  #3478F6  default for events and reminders
+          Work      #FF9500
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime calendars"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.calendars(), try store.defaultCalendarForNewEvents().identifier, try store.defaultCalendarForNewReminders().identifier)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: context.machineTimeZone(), calendars: calendars)
             StoreOptions.printJSON(["calendars": calendars.map { json.calendar($0, defaultEvents: events, defaultReminders: reminders) }],
                                    context: context)

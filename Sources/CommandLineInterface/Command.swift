@@ -1,10 +1,15 @@
+// Every file of the module uses the parser, its declarations and CommandFailure.
+@_exported import CommandLineSupport
+
 /// A `chime` subcommand: one type per file, named after it.
 protocol Command {
     static var name: String { get }
     /// One line for `chime --help`.
     static var abstract: String { get }
-    /// The whole text of `chime NAME --help`.
-    static var help: String { get }
+    /// Its command line: what it parses, and what `chime NAME --help` says.
+    static var syntax: CommandSyntax { get }
+    /// Every syntax it parses by: its own, and its actions' (`add event`).
+    static var syntaxes: [CommandSyntax] { get }
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure)
     /// The help for these arguments: a command with actions (`add event`)
     /// picks the action's help.
@@ -15,6 +20,7 @@ protocol Command {
 }
 
 extension Command {
-    static func help(for arguments: [String]) -> String { help }
+    static var syntaxes: [CommandSyntax] { [syntax] }
+    static func help(for arguments: [String]) -> String { syntax.help }
     static var changesStore: Bool { false }
 }

@@ -7,26 +7,18 @@ enum CompleteCommand: Command {
     static let name = "complete"
     static let changesStore = true
     static let abstract = "Complete a reminder (a repeating one moves on to its next occurrence)"
-    static let help = """
-    usage: chime complete ID [--db PATH] [--json]
-
-    Marks the reminder ID (any unique prefix) completed now. A repeating
-    reminder completes its current occurrence: a completed copy keeps that
-    due time (it shows in 'chime list reminders --completed'), and the
-    reminder itself becomes due at its next occurrence; after the last
-    occurrence the reminder is completed for good. Completing a completed
-    reminder changes nothing.
-
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime complete", options: StoreOptions.common)
+    static let syntax = CommandSyntax("chime complete", forms: [.init("ID")], options: ChimeOptions.store, discussion: """
+        Marks the reminder ID (any unique prefix) completed now. A repeating
+        reminder completes its current occurrence: a completed copy keeps that
+        due time (it shows in 'chime list reminders --completed'), and the
+        reminder itself becomes due at its next occurrence; after the last
+        occurrence the reminder is completed for good. Completing a completed
+        reminder changes nothing.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime complete"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
         let store = try StoreOptions.open(parsed, context: context, command: command)
         // Read and completed in one transaction: a `chime complete` running
@@ -46,7 +38,7 @@ enum CompleteCommand: Command {
             return (before, after)
         }
         let movedOn = !after.isCompleted
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
             let json = ItemJSON(machine: zone, calendars: calendars)
             StoreOptions.printJSON([

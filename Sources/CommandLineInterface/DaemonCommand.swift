@@ -6,21 +6,17 @@ import Foundation
 enum DaemonCommand: Command {
     static let name = "daemon"
     static let abstract = "Ask the running daemon how it is (status)"
-    static let help = """
-    usage: chime daemon status [--json]
-
-    Asks the running chimed over its control socket
-    ($XDG_RUNTIME_DIR/chime/chimed.sock) for its process, its store and the
-    moment its timer is armed for.
-
-    Exit status: 0 when it answered; 64 when the command line is wrong; 69 when
-    no daemon is running, or it has not answered whole within 5 s.
-    """
-
-    static let parser = ArgumentParser(command: "chime daemon", options: [.init(name: "--json", takesValue: false)])
+    static let syntax = CommandSyntax("chime daemon", forms: [.init("status")], options: [ChimeOptions.json], discussion: """
+        Asks the running chimed over its control socket
+        ($XDG_RUNTIME_DIR/chime/chimed.sock) for its process, its store and the
+        moment its timer is armed for.
+        """, epilogue: """
+        Exit status: 0 when it answered; 64 when the command line is wrong; 69 when
+        no daemon is running, or it has not answered whole within 5 s.
+        """)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         guard parsed.positionals == ["status"] else {
             throw .usage("chime daemon: expected 'status' (see 'chime daemon --help')"
                          + Suggestion.hint(for: parsed.positionals.first ?? "", among: ["status"]))
@@ -31,7 +27,7 @@ enum DaemonCommand: Command {
         } catch {
             throw CommandFailure(message: "chime daemon status: \(error)", status: ExitStatus.unavailable)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(reply, context: context)
             return
         }

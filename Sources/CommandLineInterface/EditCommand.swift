@@ -8,104 +8,99 @@ enum EditCommand: Command {
     static let name = "edit"
     static let changesStore = true
     static let abstract = "Change an event or reminder, or occurrences of a repeating event"
-    static let help = """
-    usage: chime edit ID [--title TEXT] [--notes TEXT] [--repeat RRULE|none] [--key KEY|none]
-                         [--calendar NAME] [--tz ZONE | --floating]
-                         [--alarm OFFSET ... | --alarm-at WHEN ... | --alarm-arrive … | --alarm-leave … | --no-alarms]
-                  events: [--start WHEN] [--end WHEN | --duration DURATION] [--location TEXT]
-                          [--url URL|none] [--occurrence WHEN [--span this|future]]
-               reminders: [--due WHEN|none] [--priority N]
-                         [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime edit", forms: [
+        .init("ID", options: [ChimeOptions.title, ChimeOptions.notes, ChimeOptions.repeatRule, ChimeOptions.key, ChimeOptions.calendar]
+              + ChimeOptions.zone + ChimeOptions.alarms + [ChimeOptions.noAlarms]),
+        .init("ID", options: eventOnly + ChimeOptions.store),
+        .init("ID", options: reminderOnly + ChimeOptions.store),
+    ], options: [
+        ChimeOptions.title,
+        ChimeOptions.notes.with(help: "new notes ('' clears them)"),
+        ChimeOptions.repeatRule.with(value: "RRULE|none", help: """
+            a new RFC 5545 rule; 'none' stops the repetition (the first
+            occurrence stays; detached occurrences are removed),
+            \(RuleShorthand.wordsHelp)
+            """),
+        ChimeOptions.key.with(value: "KEY|none", help: """
+            a new key of your own ('none' removes it); refused when
+            another item of the calendar has it
+            """),
+        ChimeOptions.calendar.with(help: """
+            move the item to another calendar (a repeating event moves
+            with its changed occurrences; an occurrence alone cannot move)
+            """),
+        ChimeOptions.tz.with(help: """
+            the item's times keep their wall-clock reading, now in ZONE;
+            --start, --end and --due that follow are read there too
+            """),
+        ChimeOptions.floating.with(help: "the times keep their reading and follow the machine's zone"),
+        ChimeOptions.alarm.with(help: "the alarms, replacing all the old ones (see 'chime add event --help'); so do:"),
+        ChimeOptions.alarmAt, ChimeOptions.alarmArrive, ChimeOptions.alarmLeave,
+        ChimeOptions.noAlarms,
+        ChimeOptions.missedWindow.with(help: "how late the alarms (new or kept) are still shown when missed"),
+        ChimeOptions.dwell.with(help: "how long the arrive alarms (new or kept) wait inside; 0: not at all"),
+        ChimeOptions.firstPosition.with(help: """
+            whether the location alarms (new or kept) ring on the first
+            position after chimed starts when it finds you already there
+            """),
+    ] + eventOnly + reminderOnly + ChimeOptions.store, discussion: """
+        Changes the event or reminder ID (any unique prefix) and prints its
+        identifier's first eight digits (--json: the whole item). Fields not
+        named stay as they are. Times are read on the item's own wall clock.
+        The second form's options are for events, the third's for reminders.
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
 
-    Changes the event or reminder ID (any unique prefix) and prints its
-    identifier's first eight digits (--json: the whole item). Fields not
-    named stay as they are. Times are read on the item's own wall clock.
-
-      --title TEXT       a new title
-      --notes TEXT       new notes ('' clears them)
-      --repeat RRULE     a new RFC 5545 rule; 'none' stops the repetition (the first
-                         occurrence stays; detached occurrences are removed),
-    \(RuleShorthand.wordsHelp)
-      --key KEY          a new key of your own ('none' removes it); refused when
-                         another item of the calendar has it
-      --calendar NAME    move the item to another calendar (a repeating event moves
-                         with its changed occurrences; an occurrence alone cannot move)
-      --tz ZONE          the item's times keep their wall-clock reading, now in ZONE;
-                         --start, --end and --due that follow are read there too
-      --floating         the times keep their reading and follow the machine's zone
-      --alarm…           the alarms, replacing all the old ones (see 'chime add event --help')
-      --no-alarms        remove every alarm
-      --missed-window DURATION|never|default
-                         how late the alarms (new or kept) are still shown when missed
-      --dwell DURATION   how long the arrive alarms (new or kept) wait inside; 0: not at all
-      --first-position rings|quiet
-                         whether the location alarms (new or kept) ring on the first
-                         position after chimed starts when it finds you already there
-      --start WHEN       a new start; the event keeps its length unless --end or
-                         --duration says otherwise (a date makes it all-day); a
-                         repeating event's exceptions and detached occurrences
-                         move with it by the same wall-clock shift
-      --end WHEN         a new end (all-day: the last day, inclusive)
-      --duration DURATION  a new length, from the (new) start
-      --location TEXT    a new location
-      --url URL          a new link; 'none' removes it
-      --occurrence WHEN  change only occurrences of a repeating event: the one the
-                         series scheduled at WHEN (a date: that day's occurrence)
-      --span this        that occurrence alone (the default): it is detached from the
-                         series with its own fields, and gets an identifier of its own
-      --span future      that occurrence and every later one: the series is split
-                         there, and the later part gets an identifier of its own
-      --due WHEN         a new due time or date; 'none' removes it. A reminder
-                         that had neither a due time nor an alarm gets the alarm the
-                         due time implies (see 'chime add reminder --help'), and that
-                         alarm follows a due date that becomes a time, or back
-      --priority N       0 none, 1 highest … 9 lowest, or none, high, medium, low
-    \(StoreOptions.helpFooter)
-
-    \(ItemOptions.timeHelp)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let eventOnly = ["--start", "--end", "--duration", "--location", "--url", "--occurrence", "--span"]
-    static let reminderOnly = ["--due", "--priority"]
-
-    static let parser = ArgumentParser(command: "chime edit", options: StoreOptions.common + ItemOptions.alarmOptions
-                                       + ItemOptions.zoneOptions + [
-        .init(name: "--calendar", takesValue: true),
-        .init(name: "--title", takesValue: true),
-        .init(name: "--notes", takesValue: true),
-        .init(name: "--repeat", takesValue: true),
-        .init(name: "--key", takesValue: true),
-        .init(name: "--no-alarms", takesValue: false),
-        .init(name: "--start", takesValue: true),
-        .init(name: "--end", takesValue: true),
-        .init(name: "--duration", takesValue: true),
-        .init(name: "--location", takesValue: true),
-        .init(name: "--url", takesValue: true),
-        .init(name: "--occurrence", takesValue: true),
-        .init(name: "--span", takesValue: true),
-        .init(name: "--due", takesValue: true),
-        .init(name: "--priority", takesValue: true),
-    ])
+    /// The options only an event takes.
+    static let eventOnly: [any DeclaredOption] = [
+        ChimeOptions.start.with(help: """
+            a new start; the event keeps its length unless --end or
+            --duration says otherwise (a date makes it all-day); a
+            repeating event's exceptions and detached occurrences
+            move with it by the same wall-clock shift
+            """),
+        ChimeOptions.end.with(help: "a new end (all-day: the last day, inclusive)"),
+        ChimeOptions.duration.with(help: "a new length, from the (new) start"),
+        ChimeOptions.location.with(help: "a new location"),
+        ChimeOptions.url.with(value: "URL|none", help: "a new link; 'none' removes it"),
+        ChimeOptions.occurrence.with(help: """
+            change only occurrences of a repeating event: the one the
+            series scheduled at WHEN (a date: that day's occurrence)
+            """),
+        ChimeOptions.span.with(help: """
+            this: that occurrence alone (the default): it is detached from the
+            series with its own fields, and gets an identifier of its own;
+            future: that occurrence and every later one: the series is split
+            there, and the later part gets an identifier of its own
+            """),
+    ]
+    /// The options only a reminder takes.
+    static let reminderOnly: [any DeclaredOption] = [
+        ChimeOptions.due.with(value: "WHEN|none", help: """
+            a new due time or date; 'none' removes it. A reminder
+            that had neither a due time nor an alarm gets the alarm the
+            due time implies (see 'chime add reminder --help'), and that
+            alarm follows a due date that becomes a time, or back
+            """),
+        ChimeOptions.priority.with(help: "0 none, 1 highest … 9 lowest, or none, high, medium, low"),
+    ]
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime edit"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let given = parser.options.map(\.name).filter { parsed.value($0) != nil || parsed.has($0) }
+        let given = syntax.options.filter { parsed.has($0) }.map(\.name)
         guard given.contains(where: { !["--db", "--json", "--occurrence", "--span"].contains($0) }) else {
             throw .usage("\(command): nothing to change; name a field such as --title (see '\(command) --help')")
         }
-        if parsed.value("--end") != nil && parsed.value("--duration") != nil { throw .usage("\(command): give --end or --duration, not both") }
-        if parsed.value("--tz") != nil && parsed.has("--floating") {
+        if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil { throw .usage("\(command): give --end or --duration, not both") }
+        if parsed[ChimeOptions.tz] != nil && parsed[ChimeOptions.floating] {
             throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
         }
-        if parsed.has("--no-alarms") && ItemOptions.alarmOptions.contains(where: { !parsed.all($0.name).isEmpty }) {
+        if parsed[ChimeOptions.noAlarms] && ChimeOptions.alarms.contains(where: { parsed.has($0.spec) }) {
             throw .usage("\(command): --no-alarms and an --alarm option exclude each other")
         }
         let span = try ItemOptions.span(parsed, command: command)
-        if span != nil && parsed.value("--occurrence") == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
+        if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
 
         let store = try StoreOptions.open(parsed, context: context, command: command)
         // Read, changed and written in one transaction: two edits of one
@@ -113,12 +108,12 @@ enum EditCommand: Command {
         let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> StoredItem in
             switch try StoredItem.find(id, in: store, command: command) {
             case .event(let event):
-                if let option = reminderOnly.first(where: { parsed.value($0) != nil }) {
+                if let option = reminderOnly.first(where: { parsed.has($0.spec) })?.spec.name {
                     throw .usage("\(command): \(option) is for reminders; '\(id)' is an event")
                 }
                 return .event(try edit(event, parsed, span: span, store: store, context: context, command: command))
             case .reminder(let reminder):
-                if let option = eventOnly.first(where: { parsed.value($0) != nil }) {
+                if let option = eventOnly.first(where: { parsed.has($0.spec) })?.spec.name {
                     throw .usage("\(command): \(option) is for events; '\(id)' is a reminder")
                 }
                 return .reminder(try edit(reminder, parsed, store: store, context: context, command: command))
@@ -126,7 +121,7 @@ enum EditCommand: Command {
         }
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
-        switch (saved, parsed.has("--json")) {
+        switch (saved, parsed[ChimeOptions.json]) {
         case (.event(let event), true):
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
             StoreOptions.printJSON(ItemJSON(machine: zone, calendars: calendars).event(event), context: context)
@@ -173,16 +168,16 @@ enum EditCommand: Command {
         options(for: event.start, context, command: command)
     }
 
-    static func edit(_ stored: Event, _ parsed: ArgumentParser.Parsed, span: Span?, store: CalendarStore,
+    static func edit(_ stored: Event, _ parsed: ParsedArguments, span: Span?, store: CalendarStore,
                      context: CommandContext, command: String) throws(CommandFailure) -> Event {
         var event = stored
-        if let text = parsed.value("--occurrence") {
+        if let text = parsed[ChimeOptions.occurrence] {
             event = try occurrence(text, of: stored, store: store, context: context, command: command).0
-            if span ?? .thisEvent == .thisEvent, parsed.value("--repeat") != nil {
+            if span ?? .thisEvent == .thisEvent, parsed[ChimeOptions.repeatRule] != nil {
                 throw .usage("\(command): --repeat changes a series; with --occurrence give --span future")
             }
         }
-        if let name = parsed.value("--calendar") {
+        if let name = parsed[ChimeOptions.calendar] {
             event.calendarIdentifier = try store.calendar(named: name, forEvents: true, command: command).identifier
         }
         if let zone = try zoneChange(parsed, command: command) {
@@ -191,13 +186,13 @@ enum EditCommand: Command {
             event.end = zone(event.end)
         }
         let options = options(for: event.start, context, command: command)
-        if let title = parsed.value("--title") { event.title = title }
-        if let notes = parsed.value("--notes") { event.notes = notes }
-        if let location = parsed.value("--location") { event.location = location }
-        if let url = parsed.value("--url") { event.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
-        if let key = parsed.value("--key") { event.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        if let title = parsed[ChimeOptions.title] { event.title = title }
+        if let notes = parsed[ChimeOptions.notes] { event.notes = notes }
+        if let location = parsed[ChimeOptions.location] { event.location = location }
+        if let url = parsed[ChimeOptions.url] { event.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
+        if let key = parsed[ChimeOptions.key] { event.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
         (event.start, event.end) = try times(event, parsed, options)
-        if let text = parsed.value("--repeat") {
+        if let text = parsed[ChimeOptions.repeatRule] {
             if text.lowercased() == "none" {
                 event.recurrenceRule = nil
                 event.exceptionDates = []
@@ -206,7 +201,7 @@ enum EditCommand: Command {
                 event.recurrenceRule = try options.rule(text)
             }
         }
-        if parsed.has("--no-alarms") { event.alarms = [] }
+        if parsed[ChimeOptions.noAlarms] { event.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
         try options.applyMissedWindow(parsed, to: &event.alarms)
         try options.applyLocationOptions(parsed, to: &event.alarms)
@@ -221,23 +216,23 @@ enum EditCommand: Command {
 
     /// `--tz ZONE` or `--floating` as a change to a time: the same wall-clock
     /// reading in the new zone (dates stay dates).
-    static func zoneChange(_ parsed: ArgumentParser.Parsed, command: String) throws(CommandFailure) -> ((ItemTime) -> ItemTime)? {
-        if let name = parsed.value("--tz") {
+    static func zoneChange(_ parsed: ParsedArguments, command: String) throws(CommandFailure) -> ((ItemTime) -> ItemTime)? {
+        if let name = parsed[ChimeOptions.tz] {
             do { _ = try TimeZoneRules.named(name) } catch { throw .data("\(command): --tz: \(error)") }
             return { time in time.isDateOnly ? time : .zoned(time.wallClock, zone: name) }
         }
-        if parsed.has("--floating") {
+        if parsed[ChimeOptions.floating] {
             return { time in time.isDateOnly ? time : .floating(time.wallClock) }
         }
         return nil
     }
 
     /// The start and end after `--start`, `--end` and `--duration`.
-    static func times(_ event: Event, _ parsed: ArgumentParser.Parsed, _ options: ItemOptions) throws(CommandFailure) -> (ItemTime, ItemTime) {
+    static func times(_ event: Event, _ parsed: ParsedArguments, _ options: ItemOptions) throws(CommandFailure) -> (ItemTime, ItemTime) {
         let command = options.command
         var start = event.start
         var end = event.end
-        if let text = parsed.value("--start") {
+        if let text = parsed[ChimeOptions.start] {
             let expression = try options.time(text, "--start")
             switch (expression.meaning, event.start, event.end) {
             case (.date(let day), .date(let first), .date(let last)):
@@ -255,7 +250,7 @@ enum EditCommand: Command {
                 end = options.time(after: start, seconds: Int(length))
             }
         }
-        if let text = parsed.value("--end") {
+        if let text = parsed[ChimeOptions.end] {
             let expression = try options.time(text, "--end")
             if case .date(let first) = start {
                 let last = AddEventCommand.day(expression, options)
@@ -271,7 +266,7 @@ enum EditCommand: Command {
                 }
             }
         }
-        if let text = parsed.value("--duration") {
+        if let text = parsed[ChimeOptions.duration] {
             let seconds = try options.duration(text, "--duration")
             if start.isDateOnly {
                 guard seconds > 0, seconds % 86_400 == 0 else {
@@ -304,10 +299,10 @@ enum EditCommand: Command {
         }
     }
 
-    static func edit(_ stored: Reminder, _ parsed: ArgumentParser.Parsed, store: CalendarStore,
+    static func edit(_ stored: Reminder, _ parsed: ParsedArguments, store: CalendarStore,
                      context: CommandContext, command: String) throws(CommandFailure) -> Reminder {
         var reminder = stored
-        if let name = parsed.value("--calendar") {
+        if let name = parsed[ChimeOptions.calendar] {
             reminder.calendarIdentifier = try store.calendar(named: name, forEvents: false, command: command).identifier
         }
         if let zone = try zoneChange(parsed, command: command) {
@@ -318,24 +313,24 @@ enum EditCommand: Command {
             reminder.start = reminder.start.map(zone)
         }
         let options = options(for: reminder.due, context, command: command)
-        if let title = parsed.value("--title") { reminder.title = title }
-        if let notes = parsed.value("--notes") { reminder.notes = notes }
-        if let key = parsed.value("--key") { reminder.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
-        if let text = parsed.value("--priority") { reminder.priority = try options.priority(text) }
-        if let text = parsed.value("--due") {
+        if let title = parsed[ChimeOptions.title] { reminder.title = title }
+        if let notes = parsed[ChimeOptions.notes] { reminder.notes = notes }
+        if let key = parsed[ChimeOptions.key] { reminder.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        if let text = parsed[ChimeOptions.priority] { reminder.priority = try options.priority(text) }
+        if let text = parsed[ChimeOptions.due] {
             reminder.due = text.lowercased() == "none" ? nil : options.itemTime(try options.time(text, "--due"))
         }
-        if let text = parsed.value("--repeat") {
+        if let text = parsed[ChimeOptions.repeatRule] {
             reminder.recurrenceRule = text.lowercased() == "none" ? nil : try options.rule(text)
         }
         if reminder.due == nil {
             if reminder.recurrenceRule != nil { throw .usage("\(command): a repeating reminder needs a due time; give --repeat none too") }
-            if !parsed.all("--alarm").isEmpty { throw .usage("\(command): --alarm needs a due time to count from") }
+            if !parsed.all(ChimeOptions.alarm).isEmpty { throw .usage("\(command): --alarm needs a due time to count from") }
         }
-        if parsed.has("--no-alarms") { reminder.alarms = [] }
+        if parsed[ChimeOptions.noAlarms] { reminder.alarms = [] }
         if let alarms = try options.alarms(parsed, locationTitle: "") {
             reminder.alarms = alarms
-        } else if !parsed.has("--no-alarms") && parsed.value("--due") != nil {
+        } else if !parsed[ChimeOptions.noAlarms] && parsed[ChimeOptions.due] != nil {
             try followDue(&reminder, from: stored, environment: context.environment, command: command)
         }
         try options.applyMissedWindow(parsed, to: &reminder.alarms)

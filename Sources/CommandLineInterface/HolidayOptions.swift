@@ -5,15 +5,9 @@ import HolidayCalendars
 /// What `workday`, `workdays` and `holidays` share: the region, dates, the
 /// ordinary week's text form, and the warning about years without data.
 enum HolidayOptions {
-    static let options: [ArgumentParser.Option] = StoreOptions.common + [.init(name: "--region", takesValue: true)]
-
-    static let regionHelp = """
-      --region CODE      the workday calendar (default cn, the only one so far)
-    """
-
     /// `--region`, lower-cased; a region needs bundled or imported data.
-    static func region(_ parsed: ArgumentParser.Parsed, store: CalendarStore?, command: String) throws(CommandFailure) -> String {
-        let region = (parsed.value("--region") ?? "cn").lowercased()
+    static func region(_ parsed: ParsedArguments, store: CalendarStore?, command: String) throws(CommandFailure) -> String {
+        let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
         if HolidayData.bundledRegions.contains(region) { return region }
         if let store, !(try StoreOptions.run(command) { () throws(StoreError) in try store.importedHolidayYears(region: region) }).isEmpty {
             return region

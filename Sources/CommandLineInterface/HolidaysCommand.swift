@@ -9,53 +9,47 @@ enum HolidaysCommand: Command {
     static let name = "holidays"
     static let changesStore = true
     static let abstract = "Show, import and update the holiday data behind workdays"
-    static let help = """
-    usage: chime holidays [--year YEAR] [--region CODE] [--db PATH] [--json]
-           chime holidays status [--region CODE] [--db PATH] [--json]
-           chime holidays import FILE… [--region CODE] [--db PATH] [--json]
-           chime holidays update [--from URL|FOLDER] [--region CODE] [--db PATH] [--json]
-           chime holidays week [DAYS] [--region CODE] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime holidays", forms: [
+        .init("", options: [ChimeOptions.year] + common),
+        .init("status", options: common),
+        .init("import FILE…", options: common),
+        .init("update", options: [source] + common),
+        .init("week [DAYS]", options: common),
+    ], options: [ChimeOptions.year, source] + common, discussion: """
+        (no action)  the year's days off and makeup workdays (default: this year)
+        status       every year with data, where it comes from, and the years missing
+        import       reads holiday-cn JSON or ICS files (2027.json, 2027.ics) or
+                     Chime's compact format (.txt); each year replaces the data the
+                     store had for it. A malformed or inconsistent file is refused
+                     with the file and entry at fault, and nothing changes.
+        update       fetches holiday-cn's file of each year from 2007 to next year
+                     and imports those that are new or changed. --from takes a web
+                     address (with {year} in it, or a base that /YEAR.json is added
+                     to) or a folder of YEAR.json files; default:
+                     \(HolidayFeed.defaultPattern)
+        week         shows or sets the ordinary week: mon-fri (the default),
+                     mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
 
-    (no action)  the year's days off and makeup workdays (default: this year)
-    status       every year with data, where it comes from, and the years missing
-    import       reads holiday-cn JSON or ICS files (2027.json, 2027.ics) or
-                 Chime's compact format (.txt); each year replaces the data the
-                 store had for it. A malformed or inconsistent file is refused
-                 with the file and entry at fault, and nothing changes.
-    update       fetches holiday-cn's file of each year from 2007 to next year
-                 and imports those that are new or changed. --from takes a web
-                 address (with {year} in it, or a base that /YEAR.json is added
-                 to) or a folder of YEAR.json files; default:
-                 \(HolidayFeed.defaultPattern)
-    week         shows or sets the ordinary week: mon-fri (the default),
-                 mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
+        The bundled data covers 2007 to 2026; imported years take the place of
+        bundled ones year by year.
+        """, epilogue: """
+        Exit status: 0 on success; 64 when the command line is wrong; 65 when a file
+        or value is wrong; 66 when a file does not exist; 69 when the source cannot
+        be reached; 74 when the store cannot be read or written.
+        """)
 
-    The bundled data covers 2007 to 2026; imported years take the place of
-    bundled ones year by year.
-
-      --year YEAR        the year to list
-      --from SOURCE      where update fetches from
-    \(HolidayOptions.regionHelp)
-    \(StoreOptions.helpFooter)
-
-    Exit status: 0 on success; 64 when the command line is wrong; 65 when a file
-    or value is wrong; 66 when a file does not exist; 69 when the source cannot
-    be reached; 74 when the store cannot be read or written.
-    """
-
-    static let parser = ArgumentParser(command: "chime holidays", options: HolidayOptions.options + [
-        .init(name: "--year", takesValue: true),
-        .init(name: "--from", takesValue: true),
-    ])
+    /// `--from` as update reads it: a source, not a time.
+    static let source = ChimeOptions.from.with(value: "SOURCE", help: "where update fetches from")
+    static let common: [any DeclaredOption] = [ChimeOptions.region] + ChimeOptions.store
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let action = parsed.positionals.first ?? "list"
         let command = action == "list" ? "chime holidays" : "chime holidays \(action)"
         var rest = parsed
         if !rest.positionals.isEmpty { rest.positionals.removeFirst() }
-        if parsed.value("--year") != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
-        if parsed.value("--from") != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
+        if parsed[ChimeOptions.year] != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
+        if parsed[ChimeOptions.from] != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
         switch action {
         case "list": try list(rest, context: context, command: command)
         case "status": try status(rest, context: context, command: command)
@@ -68,9 +62,9 @@ enum HolidaysCommand: Command {
         }
     }
 
-    static func list(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    static func list(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        let year = try parsed.value("--year").map { text throws(CommandFailure) -> Int in
+        let year = try parsed[ChimeOptions.year].map { text throws(CommandFailure) -> Int in
             guard let year = Int(text), (1900...9999).contains(year) else { throw .data("\(command): --year '\(text)' is not a year") }
             return year
         } ?? HolidayOptions.today(context).year
@@ -82,7 +76,7 @@ enum HolidaysCommand: Command {
         if let warning = HolidayOptions.missingYearsWarning(missing, region: region, week: calendar.ordinaryWeek, command: command) {
             context.standardError(warning)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let days: [[String: Any]] = entries.map { ["date": $0.date.description, "offDay": $0.isOffDay, "name": $0.name] }
             StoreOptions.printJSON(["region": region, "year": year, "hasData": missing.isEmpty, "days": days], context: context)
             return
@@ -95,7 +89,7 @@ enum HolidaysCommand: Command {
         }
     }
 
-    static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
@@ -103,7 +97,7 @@ enum HolidaysCommand: Command {
         let thisYear = HolidayOptions.today(context).year
         let first = calendar.coveredYears.first ?? thisYear
         let missing = calendar.missingYears(in: first...(thisYear + 1))
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let years: [[String: Any]] = calendar.years.map {
                 ["year": $0.year, "source": $0.source.location, "format": $0.source.format.rawValue, "hash": $0.contentHash,
                  "offDays": $0.offDayCount, "makeupWorkdays": $0.makeupWorkdayCount, "notices": $0.notices.count]
@@ -121,9 +115,9 @@ enum HolidaysCommand: Command {
                                + " (the ordinary week answers; 'chime holidays update' fetches published years)")
     }
 
-    static func importFiles(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    static func importFiles(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         guard !parsed.positionals.isEmpty else { throw .usage("\(command): name one or more FILEs (see 'chime holidays --help')") }
-        let region = (parsed.value("--region") ?? "cn").lowercased()
+        let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
         var years: [HolidayYear] = []
         for path in parsed.positionals {
             guard FileManager.default.fileExists(atPath: path) else { throw .notFound("\(command): no file '\(path)'") }
@@ -139,10 +133,10 @@ enum HolidaysCommand: Command {
         report(changes, checked: changes.count, parsed: parsed, context: context)
     }
 
-    static func update(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    static func update(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let feed: HolidayFeed
-        do { feed = try HolidayFeed(parsed.value("--from")) } catch {
+        do { feed = try HolidayFeed(parsed[ChimeOptions.from]) } catch {
             throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
         }
         let store = try StoreOptions.open(parsed, context: context, command: command)
@@ -171,7 +165,7 @@ enum HolidaysCommand: Command {
         report(changes, checked: years.count, parsed: parsed, context: context, unpublished: unpublished.filter { $0 >= thisYear })
     }
 
-    static func week(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    static func week(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DAYS at most (see 'chime holidays --help')") }
         // Showing the week only reads.
         let store = parsed.positionals.isEmpty ? try StoreOptions.openForReading(parsed, context: context, command: command)
@@ -184,7 +178,7 @@ enum HolidaysCommand: Command {
             try StoreOptions.run(command) { () throws(StoreError) in try store.setOrdinaryWeek(week, region: region) }
         }
         let week = try StoreOptions.run(command) { () throws(StoreError) in try store.ordinaryWeek(region: region) }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["region": region, "ordinaryWeek": week.workingDays.sorted().map(\.code)], context: context)
         } else {
             context.standardOutput("ordinary week (\(region)): \(HolidayOptions.weekText(week))")
@@ -204,10 +198,10 @@ enum HolidaysCommand: Command {
     }
 
     /// One line per year that is new or changed, then a summary.
-    static func report(_ changes: [CalendarStore.HolidayYearChange], checked: Int, parsed: ArgumentParser.Parsed,
+    static func report(_ changes: [CalendarStore.HolidayYearChange], checked: Int, parsed: ParsedArguments,
                        context: CommandContext, unpublished: [Int] = []) {
         let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let years: [[String: Any]] = changes.map {
                 ["year": $0.year, "change": $0.kind.rawValue, "offDays": $0.offDays, "makeupWorkdays": $0.makeupWorkdays,
                  "notices": $0.notices, "source": $0.source]

@@ -14,49 +14,6 @@ struct ItemOptions {
     /// Whether new item times follow the machine's zone instead of `zone`.
     let floating: Bool
 
-    /// The options for an item's zone.
-    static let zoneOptions: [ArgumentParser.Option] = [
-        .init(name: "--tz", takesValue: true),
-        .init(name: "--floating", takesValue: false),
-    ]
-
-    /// The alarm options `add` and `edit` share.
-    static let alarmOptions: [ArgumentParser.Option] = [
-        .init(name: "--alarm", takesValue: true, repeatable: true),
-        .init(name: "--alarm-at", takesValue: true, repeatable: true),
-        .init(name: "--alarm-arrive", takesValue: true, repeatable: true),
-        .init(name: "--alarm-leave", takesValue: true, repeatable: true),
-        .init(name: "--missed-window", takesValue: true),
-        .init(name: "--dwell", takesValue: true),
-        .init(name: "--first-position", takesValue: true),
-    ]
-
-    /// The options that qualify alarms rather than make them.
-    static let alarmQualifiers: Set<String> = ["--missed-window", "--dwell", "--first-position"]
-
-    static let alarmHelp = """
-      --alarm OFFSET     an alarm OFFSET from the start (events) or due time (reminders):
-                         10m or -10m is ten minutes before, +10m ten minutes after,
-                         0 at the time; repeatable
-      --alarm-at WHEN    an alarm at a moment; repeatable
-      --alarm-arrive LAT,LON[,RADIUS]
-                         an alarm on arriving within RADIUS metres (default 100, at most
-                         1000000) of a place, in decimal degrees, e.g. 31.2304,121.4737,200;
-                         repeatable
-      --alarm-leave LAT,LON[,RADIUS]
-                         an alarm on leaving that circle; repeatable
-      --missed-window DURATION|never|default
-                         how late the item's alarms are still shown when they came due
-                         while the machine was off or asleep (the daemon's default: 4h);
-                         never: only recorded, see 'chime missed'
-      --dwell DURATION   arrive alarms ring only after the position stayed inside that
-                         long (e.g. 5m; 0: at once, the default)
-      --first-position rings|quiet
-                         whether the first position after chimed starts rings a
-                         location alarm when it finds you already there (inside for
-                         arrive, outside for leave); quiet (the default) only notes it
-    """
-
     static let timeHelp = """
     WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
     wall-clock time), 08:50 (the next time the clock reads that), today,
@@ -66,19 +23,19 @@ struct ItemOptions {
     """
 
     /// `--tz ZONE` or the machine's zone, `--floating` for floating times.
-    init(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String,
+    init(_ parsed: ParsedArguments, context: CommandContext, command: String,
          defaultZone: TimeZoneRules? = nil, defaultFloating: Bool = false) throws(CommandFailure) {
         self.command = command
         now = Int64(context.now().timeIntervalSince1970.rounded(.down))
-        if let name = parsed.value("--tz") {
-            if parsed.has("--floating") {
+        if let name = parsed[ChimeOptions.tz] {
+            if parsed[ChimeOptions.floating] {
                 throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
             }
             do { zone = try TimeZoneRules.named(name) } catch { throw .data("\(command): --tz: \(error)") }
             floating = false
         } else {
             zone = defaultZone ?? context.machineTimeZone()
-            floating = parsed.has("--floating") || (defaultZone == nil && defaultFloating)
+            floating = parsed[ChimeOptions.floating] || (defaultZone == nil && defaultFloating)
         }
     }
 
@@ -180,8 +137,8 @@ struct ItemOptions {
     // MARK: Alarms
 
     /// Sets `--missed-window` on the time-based alarms, when it is given.
-    func applyMissedWindow(_ parsed: ArgumentParser.Parsed, to alarms: inout [Alarm]) throws(CommandFailure) {
-        guard let text = parsed.value("--missed-window") else { return }
+    func applyMissedWindow(_ parsed: ParsedArguments, to alarms: inout [Alarm]) throws(CommandFailure) {
+        guard let text = parsed[ChimeOptions.missedWindow] else { return }
         let window: Int?
         switch text.lowercased() {
         case "never": window = 0
@@ -197,8 +154,8 @@ struct ItemOptions {
     /// Sets `--dwell` on the arrive alarms and `--first-position` on the
     /// location alarms, when given; refuses them when there is no such alarm
     /// to qualify.
-    func applyLocationOptions(_ parsed: ArgumentParser.Parsed, to alarms: inout [Alarm]) throws(CommandFailure) {
-        if let text = parsed.value("--dwell") {
+    func applyLocationOptions(_ parsed: ParsedArguments, to alarms: inout [Alarm]) throws(CommandFailure) {
+        if let text = parsed[ChimeOptions.dwell] {
             let dwell = try duration(text, "--dwell")
             let arrivals = alarms.indices.filter {
                 if case .proximity(_, .enter) = alarms[$0].trigger { true } else { false }
@@ -206,7 +163,7 @@ struct ItemOptions {
             guard !arrivals.isEmpty else { throw .usage("\(command): --dwell applies to arrive alarms, and there is none (--alarm-arrive)") }
             for index in arrivals { alarms[index].dwell = dwell }
         }
-        if let text = parsed.value("--first-position") {
+        if let text = parsed[ChimeOptions.firstPosition] {
             let rings: Bool
             switch text.lowercased() {
             case "rings", "ring": rings = true
@@ -224,17 +181,17 @@ struct ItemOptions {
     }
 
     /// The alarms the options ask for; nil when none of the options is given.
-    func alarms(_ parsed: ArgumentParser.Parsed, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
-        let given = Self.alarmOptions.contains { !Self.alarmQualifiers.contains($0.name) && !parsed.all($0.name).isEmpty }
+    func alarms(_ parsed: ParsedArguments, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
+        let given = ChimeOptions.alarmMakers.contains { parsed.has($0.spec) }
         guard given else { return nil }
         var alarms: [Alarm] = []
-        for text in parsed.all("--alarm") { alarms.append(.relative(seconds: try alarmOffset(text))) }
-        for text in parsed.all("--alarm-at") {
+        for text in parsed.all(ChimeOptions.alarm) { alarms.append(.relative(seconds: try alarmOffset(text))) }
+        for text in parsed.all(ChimeOptions.alarmAt) {
             alarms.append(.absolute(Date(timeIntervalSince1970: TimeInterval(try instant(text, "--alarm-at")))))
         }
-        for (option, proximity) in [("--alarm-arrive", Alarm.Proximity.enter), ("--alarm-leave", .leave)] {
+        for (option, proximity) in [(ChimeOptions.alarmArrive, Alarm.Proximity.enter), (ChimeOptions.alarmLeave, .leave)] {
             for text in parsed.all(option) {
-                alarms.append(.proximity(try location(text, option, title: locationTitle), proximity))
+                alarms.append(.proximity(try location(text, option.spec.name, title: locationTitle), proximity))
             }
         }
         return alarms
@@ -323,8 +280,8 @@ struct ItemOptions {
     }
 
     /// `--span this|future`; `this` when not given.
-    static func span(_ parsed: ArgumentParser.Parsed, command: String) throws(CommandFailure) -> Span? {
-        guard let text = parsed.value("--span") else { return nil }
+    static func span(_ parsed: ParsedArguments, command: String) throws(CommandFailure) -> Span? {
+        guard let text = parsed[ChimeOptions.span] else { return nil }
         guard let span = Span(rawValue: text.lowercased()) else {
             throw .data("\(command): --span '\(text)' is not 'this' or 'future'")
         }

@@ -6,48 +6,27 @@ import Foundation
 enum ListCommand: Command {
     static let name = "list"
     static let abstract = "List events or reminders in a range of time"
-    static let help = """
-    usage: chime list events [--from WHEN] [--to WHEN] [--calendar NAME ...] [--db PATH] [--json]
-           chime list reminders [--from WHEN] [--to WHEN] [--calendar NAME ...]
-                                [--incomplete | --completed | --all] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime list", forms: [
+        .init("events", options: [ChimeOptions.from, ChimeOptions.to, ChimeOptions.calendars] + ChimeOptions.store),
+        .init("reminders"),
+    ], options: [ChimeOptions.from, ChimeOptions.to, ChimeOptions.calendars, ChimeOptions.incomplete, ChimeOptions.completed,
+                 ChimeOptions.all] + ChimeOptions.store, discussion: """
+        events      the events that overlap [--from, --to), repeating ones as
+                    their occurrences, by start (default: today and the six days
+                    after it)
+        reminders   the reminders not yet completed (default), due in [--from,
+                    --to) when either is given; with --completed, the completed
+                    ones, by completion time in [--from, --to); with --all, every
+                    reminder. A repeating one is shown (and chosen) at its current
+                    occurrence, the one 'chime complete' would complete
 
-    events      the events that overlap [--from, --to), repeating ones as
-                their occurrences, by start (default: today and the six days
-                after it)
-    reminders   the reminders not yet completed (default), due in [--from,
-                --to) when either is given; with --completed, the completed
-                ones, by completion time in [--from, --to); with --all, every
-                reminder. A repeating one is shown (and chosen) at its current
-                occurrence, the one 'chime complete' would complete
+        One line each, on the machine's wall clock:
 
-    One line each, on the machine's wall clock:
-
-      Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
-
-      --from WHEN        the start of the range (a date: its midnight)
-      --to WHEN          the end of the range, excluded (a date: the end of that day)
-      --calendar NAME    only this calendar; repeatable (default: all)
-      --incomplete       reminders not completed (the default)
-      --completed        completed reminders
-      --all              every reminder, completed or not
-    \(StoreOptions.helpFooter)
-
-    \(ItemOptions.timeHelp)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime list", options: StoreOptions.common + [
-        .init(name: "--from", takesValue: true),
-        .init(name: "--to", takesValue: true),
-        .init(name: "--calendar", takesValue: true, repeatable: true),
-        .init(name: "--incomplete", takesValue: false),
-        .init(name: "--completed", takesValue: false),
-        .init(name: "--all", takesValue: false),
-    ])
+          Tue 12-01 08:50–09:00  Stand-up  [3fa2c1d0]
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         guard let kind = parsed.positionals.first else {
             throw .usage("chime list: missing 'events' or 'reminders' (see 'chime list --help')")
         }
@@ -59,22 +38,22 @@ enum ListCommand: Command {
         var rest = parsed
         rest.positionals.removeFirst()
         _ = try StoreOptions.positionals(rest, [], command: command)
-        let filters = ["--incomplete", "--completed", "--all"].filter(parsed.has)
+        let filters = [ChimeOptions.incomplete, ChimeOptions.completed, ChimeOptions.all].map(\.spec).filter(parsed.has).map(\.name)
         if kind == "events", let filter = filters.first { throw .usage("\(command): \(filter) is for reminders") }
         if filters.count > 1 { throw .usage("\(command): give one of \(filters.joined(separator: ", "))") }
-        if parsed.has("--all") && (parsed.value("--from") != nil || parsed.value("--to") != nil) {
+        if parsed[ChimeOptions.all] && (parsed[ChimeOptions.from] != nil || parsed[ChimeOptions.to] != nil) {
             throw .usage("\(command): --all lists every reminder; leave out --from and --to")
         }
 
         let options = try ItemOptions(parsed, context: context, command: command)
-        let from = try parsed.value("--from").map { text throws(CommandFailure) in try bound(text, "--from", options) }
-        let to = try parsed.value("--to").map { text throws(CommandFailure) in try bound(text, "--to", options) }
+        let from = try parsed[ChimeOptions.from].map { text throws(CommandFailure) in try bound(text, "--from", options) }
+        let to = try parsed[ChimeOptions.to].map { text throws(CommandFailure) in try bound(text, "--to", options) }
         if let from, let to, to < from {
-            throw .data("\(command): --to '\(parsed.value("--to")!)' is before --from '\(parsed.value("--from")!)'")
+            throw .data("\(command): --to '\(parsed[ChimeOptions.to]!)' is before --from '\(parsed[ChimeOptions.from]!)'")
         }
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, chosen) = try StoreOptions.run(command) { () throws(StoreError) in
-            (try store.calendars(), try parsed.all("--calendar").map { name throws(StoreError) in try store.calendar(named: name).identifier })
+            (try store.calendars(), try parsed.all(ChimeOptions.calendars).map { name throws(StoreError) in try store.calendar(named: name).identifier })
         }
         let json = ItemJSON(machine: options.zone, calendars: calendars)
         let text = ItemText(zone: options.zone, now: options.now)
@@ -89,7 +68,7 @@ enum ListCommand: Command {
                                  calendars: chosen)
             }
             StoreOptions.warnBeyondBound(store, context: context, command: command)
-            if parsed.has("--json") {
+            if parsed[ChimeOptions.json] {
                 StoreOptions.printJSON(["from": date(low), "to": date(high), "events": events.map(json.event)] as [String: Any], context: context)
             } else if events.isEmpty {
                 context.standardOutput("No events.")
@@ -100,17 +79,17 @@ enum ListCommand: Command {
         }
         let filter: CalendarStore.ReminderFilter
         let toDate: (Int64) -> Date = { Date(timeIntervalSince1970: TimeInterval($0)) }
-        if parsed.has("--completed") {
+        if parsed[ChimeOptions.completed] {
             filter = .completed(from: from.map(toDate), to: to.map(toDate))
-        } else if parsed.has("--all") {
+        } else if parsed[ChimeOptions.all] {
             filter = .all
         } else {
             filter = .incomplete(dueFrom: from.map(toDate), dueTo: to.map(toDate))
         }
         let stored = try StoreOptions.run(command) { () throws(StoreError) in try store.reminders(filter, calendars: chosen) }
-        let shown = try StoreOptions.shown(stored, store: store, now: options.now, byDue: !parsed.has("--completed"), command: command)
+        let shown = try StoreOptions.shown(stored, store: store, now: options.now, byDue: !parsed[ChimeOptions.completed], command: command)
         let reminders = shown.map(\.reminder)
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["from": date(from), "to": date(to),
                                     "reminders": shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: options.now) }] as [String: Any], context: context)
         } else if reminders.isEmpty {

@@ -12,65 +12,50 @@ import Glibc
 enum LocationCommand: Command {
     static let name = "location"
     static let abstract = "Feed a position to location alarms (or a stream of them), or show their state"
-    static let help = """
-    usage: chime location POSITION [--accuracy METRES] [--at WHEN] [--db PATH] [--json]
-           chime location --stdin [--db PATH] [--json]
-           chime location [--status] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime location", forms: [
+        .init("POSITION", options: [ChimeOptions.accuracy, ChimeOptions.at] + ChimeOptions.store),
+        .init("", options: [ChimeOptions.stdin.asRequired] + ChimeOptions.store),
+        .init("", options: [ChimeOptions.status] + ChimeOptions.store),
+    ], options: [ChimeOptions.accuracy, ChimeOptions.at, ChimeOptions.stdin, ChimeOptions.status] + ChimeOptions.store, discussion: """
+        Tells the running chimed where you are, so that reminders with an alarm on
+        arriving at or leaving a place ring (chime add reminder --alarm-leave).
+        POSITION is what a line of --stdin holds: LAT LON [ACCURACY], LAT,LON, a
+        geo: URI (geo:31.2304,121.4737;u=15) or a gpsd report. LAT and LON are
+        WGS 84 degrees (a southern latitude or western longitude is negative:
+        chime location -33.8688 151.2093); they and the accuracy are decimal
+        numbers (no exponent, no hexadecimal, no inf or nan).
 
-    Tells the running chimed where you are, so that reminders with an alarm on
-    arriving at or leaving a place ring (chime add reminder --alarm-leave).
-    POSITION is what a line of --stdin holds: LAT LON [ACCURACY], LAT,LON, a
-    geo: URI (geo:31.2304,121.4737;u=15) or a gpsd report. LAT and LON are
-    WGS 84 degrees (a southern latitude or western longitude is negative:
-    chime location -33.8688 151.2093); they and the accuracy are decimal
-    numbers (no exponent, no hexadecimal, no inf or nan).
+        With --stdin it reads a stream, one position a line, until the end of
+        input: `LAT LON [ACCURACY]` (spaces or a comma), a geo: URI
+        (geo:52.52,13.40;u=15) or a gpsd JSON report, so that
+        `gpspipe -w | chime location --stdin` works as it is. Blank lines and
+        lines starting with # are skipped; a line that is not a position is
+        reported with its number and the stream goes on. Positions go to chimed in
+        batches (every 100 ms, or 500 of them, whichever comes first).
 
-    With --stdin it reads a stream, one position a line, until the end of
-    input: `LAT LON [ACCURACY]` (spaces or a comma), a geo: URI
-    (geo:52.52,13.40;u=15) or a gpsd JSON report, so that
-    `gpspipe -w | chime location --stdin` works as it is. Blank lines and
-    lines starting with # are skipped; a line that is not a position is
-    reported with its number and the stream goes on. Positions go to chimed in
-    batches (every 100 ms, or 500 of them, whichever comes first).
+        With no daemon running, the newest position is kept in the store, and
+        chimed evaluates it when it starts (positions older than five minutes by
+        then are not used).
 
-    With no daemon running, the newest position is kept in the store, and
-    chimed evaluates it when it starts (positions older than five minutes by
-    then are not used).
-
-    With no position, or --status, it prints the last position (the newest
-    chimed took, while it runs) and whether each location alarm's place is
-    around you (inside, outside, unknown).
-
-      --accuracy METRES  how far off the position may be (default: exact)
-      --at WHEN          when the position was taken (default: now)
-      --stdin            read positions from standard input
-      --status           show the last position and each location alarm's state
-    \(StoreOptions.helpFooter)
-
-    \(ItemOptions.timeHelp)
-
-    Exit status: 0 on success; 64 when the command line is wrong; 65 when a
-    position is wrong (out of range, not a number; with --stdin, when any line
-    was refused, after every good line was used); 69 when the daemon failed to
-    take positions; 74 when the store cannot be opened, read or written.
-    """
-
-    static let parser = ArgumentParser(command: "chime location", options: StoreOptions.common + [
-        .init(name: "--accuracy", takesValue: true),
-        .init(name: "--at", takesValue: true),
-        .init(name: "--stdin", takesValue: false),
-        .init(name: "--status", takesValue: false),
-    ])
+        With no position, or --status, it prints the last position (the newest
+        chimed took, while it runs) and whether each location alarm's place is
+        around you (inside, outside, unknown).
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + """
+        Exit status: 0 on success; 64 when the command line is wrong; 65 when a
+        position is wrong (out of range, not a number; with --stdin, when any line
+        was refused, after every good line was used); 69 when the daemon failed to
+        take positions; 74 when the store cannot be opened, read or written.
+        """)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime location"
-        let parsed = try parser.parse(positionalNumbers(arguments))
-        let modes = [parsed.has("--stdin"), parsed.has("--status"), !parsed.positionals.isEmpty].filter { $0 }.count
+        let parsed = try syntax.parse(positionalNumbers(arguments))
+        let modes = [parsed[ChimeOptions.stdin], parsed[ChimeOptions.status], !parsed.positionals.isEmpty].filter { $0 }.count
         guard modes <= 1 else { throw .usage("\(command): give LAT LON, --stdin or --status, one of them (see '\(command) --help')") }
-        if (parsed.value("--accuracy") != nil || parsed.value("--at") != nil) && parsed.positionals.isEmpty {
+        if (parsed[ChimeOptions.accuracy] != nil || parsed[ChimeOptions.at] != nil) && parsed.positionals.isEmpty {
             throw .usage("\(command): --accuracy and --at go with a POSITION")
         }
-        if parsed.has("--stdin") {
+        if parsed[ChimeOptions.stdin] {
             try stream(parsed, context: context, command: command)
         } else if parsed.positionals.isEmpty {
             try status(parsed, context: context, command: command)
@@ -99,7 +84,7 @@ enum LocationCommand: Command {
                 continue
             }
             options.append(argument)
-            let takesValue = parser.options.contains { ($0.name == argument || $0.short == argument) && $0.takesValue }
+            let takesValue = syntax.options.contains { ($0.name == argument || $0.short == argument) && $0.takesValue }
             if takesValue, index < arguments.count {
                 options.append(arguments[index])
                 index += 1
@@ -112,9 +97,9 @@ enum LocationCommand: Command {
 
     /// The arguments are read as one line of `--stdin` (`LAT LON [ACCURACY]`,
     /// `LAT,LON`, a geo: URI, a gpsd report), by the same parser.
-    private static func single(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    private static func single(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         var time = context.now().timeIntervalSince1970
-        if let text = parsed.value("--at") {
+        if let text = parsed[ChimeOptions.at] {
             let options = ItemOptions(command: command, now: Int64(time.rounded(.down)), zone: context.machineTimeZone(), floating: false)
             time = Double(try options.instant(text, "--at"))
         }
@@ -124,7 +109,7 @@ enum LocationCommand: Command {
         guard case .fix(var fix) = read else {
             throw .data("\(command): no position in '\(line)'; expected LAT LON [ACCURACY], LAT,LON, a geo: URI or a gpsd TPV report")
         }
-        if let text = parsed.value("--accuracy") {
+        if let text = parsed[ChimeOptions.accuracy] {
             guard fix.accuracy == nil else { throw .usage("\(command): the position gives its accuracy already; drop --accuracy \(text)") }
             guard let accuracy = DecimalNumber.value(text.trimmingCharacters(in: .whitespaces)) else {
                 throw .data("\(command): --accuracy '\(text)' is not a number")
@@ -143,18 +128,18 @@ enum LocationCommand: Command {
 
     // MARK: A stream
 
-    private static func stream(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    private static func stream(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let feed = LocationFeed(command: command, context: context, storeOptions: parsed)
         let counts = try PositionStream(descriptor: context.standardInput, command: command, context: context).read(into: feed)
         try finish(feed, counts: counts, parsed: parsed, context: context, command: command)
     }
 
-    private static func finish(_ feed: LocationFeed, counts: PositionStream.Counts?, parsed: ArgumentParser.Parsed,
+    private static func finish(_ feed: LocationFeed, counts: PositionStream.Counts?, parsed: ParsedArguments,
                                context: CommandContext, command: String) throws(CommandFailure) {
         let totals = feed.totals
         for failure in totals.failures { context.standardError("\(command): \(failure)") }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             var object: [String: Any] = ["sent": totals.sent, "taken": totals.taken, "ignored": totals.ignored,
                                          "transitions": totals.transitions, "kept": totals.kept]
             if let counts {
@@ -192,7 +177,7 @@ enum LocationCommand: Command {
         return try? Fix(latitude: latitude, longitude: longitude, accuracy: object["accuracy"] as? Double, time: time)
     }
 
-    private static func status(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) {
+    private static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (stored, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.latestPosition(), try store.locationAlarms(), try store.geofenceSnapshot())
@@ -205,7 +190,7 @@ enum LocationCommand: Command {
         }
         let zone = context.machineTimeZone()
         func stamp(_ time: Double) -> String { ItemJSON.rfc3339(Int64(time.rounded(.down)), in: zone) }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             var object: [String: Any] = ["position": NSNull()]
             if let position {
                 object["position"] = ["latitude": position.fix.position.latitude, "longitude": position.fix.position.longitude,

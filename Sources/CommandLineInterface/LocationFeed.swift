@@ -32,7 +32,7 @@ final class LocationFeed {
 
     let command: String
     let context: CommandContext
-    let storeOptions: ArgumentParser.Parsed
+    let storeOptions: ParsedArguments
     private let client: DaemonClient
     private var store: CalendarStore?
     private var body: [UInt8] = []
@@ -42,7 +42,7 @@ final class LocationFeed {
     private(set) var totals = Totals()
     private var toldNoDaemon = false
 
-    init(command: String, context: CommandContext, storeOptions: ArgumentParser.Parsed) {
+    init(command: String, context: CommandContext, storeOptions: ParsedArguments) {
         self.command = command
         self.context = context
         self.storeOptions = storeOptions

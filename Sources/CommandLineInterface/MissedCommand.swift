@@ -6,37 +6,23 @@ import Foundation
 enum MissedCommand: Command {
     static let name = "missed"
     static let abstract = "List alarms that came due while the daemon was down or the machine asleep"
-    static let help = """
-    usage: chime missed [--count N] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime missed", options: [count]
+                                      + ChimeOptions.store, discussion: """
+        Lists, newest first, the firings the scheduler passed over (missed) or
+        showed after their time (late): when each was due, the item, and what
+        became of it. Per alarm, only the latest firing missed within a few
+        hours is shown late; the rest are only recorded here. An occurrence of
+        a repeating reminder not completed before the next one came due is
+        listed once as not done: the reminder moved on, and rings for the next.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
-    Lists, newest first, the firings the scheduler passed over (missed) or
-    showed after their time (late): when each was due, the item, and what
-    became of it. Per alarm, only the latest firing missed within a few
-    hours is shown late; the rest are only recorded here. An occurrence of
-    a repeating reminder not completed before the next one came due is
-    listed once as not done: the reminder moved on, and rings for the next.
-
-      --count N          how many (default 20, at most 10000)
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime missed", options: StoreOptions.common + [
-        .init(name: "--count", short: "-n", takesValue: true),
-    ])
+    static let count = ChimeOptions.count(in: 1...10_000, help: "how many (default 20, at most 10000)")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime missed"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        var count = 20
-        if let text = parsed.value("--count") {
-            guard let value = Int(text), (1...10_000).contains(value) else {
-                throw .data("\(command): --count '\(text)' is not a whole number from 1 to 10000")
-            }
-            count = value
-        }
+        let count = parsed[Self.count] ?? 20
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
@@ -46,7 +32,7 @@ enum MissedCommand: Command {
             return Array((logged + open).sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(count))
         }
         let zone = context.machineTimeZone()
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let list: [[String: Any]] = missed.map {
                 ["due": ItemJSON.rfc3339($0.due, in: zone), "item": $0.item.rawValue, "alarm": $0.alarm.rawValue, "title": $0.title,
                  "outcome": $0.isNotDone ? "not-done" : $0.outcome.rawValue, "key": $0.key]

@@ -7,47 +7,31 @@ import Foundation
 enum NextCommand: Command {
     static let name = "next"
     static let abstract = "Show the coming alarm firings, and why each rings then"
-    static let help = """
-    usage: chime next [--count N] [--after WHEN] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime next", options: [count,
+                                                            ChimeOptions.after] + ChimeOptions.store, discussion: """
+        Prints the next N firings (default 10) of every time-based alarm in the
+        store, in order, like `systemd-analyze calendar` does for timers: when,
+        the item, the alarm, and for items on a workday rule why that day
+        (a workday, a makeup workday for a holiday, the days off passed over):
 
-    Prints the next N firings (default 10) of every time-based alarm in the
-    store, in order, like `systemd-analyze calendar` does for timers: when,
-    the item, the alarm, and for items on a workday rule why that day
-    (a workday, a makeup workday for a holiday, the days off passed over):
+          Mon 09-28 08:50  Clock in  [5d0c7e21]  at the time — workday; skipped 09-25…09-27 (中秋节)
 
-      Mon 09-28 08:50  Clock in  [5d0c7e21]  at the time — workday; skipped 09-25…09-27 (中秋节)
+        Reminders ring for their current due time while they are not completed.
+        Location alarms ring on arriving or leaving, not at a time, and are not
+        listed.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
-    Reminders ring for their current due time while they are not completed.
-    Location alarms ring on arriving or leaving, not at a time, and are not
-    listed.
-
-      --count N          how many firings (default 10, at most 10000)
-      --after WHEN       from this moment on instead of now
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime next", options: StoreOptions.common + [
-        .init(name: "--count", short: "-n", takesValue: true),
-        .init(name: "--after", takesValue: true),
-    ])
+    static let count = ChimeOptions.count(in: 0...10_000, help: "how many firings (default 10, at most 10000)")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime next"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        var count = 10
-        if let text = parsed.value("--count") {
-            guard let value = Int(text), (0...10_000).contains(value) else {
-                throw .data("\(command): --count '\(text)' is not a whole number from 0 to 10000")
-            }
-            count = value
-        }
+        let count = parsed[Self.count] ?? 10
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         var after = now
-        if let text = parsed.value("--after") {
+        if let text = parsed[ChimeOptions.after] {
             let options = ItemOptions(command: command, now: now, zone: zone, floating: false)
             after = try options.time(text, "--after").instant(in: zone)
         }
@@ -57,7 +41,7 @@ enum NextCommand: Command {
         }
         StoreOptions.warnBeyondBound(store, context: context, command: command)
         let text = ItemText(zone: zone, now: now)
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let list: [[String: Any]] = firings.map { firing in
                 var object: [String: Any] = [
                     "at": ItemJSON.rfc3339(firing.instant, in: zone), "kind": firing.kind.rawValue,

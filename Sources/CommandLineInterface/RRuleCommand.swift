@@ -9,64 +9,54 @@ import RecurrenceEngine
 enum RRuleCommand: Command {
     static let name = "rrule"
     static let abstract = "Expand a recurrence rule (RFC 5545 RRULE) into its occurrences"
-    static let help = """
-    usage: chime rrule RULE --start START [--tz ZONE] [--count N] [--after INSTANT]
-                            [--exdate DATE ...] [--rdate DATE ...] [--db PATH]
+    static let syntax = CommandSyntax("chime rrule", forms: [.init("RULE")], options: [
+        ChimeOptions.start.with(value: "START", help: """
+            the first occurrence: a wall-clock time 2026-12-01T08:50:00
+            in ZONE, or a date 2026-12-01 for an all-day rule; a time
+            with an offset (…+08:00, …Z) is converted to ZONE
+            """).asRequired,
+        ChimeOptions.tz.with(help: "an IANA time zone such as Asia/Shanghai (default: the machine's)"),
+        count,
+        ChimeOptions.after.with(value: "INSTANT", help: """
+            print only occurrences strictly after an RFC 3339 instant
+            with an offset or Z, e.g. 2027-01-01T00:00:00Z
+            """),
+        ChimeOptions.exdate.with(value: "DATE", help: "leave out an occurrence (EXDATE); repeatable, or comma-separated"),
+        ChimeOptions.rdate,
+        ChimeOptions.db.with(help: """
+            the store whose holiday data and ordinary week workday rules
+            use (default as for every command; when there is no store,
+            the bundled data and Mon–Fri)
+            """),
+    ], discussion: """
+        Prints the occurrences of RULE, one per line, in order: RFC 3339 local
+        time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
+        when START is a date. RULE is an RFC 5545 recurrence rule, e.g.
+        'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', with Chime's workday parts
+        (X-WORKDAY, X-BREAK, X-REGION), or one of the words below.
+        """, epilogue: """
+        Words for RULE:
+        \(RuleShorthand.help)
 
-    Prints the occurrences of RULE, one per line, in order: RFC 3339 local
-    time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
-    when START is a date.
+        The start is always the first occurrence. A wall time that falls into a
+        daylight-saving gap moves forward by the gap's length; one that happens
+        twice takes the first.
 
-      RULE               an RFC 5545 recurrence rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR',
-                         with Chime's workday parts (X-WORKDAY, X-BREAK, X-REGION), or
-                         one of the words below
-      --start START      the first occurrence: a wall-clock time 2026-12-01T08:50:00
-                         in ZONE, or a date 2026-12-01 for an all-day rule; a time
-                         with an offset (…+08:00, …Z) is converted to ZONE
-      --tz ZONE          an IANA time zone such as Asia/Shanghai (default: the machine's)
-      --count N          how many occurrences to print (default 10)
-      --after INSTANT    print only occurrences strictly after an RFC 3339 instant
-                         with an offset or Z, e.g. 2027-01-01T00:00:00Z
-      --exdate DATE      leave out an occurrence (EXDATE); repeatable, or comma-separated
-      --rdate DATE       add an occurrence (RDATE); repeatable, or comma-separated
-      --db PATH          the store whose holiday data and ordinary week workday rules
-                         use (default as for every command; when there is no store,
-                         the bundled data and Mon–Fri)
+        Exit status: 0 on success (also when the rule has no occurrences to print),
+        64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
+        """)
 
-    Words for RULE:
-    \(RuleShorthand.help)
-
-    The start is always the first occurrence. A wall time that falls into a
-    daylight-saving gap moves forward by the gap's length; one that happens
-    twice takes the first.
-
-    Exit status: 0 on success (also when the rule has no occurrences to print),
-    64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
-    """
-
-    static let parser = ArgumentParser(command: "chime rrule", options: [
-        .init(name: "--db", takesValue: true),
-        .init(name: "--start", takesValue: true),
-        .init(name: "--tz", takesValue: true),
-        .init(name: "--count", short: "-n", takesValue: true),
-        .init(name: "--after", takesValue: true),
-        .init(name: "--exdate", takesValue: true, repeatable: true),
-        .init(name: "--rdate", takesValue: true, repeatable: true),
-    ])
+    static let count = ChimeOptions.count(in: 0...Int.max, help: "how many occurrences to print (default 10)")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         guard parsed.positionals.count == 1 else {
             throw .usage(parsed.positionals.isEmpty
                 ? "chime rrule: missing RULE (see 'chime rrule --help')"
                 : "chime rrule: expected one RULE, got \(parsed.positionals.count) arguments; quote the rule")
         }
-        guard let startText = parsed.value("--start") else { throw .usage("chime rrule: missing --start") }
-        var count = 10
-        if let text = parsed.value("--count") {
-            guard let n = Int(text), n >= 0 else { throw .data("chime rrule: --count '\(text)' is not a whole number") }
-            count = n
-        }
+        guard let startText = parsed[ChimeOptions.start] else { throw .usage("chime rrule: missing --start") }
+        let count = parsed[Self.count] ?? 10
         let rule: RecurrenceRule
         do {
             rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))
@@ -74,13 +64,13 @@ enum RRuleCommand: Command {
             throw .data("chime rrule: \(error)\(RuleShorthand.hint(for: parsed.positionals[0]))")
         }
         let zone: TimeZoneRules
-        if let name = parsed.value("--tz") {
+        if let name = parsed[ChimeOptions.tz] {
             do { zone = try TimeZoneRules.named(name) } catch { throw .data("chime rrule: --tz: \(error)") }
         } else {
             zone = context.machineTimeZone()
         }
         var after: Int64?
-        if let text = parsed.value("--after") {
+        if let text = parsed[ChimeOptions.after] {
             guard let instant = RFC3339.instant(text) else {
                 throw .data("chime rrule: --after: '\(text)' is not an RFC 3339 time with an offset or Z, such as 2027-01-01T00:00:00Z")
             }
@@ -90,8 +80,8 @@ enum RRuleCommand: Command {
         let workdays = try workdayCalendar(for: rule, parsed, context: context)
         let recurrence: Recurrence
         if let date = CivilDate(parsing: startText) {
-            let exceptions = try dates("--exdate", parsed)
-            let extras = try dates("--rdate", parsed)
+            let exceptions = try dates(ChimeOptions.exdate, parsed)
+            let extras = try dates(ChimeOptions.rdate, parsed)
             do {
                 recurrence = try Recurrence(rule: rule, startDate: date, timeZone: zone, exceptionDates: exceptions, extraDates: extras,
                                             workdays: workdays)
@@ -103,8 +93,8 @@ enum RRuleCommand: Command {
                 throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
             }
             recurrence = Recurrence(rule: rule, start: start, timeZone: zone,
-                                    exceptionDates: try times("--exdate", parsed, zone),
-                                    extraDates: try times("--rdate", parsed, zone), workdays: workdays)
+                                    exceptionDates: try times(ChimeOptions.exdate, parsed, zone),
+                                    extraDates: try times(ChimeOptions.rdate, parsed, zone), workdays: workdays)
         }
         guard count > 0 else { return }
         let sequence = after.map { recurrence.occurrences(after: $0) } ?? recurrence.occurrences()
@@ -124,7 +114,7 @@ enum RRuleCommand: Command {
 
     /// For a workday rule, the calendar it consults: the store's when there
     /// is one (imported years, the ordinary week set), else the bundled data.
-    static func workdayCalendar(for rule: RecurrenceRule, _ parsed: ArgumentParser.Parsed,
+    static func workdayCalendar(for rule: RecurrenceRule, _ parsed: ParsedArguments,
                                 context: CommandContext) throws(CommandFailure) -> WorkdayCalendar? {
         guard rule.workdayRule != nil else { return nil }
         let region = rule.workdayRegion ?? "cn"
@@ -151,26 +141,26 @@ enum RRuleCommand: Command {
         return zone.localTime(at: Int64(instant.rounded(.down)))
     }
 
-    private static func values(_ option: String, _ parsed: ArgumentParser.Parsed) -> [String] {
+    private static func values(_ option: Option<String>, _ parsed: ParsedArguments) -> [String] {
         parsed.all(option).flatMap { $0.split(separator: ",").map(String.init) }
     }
 
-    private static func dates(_ option: String, _ parsed: ArgumentParser.Parsed) throws(CommandFailure) -> [CivilDate] {
+    private static func dates(_ option: Option<String>, _ parsed: ParsedArguments) throws(CommandFailure) -> [CivilDate] {
         var result: [CivilDate] = []
         for text in values(option, parsed) {
             guard let date = CivilDate(parsing: text) else {
-                throw .data("chime rrule: \(option): '\(text)' is not a date such as 2026-12-01 (the start is a date)")
+                throw .data("chime rrule: \(option.spec.name): '\(text)' is not a date such as 2026-12-01 (the start is a date)")
             }
             result.append(date)
         }
         return result
     }
 
-    private static func times(_ option: String, _ parsed: ArgumentParser.Parsed, _ zone: TimeZoneRules) throws(CommandFailure) -> [LocalDateTime] {
+    private static func times(_ option: Option<String>, _ parsed: ParsedArguments, _ zone: TimeZoneRules) throws(CommandFailure) -> [LocalDateTime] {
         var result: [LocalDateTime] = []
         for text in values(option, parsed) {
             guard let time = wallTime(text, in: zone) else {
-                throw .data("chime rrule: \(option): '\(text)' is not a date and time such as 2026-12-01T08:50:00")
+                throw .data("chime rrule: \(option.spec.name): '\(text)' is not a date and time such as 2026-12-01T08:50:00")
             }
             result.append(time)
         }

@@ -7,41 +7,33 @@ enum RemoveCommand: Command {
     static let name = "remove"
     static let changesStore = true
     static let abstract = "Remove an event or reminder, or occurrences of a repeating event"
-    static let help = """
-    usage: chime remove ID [--occurrence WHEN [--span this|future]] [--db PATH] [--json]
-
-    Removes the event or reminder ID (any unique prefix); a repeating event
-    goes with all its occurrences. With --occurrence, only occurrences go:
-
-      --occurrence WHEN  the occurrence the series scheduled at WHEN, on the
-                         event's wall clock (a date: that day's occurrence)
-      --span this        only that occurrence (the default): it becomes an exception
-      --span future      that occurrence and every later one: the series ends before it
-    \(StoreOptions.helpFooter)
-
-    \(ItemOptions.timeHelp)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime remove", options: StoreOptions.common + [
-        .init(name: "--occurrence", takesValue: true),
-        .init(name: "--span", takesValue: true),
-    ])
+    static let syntax = CommandSyntax("chime remove", forms: [.init("ID")], options: [
+        ChimeOptions.occurrence.with(help: """
+            the occurrence the series scheduled at WHEN, on the
+            event's wall clock (a date: that day's occurrence)
+            """),
+        ChimeOptions.span.with(help: """
+            this: only that occurrence (the default): it becomes an exception;
+            future: that occurrence and every later one: the series ends before it
+            """),
+    ] + ChimeOptions.store, discussion: """
+        Removes the event or reminder ID (any unique prefix); a repeating event
+        goes with all its occurrences. With --occurrence, only occurrences go.
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime remove"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
         let span = try ItemOptions.span(parsed, command: command)
-        if span != nil && parsed.value("--occurrence") == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
+        if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
         let store = try StoreOptions.open(parsed, context: context, command: command)
         let item = try StoredItem.find(id, in: store, command: command)
         var result: [String: Any] = ["identifier": NSNull(), "type": "", "occurrence": NSNull(), "span": NSNull()]
         let message: String
         switch item {
         case .reminder(let reminder):
-            if parsed.value("--occurrence") != nil { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }
+            if parsed[ChimeOptions.occurrence] != nil { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }
             try StoreOptions.run(command) { () throws(StoreError) in try store.removeReminder(reminder.identifier) }
             result["identifier"] = reminder.identifier.rawValue
             result["type"] = "reminder"
@@ -49,7 +41,7 @@ enum RemoveCommand: Command {
         case .event(let event):
             result["identifier"] = event.identifier.rawValue
             result["type"] = "event"
-            guard let text = parsed.value("--occurrence") else {
+            guard let text = parsed[ChimeOptions.occurrence] else {
                 try StoreOptions.run(command) { () throws(StoreError) in try store.remove(event) }
                 message = "removed event '\(event.title)' [\(event.identifier.short)]"
                 break
@@ -66,7 +58,7 @@ enum RemoveCommand: Command {
                 ? "removed the occurrence of '\(event.title)' at \(originalStart) [\(series.short)]"
                 : "removed '\(event.title)' from \(originalStart) on [\(series.short)]"
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             result["removed"] = true
             StoreOptions.printJSON(result, context: context)
         } else {

@@ -35,15 +35,9 @@ enum RuleShorthand {
             + " (a rule is RFC 5545, as in FREQ=WEEKLY;BYDAY=MO, or one of the words " + words.joined(separator: ", ") + ")"
     }
 
-    /// For the `--repeat` lines of `--help`: the words, wrapped under the option's text.
+    /// For the `--repeat` help: the words (`--help` wraps them).
     static var wordsHelp: String {
-        let indent = String(repeating: " ", count: 21)
-        var lines = [indent + "or a word:"]
-        for word in words {
-            let piece = " " + word + (word == words.last ? " (see 'chime rrule --help')" : ",")
-            if lines[lines.count - 1].count + piece.count > 84 { lines.append(indent + piece.dropFirst()) } else { lines[lines.count - 1] += piece }
-        }
-        return lines.joined(separator: "\n")
+        "or a word: " + words.joined(separator: ", ") + " (see 'chime rrule --help')"
     }
 
     /// For `--help`: one line per word.

@@ -6,34 +6,21 @@ import Foundation
 enum ShowCommand: Command {
     static let name = "show"
     static let abstract = "Show every field of an event or reminder"
-    static let help = """
-    usage: chime show ID [--occurrence WHEN] [--db PATH] [--json]
-
-    Shows an event or a reminder: title, calendar, times (on their own zone's
-    wall clock), repetition and exceptions, location, notes, alarms, key and
-    the full identifier. ID is the identifier or any unique prefix of it, such
-    as the eight digits listings show.
-
-      --occurrence WHEN  of a repeating event, the occurrence the series
-                         scheduled at WHEN (a date: that day's), with any change
-                         made to it alone
-
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime show", options: StoreOptions.common + [
-        .init(name: "--occurrence", takesValue: true),
-    ])
+    static let syntax = CommandSyntax("chime show", forms: [.init("ID")], options: [ChimeOptions.occurrence] + ChimeOptions.store,
+                                      discussion: """
+        Shows an event or a reminder: title, calendar, times (on their own zone's
+        wall clock), repetition and exceptions, location, notes, alarms, key and
+        the full identifier. ID is the identifier or any unique prefix of it, such
+        as the eight digits listings show.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime show"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         var item = try StoredItem.find(id, in: store, command: command)
-        if let text = parsed.value("--occurrence") {
+        if let text = parsed[ChimeOptions.occurrence] {
             guard case .event(let event) = item else { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }
             item = .event(try EditCommand.occurrence(text, of: event, store: store, context: context, command: command).0)
         }
@@ -45,7 +32,7 @@ enum ShowCommand: Command {
             let shown = try StoreOptions.shown([reminder], store: store, now: now, command: command)[0]
             (item, storedDue) = (.reminder(shown.reminder), shown.storedDue)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: zone, calendars: calendars)
             switch item {
             case .event(let event): StoreOptions.printJSON(json.event(event), context: context)

@@ -7,29 +7,21 @@ enum SnoozeCommand: Command {
     static let name = "snooze"
     static let changesStore = true
     static let abstract = "Make an item's latest alarm ring again later (default in 10 minutes)"
-    static let help = """
-    usage: chime snooze ID [DURATION] [--db PATH] [--json]
-           chime snooze ID --dismiss [--db PATH] [--json]
-
-    Snoozes the latest firing of the event or reminder ID (any unique prefix):
-    it rings again DURATION from now (default 10m; 30s, 2h, 1d…, at most 7d).
-    Snoozing again moves it; --dismiss drops a pending snooze. The daemon
-    picks the change up at once.
-
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime snooze", options: StoreOptions.common + [
-        .init(name: "--dismiss", takesValue: false),
-    ])
+    static let syntax = CommandSyntax("chime snooze", forms: [
+        .init("ID [DURATION]", options: ChimeOptions.store),
+        .init("ID", options: [ChimeOptions.dismiss.asRequired] + ChimeOptions.store),
+    ], options: [ChimeOptions.dismiss] + ChimeOptions.store, discussion: """
+        Snoozes the latest firing of the event or reminder ID (any unique prefix):
+        it rings again DURATION from now (default 10m; 30s, 2h, 1d…, at most 7d).
+        Snoozing again moves it; --dismiss drops a pending snooze. The daemon
+        picks the change up at once.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime snooze"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         guard (1...2).contains(parsed.positionals.count) else { throw .usage("\(command): give ID and, optionally, DURATION (see '\(command) --help')") }
-        if parsed.has("--dismiss") && parsed.positionals.count == 2 { throw .usage("\(command): --dismiss takes no DURATION") }
+        if parsed[ChimeOptions.dismiss] && parsed.positionals.count == 2 { throw .usage("\(command): --dismiss takes no DURATION") }
         var seconds = 600
         if parsed.positionals.count == 2 {
             do { seconds = try DurationExpression(parsed.positionals[1]).seconds } catch {
@@ -43,9 +35,9 @@ enum SnoozeCommand: Command {
             throw .notFound("\(command): '\(parsed.positionals[0])' has not rung yet; nothing to snooze")
         }
         let zone = context.machineTimeZone()
-        if parsed.has("--dismiss") {
+        if parsed[ChimeOptions.dismiss] {
             let dropped = try StoreOptions.run(command) { () throws(StoreError) in try store.dismiss(delivery.key) }
-            if parsed.has("--json") {
+            if parsed[ChimeOptions.json] {
                 StoreOptions.printJSON(["key": delivery.key, "dropped": dropped], context: context)
             } else {
                 context.standardOutput(dropped == 0 ? "no snooze of '\(delivery.title)' to drop" : "dismissed '\(delivery.title)'")
@@ -53,7 +45,7 @@ enum SnoozeCommand: Command {
             return
         }
         let snooze = try StoreOptions.run(command) { () throws(StoreError) in try store.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["key": snooze.key, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
         } else {
             let local = zone.localTime(at: snooze.fireAt)

@@ -7,26 +7,18 @@ import Foundation
 enum StatusCommand: Command {
     static let name = "status"
     static let abstract = "Show the store's path, access, calendars, item counts and change counter"
-    static let help = """
-    usage: chime status [--db PATH] [--json]
-
-    Shows the store's path; its access status: "not determined" (no store yet;
-    the first change creates it), "authorized", "denied" (permissions forbid
-    it) or "restricted" (a read-only file or medium); and, when it can be
-    read, the number of calendars, events and reminders (a recurring item
-    counts once) and the change counter, which grows with every change.
-    Never creates or changes the store.
-
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
-    static let parser = ArgumentParser(command: "chime status", options: StoreOptions.common)
+    static let syntax = CommandSyntax("chime status", options: ChimeOptions.store, discussion: """
+        Shows the store's path; its access status: "not determined" (no store yet;
+        the first change creates it), "authorized", "denied" (permissions forbid
+        it) or "restricted" (a read-only file or medium); and, when it can be
+        read, the number of calendars, events and reminders (a recurring item
+        counts once) and the change counter, which grows with every change.
+        Never creates or changes the store.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime status"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
         let path = StoreOptions.path(parsed, context: context)
         let access = AccessStatus.of(path: path)
@@ -39,7 +31,7 @@ enum StatusCommand: Command {
                 throw CommandFailure(message: "\(command): cannot read the store at \(path): \(error)", status: ExitStatus.storeFailure)
             }
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON([
                 "path": path,
                 "access": access.rawValue,

@@ -5,19 +5,6 @@ import Foundation
 /// What every item command shares: `--db PATH` and `--json`, opening the
 /// store, and turning the store's errors into messages and exit statuses.
 enum StoreOptions {
-    /// The options every item command takes.
-    static let common: [ArgumentParser.Option] = [
-        .init(name: "--db", takesValue: true),
-        .init(name: "--json", takesValue: false),
-    ]
-
-    /// The lines every item command's `--help` ends with.
-    static let helpFooter = """
-      --db PATH          the store (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db,
-                         else ~/.local/share/chime/chime.db)
-      --json             print one JSON document on standard output instead of text
-    """
-
     /// The exit statuses, as each item command's `--help` lists them.
     static let exitStatusHelp = """
     Exit status: 0 on success; 64 when the command line is wrong; 65 when a value
@@ -27,12 +14,12 @@ enum StoreOptions {
     """
 
     /// The store's path: `--db`, else `CHIME_DB`, else the XDG default.
-    static func path(_ parsed: ArgumentParser.Parsed, context: CommandContext) -> String {
-        StoreLocation.path(explicit: parsed.value("--db"), environment: context.environment)
+    static func path(_ parsed: ParsedArguments, context: CommandContext) -> String {
+        StoreLocation.path(explicit: parsed[ChimeOptions.db], environment: context.environment)
     }
 
     /// Opens (creating when needed) the store the command line names.
-    static func open(_ parsed: ArgumentParser.Parsed, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
+    static func open(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
         let path = path(parsed, context: context)
         try requireFolder(of: path, parsed, context: context, command: command)
         do {
@@ -45,7 +32,7 @@ enum StoreOptions {
     /// Opens the store for a command that only reads. With no store at the
     /// path yet, an empty one in memory answers: the command says what it
     /// would of a new store, and creates neither the file nor its folder.
-    static func openForReading(_ parsed: ArgumentParser.Parsed, context: CommandContext,
+    static func openForReading(_ parsed: ParsedArguments, context: CommandContext,
                                command: String) throws(CommandFailure) -> CalendarStore {
         guard FileManager.default.fileExists(atPath: path(parsed, context: context)) else {
             do {
@@ -60,9 +47,9 @@ enum StoreOptions {
     /// Only the default location's folders are created: the folder of a
     /// path given with --db or CHIME_DB must exist, so that a mistyped path
     /// is an error rather than a new store in new folders.
-    static func requireFolder(of path: String, _ parsed: ArgumentParser.Parsed, context: CommandContext,
+    static func requireFolder(of path: String, _ parsed: ParsedArguments, context: CommandContext,
                               command: String) throws(CommandFailure) {
-        let given = parsed.value("--db").flatMap { $0.isEmpty ? nil : "--db" }
+        let given = parsed[ChimeOptions.db].flatMap { $0.isEmpty ? nil : "--db" }
             ?? context.environment["CHIME_DB"].flatMap { $0.isEmpty ? nil : "CHIME_DB" }
         guard let given, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let folder = String(path[..<slash])
@@ -154,7 +141,7 @@ enum StoreOptions {
     }
 
     /// Refuses positionals beyond `count`, and too few of them.
-    static func positionals(_ parsed: ArgumentParser.Parsed, _ names: [String], command: String) throws(CommandFailure) -> [String] {
+    static func positionals(_ parsed: ParsedArguments, _ names: [String], command: String) throws(CommandFailure) -> [String] {
         let given = parsed.positionals
         if given.count < names.count {
             throw .usage("\(command): missing \(names[given.count]) (see '\(command) --help')")

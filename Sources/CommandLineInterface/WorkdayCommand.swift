@@ -6,29 +6,23 @@ import HolidayCalendars
 enum WorkdayCommand: Command {
     static let name = "workday"
     static let abstract = "Say whether a date is a workday, and why (exit 0 workday, 1 day off)"
-    static let help = """
-    usage: chime workday [DATE] [--region CODE] [--db PATH] [--json]
+    static let syntax = CommandSyntax("chime workday", forms: [.init("[DATE]")], options: [ChimeOptions.region] + ChimeOptions.store,
+                                      discussion: """
+        Prints whether DATE (default today) is a workday or a day off, with the
+        reason: an ordinary workday, the weekend, a holiday's name, or a makeup
+        workday (调休补班) for a holiday. Exits 0 on a workday and 1 on a day off,
+        so that scripts can write `chime workday && …`.
 
-    Prints whether DATE (default today) is a workday or a day off, with the
-    reason: an ordinary workday, the weekend, a holiday's name, or a makeup
-    workday (调休补班) for a holiday. Exits 0 on a workday and 1 on a day off,
-    so that scripts can write `chime workday && …`.
-
-    A year without holiday data is answered by the ordinary week, with a
-    warning that names the year and the command that fetches it.
-
-    \(HolidayOptions.regionHelp)
-    \(StoreOptions.helpFooter)
-
-    Exit status: 0 workday; 1 day off; 64 when the command line is wrong; 65
-    when the date or region is wrong; 74 when the store cannot be read.
-    """
-
-    static let parser = ArgumentParser(command: "chime workday", options: HolidayOptions.options)
+        A year without holiday data is answered by the ordinary week, with a
+        warning that names the year and the command that fetches it.
+        """, epilogue: """
+        Exit status: 0 workday; 1 day off; 64 when the command line is wrong; 65
+        when the date or region is wrong; 74 when the store cannot be read.
+        """)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime workday"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DATE at most (see '\(command) --help')") }
         let date = try parsed.positionals.first.map { text throws(CommandFailure) in
             try HolidayOptions.date(text, "DATE", context: context, command: command)
@@ -41,7 +35,7 @@ enum WorkdayCommand: Command {
                                                             week: calendar.ordinaryWeek, command: command) {
             context.standardError(warning)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             var object: [String: Any] = [
                 "date": date.description, "weekday": date.weekday.code, "region": region, "workday": answer.isWorkday,
                 "reason": reasonCode(answer.reason), "ordinaryWeekOnly": answer.missingYear != nil,

@@ -6,31 +6,23 @@ import HolidayCalendars
 enum WorkdaysCommand: Command {
     static let name = "workdays"
     static let abstract = "List the workdays between two dates"
-    static let help = """
-    usage: chime workdays --from DATE --to DATE [--region CODE] [--db PATH] [--json]
-
-    Prints every workday from --from to --to, both included, one ISO date per
-    line (--json: an array of them). At most \(maximumDays) days at a time.
-
-    \(HolidayOptions.regionHelp)
-    \(StoreOptions.helpFooter)
-
-    \(StoreOptions.exitStatusHelp)
-    """
-
     /// A century: more is a mistake, not a question.
     static let maximumDays = 36_525
 
-    static let parser = ArgumentParser(command: "chime workdays", options: HolidayOptions.options + [
-        .init(name: "--from", takesValue: true),
-        .init(name: "--to", takesValue: true),
-    ])
+    static let syntax = CommandSyntax("chime workdays", options: [
+        ChimeOptions.from.with(value: "DATE", help: "the first day").asRequired,
+        ChimeOptions.to.with(value: "DATE", help: "the last day, included").asRequired,
+        ChimeOptions.region,
+    ] + ChimeOptions.store, discussion: """
+        Prints every workday from --from to --to, both included, one ISO date per
+        line (--json: an array of them). At most \(maximumDays) days at a time.
+        """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime workdays"
-        let parsed = try parser.parse(arguments)
+        let parsed = try syntax.parse(arguments)
         _ = try StoreOptions.positionals(parsed, [], command: command)
-        guard let fromText = parsed.value("--from"), let toText = parsed.value("--to") else {
+        guard let fromText = parsed[ChimeOptions.from], let toText = parsed[ChimeOptions.to] else {
             throw .usage("\(command): give --from DATE and --to DATE")
         }
         let from = try HolidayOptions.date(fromText, "--from", context: context, command: command)
@@ -47,7 +39,7 @@ enum WorkdaysCommand: Command {
         if let warning = HolidayOptions.missingYearsWarning(missing, region: region, week: calendar.ordinaryWeek, command: command) {
             context.standardError(warning)
         }
-        if parsed.has("--json") {
+        if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["region": region, "workdays": days.map(\.description), "ordinaryWeekOnly": missing], context: context)
         } else {
             for day in days { context.standardOutput(day.description) }

@@ -1,0 +1,91 @@
+import ChimedCommandLine
+@testable import CommandLineInterface
+import CommandLineSupport
+import Foundation
+import Testing
+
+/// `--help` is written from the declarations the parser reads by, so help
+/// and parsing cannot disagree; these walk every command (and chimed) to
+/// hold that: each declared option is in its help, each option its help
+/// names parses.
+@Suite("Help and parsing agree")
+struct HelpParsingTests {
+    /// Every syntax: each command's and its actions', and chimed's.
+    static var syntaxes: [CommandSyntax] { families.flatMap { $0 } }
+    /// The syntaxes of one program or command: a command that hands on to
+    /// actions (`chime add`) describes what its actions parse.
+    static var families: [[CommandSyntax]] { Chime.commands.map { $0.syntaxes } + [[DaemonCommandLine.syntax]] }
+
+    /// The `--option` words of a text.
+    static func optionWords(_ text: String) -> [String] {
+        let pattern = try! NSRegularExpression(pattern: #"(?<![\w-])--[a-z][a-z-]*[a-z]"#)
+        return pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { String(text[Range($0.range, in: text)!]) }
+    }
+
+    /// Whether the parser takes the option (with a value, when it takes one):
+    /// a refused value is the value's fault, not an unknown option.
+    static func parses(_ name: String, by family: [CommandSyntax]) -> Bool {
+        family.contains { parses(name, by: $0) }
+    }
+
+    static func parses(_ name: String, by syntax: CommandSyntax) -> Bool {
+        let value = syntax.options.first { $0.name == name }?.takesValue == true ? ["x"] : []
+        do {
+            _ = try syntax.parser.parseRefusing([name] + value)
+            return true
+        } catch {
+            if case .unknownOption = error { return false }
+            return true
+        }
+    }
+
+    @Test("every declared option has its line in its command's --help, with its placeholder")
+    func declaredOptionsAreInHelp() {
+        for syntax in Self.syntaxes {
+            let lines = syntax.help.split(separator: "\n").map(String.init)
+            for option in syntax.options {
+                let label = (option.short.map { $0 + ", " } ?? "") + option.name + (option.valueName.map { " " + $0 } ?? "")
+                let listed = lines.contains { $0.hasPrefix("  " + label) }
+                #expect(listed, "\(syntax.name) --help has no line for \(label)")
+            }
+        }
+    }
+
+    @Test("every option a --help names parses: by that command, or by the chime command the text names with it")
+    func optionsInHelpParse() throws {
+        let byName = Dictionary(Self.syntaxes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        // `chime add reminder --alarm-leave`, `'chime list reminders --completed'`: another command's option.
+        let reference = try NSRegularExpression(pattern: #"(chime(?: [a-z]+){1,2}) (--[a-z][a-z-]*[a-z])"#)
+        for (family, syntax) in Self.families.flatMap({ family in family.map { (family, $0) } }) {
+            var text = syntax.help
+            for match in reference.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+                let range = Range(match.range, in: text)!
+                let named = String(text[Range(match.range(at: 1), in: text)!])
+                let option = String(text[Range(match.range(at: 2), in: text)!])
+                // The longest command name the words make: `chime list reminders` is `chime list`.
+                let words = named.split(separator: " ")
+                let owner = (1..<words.count).reversed().lazy.compactMap { byName[words[0...$0].joined(separator: " ")] }.first
+                if option != "--help" {
+                    let owner = try #require(owner, "\(syntax.name) --help names \(named), which is no command")
+                    let parsed = Self.parses(option, by: owner)
+                    #expect(parsed, "\(syntax.name) --help names \(named) \(option), which it does not parse")
+                }
+                text.replaceSubrange(range, with: "")
+            }
+            for option in Self.optionWords(text) where option != "--help" {
+                let parsed = Self.parses(option, by: family)
+                #expect(parsed, "\(syntax.name) --help names \(option), which it does not parse")
+            }
+        }
+    }
+
+    @Test("chime COMMAND --help prints the syntax's help, and every command is listed in chime --help")
+    func helpIsTheSyntaxes() {
+        let usage = CapturedRun(["--help"]).text
+        for command in Chime.commands {
+            #expect(CapturedRun([command.name, "--help"]).text == command.syntax.help, "\(command.name)")
+            #expect(usage.contains("  \(command.name) "), "chime --help does not list \(command.name)")
+        }
+        #expect(CapturedRun(["add", "event", "--help"]).text == AddEventCommand.syntax.help)
+    }
+}
