@@ -37,7 +37,7 @@ let package = Package(
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
-                                                  "Geofencing", "SQLiteDatabase"]),
+                                                  "Geofencing", "SQLiteDatabase", "SystemCalls"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.

@@ -1,3 +1,4 @@
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,15 +31,12 @@ enum ChildProcess {
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = read(pipe[0], &buffer, buffer.count)
-            if count > 0 {
-                output += buffer[0..<count]
-            } else if count == 0 || errno != EINTR {
-                break
-            }
+            let count = SystemError.retryingEINTR { read(pipe[0], &buffer, buffer.count) }
+            guard count > 0 else { break }
+            output += buffer[0..<count]
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = SystemError.retryingEINTR { waitpid(pid, &status, 0) }
         return (status, output)
     }
 
@@ -79,7 +77,7 @@ enum ChildProcess {
             guard pid > 0 else { throw ChildProcessError(description: "fork: errno \(errno)") }
             var status: Int32 = 0
             var usage = rusage()
-            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+            _ = SystemError.retryingEINTR { wait4(pid, &status, 0, &usage) }
             let elapsed = start.duration(to: clock.now)
             func milliseconds(_ time: timeval) -> Double { Double(time.tv_sec) * 1000 + Double(time.tv_usec) / 1000 }
             let exited = status & 0x7f == 0
