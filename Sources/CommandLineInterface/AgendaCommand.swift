@@ -20,17 +20,14 @@ enum AgendaCommand: Command {
         """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime agenda"
-        let parsed = try syntax.parse(arguments)
-        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let command = syntax.name
+        let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let today = zone.localTime(at: now).date
         let low = zone.resolve(LocalDateTime(date: today)!).instant
         let high = zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant
         let range = Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(high))
-
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (calendars, events, stored) = try StoreOptions.run(command) { () throws(StoreError) in
             let chosen = try parsed.all(ChimeOptions.calendars).map { name throws(StoreError) in try store.calendar(named: name).identifier }
             return (try store.calendars(), try store.events(overlapping: range, calendars: chosen),

@@ -14,10 +14,8 @@ enum CalendarsCommand: Command {
         """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime calendars"
-        let parsed = try syntax.parse(arguments)
-        _ = try StoreOptions.positionals(parsed, [], command: command)
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let command = syntax.name
+        let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let (calendars, events, reminders) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.calendars(), try store.defaultCalendarForNewEvents().identifier, try store.defaultCalendarForNewReminders().identifier)
         }

@@ -17,10 +17,9 @@ enum CompleteCommand: Command {
         """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime complete"
-        let parsed = try syntax.parse(arguments)
-        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let command = syntax.name
+        let (parsed, given, store) = try StoreOptions.start(syntax, arguments, positionals: ["ID"], access: .writing, context: context)
+        let id = given[0]
         // Read and completed in one transaction: a `chime complete` running
         // beside this one completes the occurrence after this one's.
         let zone = context.machineTimeZone()

@@ -19,11 +19,9 @@ enum MissedCommand: Command {
     static let count = ChimeOptions.count(in: 1...10_000, help: "how many (default 20, at most 10000)")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime missed"
-        let parsed = try syntax.parse(arguments)
-        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let command = syntax.name
+        let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let count = parsed[Self.count] ?? 20
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.

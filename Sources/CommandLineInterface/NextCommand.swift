@@ -24,9 +24,8 @@ enum NextCommand: Command {
     static let count = ChimeOptions.count(in: 0...10_000, help: "how many firings (default 10, at most 10000)")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime next"
-        let parsed = try syntax.parse(arguments)
-        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let command = syntax.name
+        let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let count = parsed[Self.count] ?? 10
         let zone = context.machineTimeZone()
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
@@ -35,7 +34,6 @@ enum NextCommand: Command {
             let options = ItemOptions(command: command, now: now, zone: zone, floating: false)
             after = try options.time(text, "--after").instant(in: zone)
         }
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let firings = try StoreOptions.run(command) { () throws(StoreError) in
             try FiringPlanner(store: store).firings(after: after, count: count)
         }

@@ -15,10 +15,9 @@ enum ShowCommand: Command {
         """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime show"
-        let parsed = try syntax.parse(arguments)
-        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let command = syntax.name
+        let (parsed, given, store) = try StoreOptions.start(syntax, arguments, positionals: ["ID"], access: .reading, context: context)
+        let id = given[0]
         var item = try StoredItem.find(id, in: store, command: command)
         if let text = parsed[ChimeOptions.occurrence] {
             guard case .event(let event) = item else { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }

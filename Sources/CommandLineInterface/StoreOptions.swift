@@ -13,6 +13,23 @@ enum StoreOptions {
     exist; 74 when the store cannot be opened, read or written.
     """
 
+    /// Whether a command opens the store to read it only (a missing store
+    /// answers as an empty one and is not created) or to change it.
+    enum Access { case reading, writing }
+
+    /// How every store command starts: its arguments parsed by its syntax,
+    /// the positionals it names checked, and the store opened.
+    static func start(_ syntax: CommandSyntax, _ arguments: [String], positionals names: [String] = [], access: Access,
+                      context: CommandContext) throws(CommandFailure) -> (parsed: ParsedArguments, positionals: [String], store: CalendarStore) {
+        let parsed = try syntax.parse(arguments)
+        let given = try positionals(parsed, names, command: syntax.name)
+        let store = switch access {
+        case .reading: try openForReading(parsed, context: context, command: syntax.name)
+        case .writing: try open(parsed, context: context, command: syntax.name)
+        }
+        return (parsed, given, store)
+    }
+
     /// The store's path: `--db`, else `CHIME_DB`, else the XDG default.
     static func path(_ parsed: ParsedArguments, context: CommandContext) -> String {
         StoreLocation.path(explicit: parsed[ChimeOptions.db], environment: context.environment)

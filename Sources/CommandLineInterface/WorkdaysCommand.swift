@@ -19,9 +19,8 @@ enum WorkdaysCommand: Command {
         """, epilogue: StoreOptions.exitStatusHelp)
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = "chime workdays"
-        let parsed = try syntax.parse(arguments)
-        _ = try StoreOptions.positionals(parsed, [], command: command)
+        let command = syntax.name
+        let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         guard let fromText = parsed[ChimeOptions.from], let toText = parsed[ChimeOptions.to] else {
             throw .usage("\(command): give --from DATE and --to DATE")
         }
@@ -31,7 +30,6 @@ enum WorkdaysCommand: Command {
         guard to.dayNumber - from.dayNumber < maximumDays else {
             throw .data("\(command): \(from) to \(to) is more than \(maximumDays) days; ask for less at a time")
         }
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let days = (from.dayNumber...to.dayNumber).map(CivilDate.init(dayNumber:)).filter(calendar.isWorkday)

@@ -88,4 +88,14 @@ struct HelpParsingTests {
         }
         #expect(CapturedRun(["add", "event", "--help"]).text == AddEventCommand.syntax.help)
     }
+
+    @Test("bash completion's list of value-taking options is exactly the chime options declared with a value")
+    func completionTakesTheDeclaredValues() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("share/bash-completion/completions/chime"), encoding: .utf8)
+        let list = try #require(script.range(of: #"_chime_options_with_values='[^']*'"#, options: .regularExpression).map { script[$0] })
+        let completed = Set(Self.optionWords(String(list)))
+        let declared = Set(Chime.commands.flatMap { $0.syntaxes }.flatMap(\.options).filter(\.takesValue).map(\.name))
+        #expect(completed == declared, "only completed: \(completed.subtracting(declared).sorted()), only declared: \(declared.subtracting(completed).sorted())")
+    }
 }
