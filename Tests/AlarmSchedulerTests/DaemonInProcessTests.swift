@@ -1,4 +1,4 @@
-import AlarmScheduler
+@testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -59,6 +59,7 @@ struct DaemonInProcessTests {
 
         // In the old zone nothing is due for ten hours.
         #expect(notifier.wait(for: "Floating", seconds: 1) == nil)
+        let opened = daemon.queue.sync { daemon.store.map(ObjectIdentifier.init) }
         // The machine moves to UTC: the same wall-clock time is now three seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
         let shown = try #require(notifier.wait(for: "Floating", seconds: 10), "\(lines.withLock { $0 })")
@@ -66,6 +67,8 @@ struct DaemonInProcessTests {
         #expect(!shown.late)
         #expect(shown.at.timeIntervalSince1970 >= Double(due))
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
+        // The store was told the zone, not opened again.
+        #expect(daemon.queue.sync { daemon.store.map(ObjectIdentifier.init) } == opened)
     }
 
     /// Fails to show anything until it is made available.
@@ -109,16 +112,16 @@ struct DaemonInProcessTests {
         usleep(300_000)   // the attempt is over
         // Only the retry tries again: the attempt's own store writes must not set off another.
         #expect(notifier.attempts.load(ordering: .relaxed) == 1)
-        #expect(try store.deliveries().isEmpty)
-        #expect(try #require(try store.settledThrough()) < due)
+        #expect(try AlarmLedger(store: store).deliveries().isEmpty)
+        #expect(try #require(try AlarmLedger(store: store).settledThrough()) < due)
         // The server is back: the retry (5 s after the first failure) shows it, once.
         notifier.available.store(true, ordering: .relaxed)
         let shown = try #require(notifier.recorder.wait(for: "Away", seconds: 10), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
         usleep(300_000)
         #expect(notifier.recorder.shown.withLock { $0.count } == 1)
-        #expect(try store.deliveries().map(\.outcome) == [.delivered])
-        #expect(try #require(try store.settledThrough()) >= due)
+        #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered])
+        #expect(try #require(try AlarmLedger(store: store).settledThrough()) >= due)
         #expect(lines.withLock { $0 }.contains { $0.contains("could not show 'Away'") })
     }
 
@@ -147,7 +150,7 @@ struct DaemonInProcessTests {
         }
         // The first fix is written at once; the second, inside the interval, when it is over.
         let deadline = Date().addingTimeInterval(5)
-        while try store.latestPosition()?.fix.position.latitude != 31.27 && Date() < deadline { usleep(20_000) }
-        #expect(try store.latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
+        while try AlarmLedger(store: store).latestPosition()?.fix.position.latitude != 31.27 && Date() < deadline { usleep(20_000) }
+        #expect(try AlarmLedger(store: store).latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
     }
 }
