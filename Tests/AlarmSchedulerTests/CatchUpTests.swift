@@ -35,7 +35,6 @@ struct CatchUpTests {
         let store = try store()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try daily(store)
-        let planner = FiringPlanner(store: store)
         // Down from Tuesday 08:00 to the next Tuesday 10:00: 8 firings came due, the last at 09:00 today.
         let plan = try settle(store, settled: instant("2026-12-01T08:00:00+08:00"), now: instant("2026-12-08T10:00:00+08:00"))
         #expect(plan.late.map(\.instant) == [instant("2026-12-08T09:00:00+08:00")])
@@ -60,7 +59,6 @@ struct CatchUpTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try daily(store)
         try daily(store, title: "Lunch", at: "12:00:00")
-        let planner = FiringPlanner(store: store)
         let settled = instant("2026-12-01T08:00:00+08:00"), now = instant("2026-12-01T13:00:00+08:00")
         let plan = try settle(store, settled: settled, now: now)
         #expect(plan.late.map(\.title) == ["Stand-up", "Lunch"])

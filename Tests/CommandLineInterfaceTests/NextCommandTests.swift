@@ -54,7 +54,6 @@ struct MissedCommandTests {
         #expect(scratch.ok("missed").output == ["Nothing missed."])
         // What the daemon does after a week away, done here by hand.
         let store = try scratch.store()
-        let planner = FiringPlanner(store: store)
         let plan = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T08:00:00+08:00")!),
                                        now: Int64(RFC3339.instant("2026-12-03T10:00:00+08:00")!))
         try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) }
