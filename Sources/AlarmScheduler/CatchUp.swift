@@ -16,8 +16,6 @@ public struct CatchUp: Sendable {
     public var late: [Firing] = []
     /// To record as missed, without a popup.
     public var missed: [Firing] = []
-    /// The first firing after now: what to arm the timer for.
-    public var next: Firing?
 
     /// The default lateness window: a few hours, long enough for a laptop
     /// lid closed over lunch, short enough that yesterday stays yesterday.
@@ -47,23 +45,44 @@ extension CatchUp {
     }
 }
 
-extension FiringPlanner {
-    /// The firings due in (`settled`, `now`] that the delivery log does not
-    /// hold, sorted into late and missed by `window` (seconds before now).
-    public func catchUp(settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws(StoreError) -> CatchUp {
-        // One plan serves both: what came due, and what comes next.
-        let planned = try firings(after: min(settled, now), count: CatchUp.limit, through: now)
-        let next = planned.first { $0.instant > now }
-        var result = CatchUp()
-        if now > settled {
-            let due = Array(planned.prefix { $0.instant <= now })
-            result = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: window)
+extension CatchUp {
+    /// What a wake settles, as the daemon does it: the items `plan` has due
+    /// by `now` are read again from `store`, and their firings due in
+    /// (`settled`, `now`], with the snoozes of `ledger` due then (of items
+    /// that still have alarms: a completed reminder's do not ring), are
+    /// sorted into late and missed, leaving out what the log holds. Keys in
+    /// `interrupted` (being shown when the last run stopped) come due again
+    /// and are marked so. Each item goes back into `plan` with its next firing.
+    static func settle(_ plan: inout StandingPlan, store: CalendarStore, ledger: AlarmLedger, settled: Int64, now: Int64,
+                       window: Int64, interrupted: Set<String> = []) throws(StoreError) -> CatchUp {
+        let planner = FiringPlanner(store: store, ledger: ledger)
+        var due: [Firing] = []
+        let items = plan.takeDue(through: now)
+        for start in stride(from: 0, to: items.count, by: 500) {
+            for item in try store.alarmedItems(items[start..<min(start + 500, items.count)]) {
+                let result = try planner.due(of: item, after: settled, through: now, window: window)
+                due += result.due
+                plan.set(item.identifier, next: result.next)
+            }
         }
-        result.next = next
-        if result.next == nil && planned.count == CatchUp.limit { result.next = try firings(after: now, count: 1).first }
-        return result
+        let snoozes = try ledger.snoozes(after: settled).prefix { $0.fireAt <= now }
+        if !snoozes.isEmpty {
+            var live: [ItemIdentifier: ItemKind] = [:]
+            var alarms: [ItemIdentifier: Alarm] = [:]
+            for item in try store.alarmedItems(Set(snoozes.map(\.item))) {
+                live[item.identifier] = item.kind
+                for alarm in item.alarms { alarms[alarm.identifier] = alarm }
+            }
+            due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0, alarm: alarms[snooze.alarm]) } }
+        }
+        guard !due.isEmpty else { return CatchUp() }
+        if !interrupted.isEmpty { due = due.map { var firing = $0; firing.interrupted = interrupted.contains(firing.key); return firing } }
+        // The log holds the interrupted ones as being shown: they are not known, they come due again.
+        return CatchUp(due: due, known: try ledger.recordedKeys(among: due.map(\.key)).subtracting(interrupted), now: now, window: window)
     }
+}
 
+extension FiringPlanner {
     /// An item's firings due in (`settled`, `now`] and the instant of its
     /// first firing after `now`: what the daemon needs of an item it wakes
     /// for. An alarm contributes at most `perAlarmLimit` firings from the
@@ -75,12 +94,12 @@ extension FiringPlanner {
         var cut: Set<ItemIdentifier> = []
         for var source in try sources(of: item, after: settled) {
             var taken = 0
-            while let firing = source.next() {
-                if firing.instant > now {
-                    next = min(next ?? .max, firing.instant)
+            while let candidate = source.nextCandidate() {
+                if candidate.instant > now {
+                    next = min(next ?? .max, candidate.instant)
                     break
                 }
-                due.append(firing)
+                due.append(source.firing(candidate))
                 taken += 1
                 if taken == perAlarmLimit {
                     cut.insert(source.alarm.identifier)
@@ -95,11 +114,12 @@ extension FiringPlanner {
             for var source in try sources(of: item, after: from) where source.alarm.identifier == alarm {
                 // The window of a minutely alarm holds a few hundred: the bound is generous.
                 for _ in 0..<100_000 {
-                    guard let firing = source.next() else { break }
-                    if firing.instant > now {
-                        next = min(next ?? .max, firing.instant)
+                    guard let candidate = source.nextCandidate() else { break }
+                    if candidate.instant > now {
+                        next = min(next ?? .max, candidate.instant)
                         break
                     }
+                    let firing = source.firing(candidate)
                     if !seen.contains(firing.key) { due.append(firing) }
                 }
             }
@@ -111,13 +131,13 @@ extension FiringPlanner {
     func firstInstant(of item: CalendarStore.AlarmedItem, after instant: Int64) throws(StoreError) -> Int64? {
         var first: Int64?
         for var source in try sources(of: item, after: instant) {
-            if let firing = source.next() { first = min(first ?? .max, firing.instant) }
+            if let candidate = source.nextCandidate() { first = min(first ?? .max, candidate.instant) }
         }
         return first
     }
 }
 
-extension CalendarStore.Delivery {
+extension AlarmLedger.Delivery {
     /// The log's record of a firing.
     public init(_ firing: Firing, outcome: Outcome, at date: Date) {
         self.init(key: firing.key, alarm: firing.alarm.identifier, item: firing.itemIdentifier, title: firing.title,

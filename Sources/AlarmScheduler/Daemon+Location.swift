@@ -48,7 +48,7 @@ extension Daemon {
     /// fix taken. On the daemon's queue, before the first wake.
     func startLocation() throws {
         dispatchPrecondition(condition: .onQueue(queue))
-        let snapshot = try store.geofenceSnapshot()
+        let snapshot = try ledger.geofenceSnapshot()
         location.saved = snapshot.states
         let (alarms, geofences) = try readLocationAlarms()
         location.monitor = GeofenceMonitor(geofences: geofences, restoring: snapshot)
@@ -59,7 +59,7 @@ extension Daemon {
             log("chimed: watching \(geofences.count) geofence(s)"
                 + (onEvents > 0 ? "; \(onEvents) location alarm(s) on events are not watched (only reminders')" : ""))
         }
-        guard let kept = try store.latestPosition(), kept.fix.time > snapshot.latestFixTime ?? -.infinity else {
+        guard let kept = try ledger.latestPosition(), kept.fix.time > snapshot.latestFixTime ?? -.infinity else {
             try saveLocation()
             return
         }
@@ -135,7 +135,7 @@ extension Daemon {
             location.latestSaved = false
         }
         var firings = transitions.compactMap(firing)
-        let known = try store.recordedKeys(among: firings.map(\.key))
+        let known = try ledger.recordedKeys(among: firings.map(\.key))
         firings.removeAll { known.contains($0.key) }
         try saveLocation(recording: firings, now: now)
         if !firings.isEmpty {
@@ -198,7 +198,7 @@ extension Daemon {
     /// missed window, is listed as interrupted. After `startLocation`,
     /// before the first wake.
     func showInterruptedCrossings() {
-        let crossings = interrupted.filter(Self.isCrossing)
+        let crossings = interrupted.filter { FiringKey($0)?.isCrossing == true }
         guard !crossings.isEmpty else { return }
         interrupted.subtract(crossings)
         var gone: [String] = []
@@ -214,7 +214,7 @@ extension Daemon {
             firing.interrupted = true
             undelivered.append(firing)
         }
-        do { try store.setOutcome(.interrupted, keys: gone) } catch { log("chimed: \(error)") }
+        do { try ledger.setOutcome(.interrupted, keys: gone) } catch { log("chimed: \(error)") }
     }
 
     /// Writes the states that changed (presence, a pending dwell, the last
@@ -235,9 +235,9 @@ extension Daemon {
             if !location.latestSaved { armPositionWrite(in: location.positionWrittenAt + options.positionInterval - now) }
             return
         }
-        try store.saveGeofenceStates(changed, removed: location.removed, latestFixTime: location.monitor.latestFixTime,
+        try ledger.saveGeofenceStates(changed, removed: location.removed, latestFixTime: location.monitor.latestFixTime,
                                      position: location.latestSaved ? nil : location.latest,
-                                     recording: firings.map { CalendarStore.Delivery($0, outcome: .showing, at: clock.date) })
+                                     recording: firings.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.date) })
         for (alarm, state) in changed { location.saved[alarm] = state }
         for alarm in location.removed { location.saved[alarm] = nil }
         location.removed = []

@@ -12,11 +12,11 @@ extension Daemon {
     func remember(_ firing: Firing, late: Bool, shown: ShownNotificationID?) {
         // A snoozed firing shows in its root's place: that one is no longer on screen.
         if firing.snoozedFrom != nil { onScreen = onScreen.filter { $0.value.rootKey != firing.rootKey } }
-        if onScreen.count >= CalendarStore.shownNotificationsKept, let oldest = onScreen.values.min() { onScreen[oldest.key] = nil }
+        if onScreen.count >= AlarmLedger.shownNotificationsKept, let oldest = onScreen.values.min() { onScreen[oldest.key] = nil }
         onScreen[firing.key] = firing
         guard let shown else { return }
         do {
-            try store.recordShown(CalendarStore.ShownNotification(rootKey: firing.rootKey, key: firing.key, serverID: shown.id,
+            try ledger.recordShown(AlarmLedger.ShownNotification(rootKey: firing.rootKey, key: firing.key, serverID: shown.id,
                                                                   server: shown.server, firing: firing.record(late: late), shownAt: clock.date))
         } catch {
             log("chimed: cannot remember the notification of '\(firing.title)': \(error)")
@@ -27,7 +27,7 @@ extension Daemon {
     /// about to be) and needs no taking back.
     func forgetShown(_ key: String) {
         onScreen[key] = nil
-        do { try store.forgetShown(keys: [key]) } catch { log("chimed: \(error)") }
+        do { try ledger.forgetShown(keys: [key]) } catch { log("chimed: \(error)") }
     }
 
     /// Whether `firing` still rings as it was shown: its item is there (a
@@ -54,19 +54,19 @@ extension Daemon {
             gone.append(firing.key)
         }
         for key in gone { onScreen[key] = nil }
-        try store.forgetShown(keys: gone)
+        try ledger.forgetShown(keys: gone)
     }
 
     /// At start: the notifications an earlier process left on screen are
     /// shown again in place (their buttons now answer this process), or
     /// closed when their firing no longer rings as shown.
     func takeBackShown() throws {
-        let remembered = try store.shownNotifications()
+        let remembered = try ledger.shownNotifications()
         for (index, shown) in remembered.enumerated() {
             let notification = ShownNotificationID(id: shown.serverID, server: shown.server)
             guard let (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
                 notifier.close(notification)
-                try store.forgetShown(keys: [shown.rootKey])
+                try ledger.forgetShown(keys: [shown.rootKey])
                 continue
             }
             do {
@@ -75,7 +75,7 @@ extension Daemon {
             } catch {
                 // No server now: the notifications went with it.
                 log("chimed: cannot show the \(remembered.count - index) notification(s) left on screen again: \(error)")
-                try store.forgetShown(keys: remembered[index...].map(\.rootKey))
+                try ledger.forgetShown(keys: remembered[index...].map(\.rootKey))
                 return
             }
         }

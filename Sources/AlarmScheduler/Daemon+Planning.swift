@@ -66,41 +66,15 @@ extension Daemon {
             try deliverUnlessWaiting(now: now)
             return
         }
-        let planner = FiringPlanner(store: store)
-        var due: [Firing] = []
-        let items = plan.takeDue(through: now)
-        for start in stride(from: 0, to: items.count, by: 500) {
-            for item in try store.alarmedItems(items[start..<min(start + 500, items.count)]) {
-                let result = try planner.due(of: item, after: settled, through: now, window: options.lateness)
-                due += result.due
-                plan.set(item.identifier, next: result.next)
-            }
-        }
-        let snoozes = try store.snoozes(after: settled).prefix { $0.fireAt <= now }
-        if !snoozes.isEmpty {
-            // A snooze rings only while its item still has alarms (a completed reminder's does not).
-            var live: [ItemIdentifier: Firing.Kind] = [:]
-            var alarms: [ItemIdentifier: Alarm] = [:]
-            for item in try store.alarmedItems(Set(snoozes.map(\.item))) {
-                if case .reminder = item { live[item.identifier] = .reminder } else { live[item.identifier] = .event }
-                for alarm in item.alarms { alarms[alarm.identifier] = alarm }
-            }
-            due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0, alarm: alarms[snooze.alarm]) } }
-        }
+        let sorted = try CatchUp.settle(&plan, store: store, ledger: ledger, settled: settled, now: now, window: options.lateness,
+                                        interrupted: interrupted)
         settled = now
-        var sorted = CatchUp()
-        if !due.isEmpty {
-            if !interrupted.isEmpty { due = due.map { var firing = $0; firing.interrupted = interrupted.contains(firing.key); return firing } }
-            // The log holds the interrupted ones as being shown: they are not known, they come due again.
-            sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)).subtracting(interrupted), now: now,
-                             window: options.lateness)
-            try store.record(sorted.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: clock.date) })
-            undelivered += sorted.late
-        }
+        try ledger.record(sorted.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.date) })
+        undelivered += sorted.late
         if !interrupted.isEmpty {
             // Those not shown again (past their window, the alarm's earlier
             // ones, or no longer in the store) are listed as interrupted.
-            try store.setOutcome(.interrupted, keys: Array(interrupted.subtracting(sorted.late.map(\.key))))
+            try ledger.setOutcome(.interrupted, keys: Array(interrupted.subtracting(sorted.late.map(\.key))))
             interrupted = []
         }
         if !sorted.late.isEmpty {
@@ -129,10 +103,10 @@ extension Daemon {
         let isStale = { (firing: Firing) in now - firing.instant > firing.alarm.missedWindow.map(Int64.init) ?? self.options.lateness }
         let stale = undelivered.filter(isStale)
         if !stale.isEmpty {
-            try store.record(stale.map { CalendarStore.Delivery($0, outcome: .missed, at: clock.date) })
+            try ledger.record(stale.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.date) })
             undelivered.removeAll(where: isStale)
         }
-        try store.record(undelivered.map { CalendarStore.Delivery($0, outcome: .showing, at: clock.date) })
+        try ledger.record(undelivered.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.date) })
         var onTime: [String] = [], late: [String] = []
         var shown = 0
         for firing in undelivered {
@@ -151,13 +125,13 @@ extension Daemon {
             remember(firing, late: !isDue, shown: notification)
             if isDue { onTime.append(firing.key) } else { late.append(firing.key) }
         }
-        try store.setOutcome(.delivered, keys: onTime)
-        try store.setOutcome(.late, keys: late)
+        try ledger.setOutcome(.delivered, keys: onTime)
+        try ledger.setOutcome(.late, keys: late)
         undelivered.removeFirst(shown)
-        try store.forgetDeliveries(keys: undelivered.map(\.key))
+        try ledger.forgetDeliveries(keys: undelivered.map(\.key))
         let mark = undelivered.first.map { min(settled, $0.instant - 1) } ?? settled
         if mark != settledInStore {
-            try store.setSettledThrough(mark)
+            try ledger.setSettledThrough(mark)
             settledInStore = mark
         }
         if undelivered.isEmpty {
@@ -177,7 +151,7 @@ extension Daemon {
 
     /// One timer for the earliest firing or snooze; none when nothing is due.
     private func arm() throws {
-        let snooze = try store.snoozes(after: settled).first?.fireAt
+        let snooze = try ledger.snoozes(after: settled).first?.fireAt
         let next = [plan.earliest(), snooze].compactMap { $0 }.min()
         guard let next else {
             timer?.cancel()

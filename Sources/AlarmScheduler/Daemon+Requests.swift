@@ -53,16 +53,16 @@ extension Daemon {
             let seconds = request["seconds"] as? Int ?? 600
             guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
             do {
-                let snooze = try store.snooze(key, for: Int64(seconds), from: clock.date)
+                let snooze = try ledger.snooze(key, for: Int64(seconds), from: clock.date)
                 wake()
-                return ["ok": true, "key": snooze.key, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
+                return ["ok": true, "key": snooze.key.description, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
             } catch {
                 return ["ok": false, "error": "\(error)"]
             }
         case "dismiss":
             guard let key = request["key"] as? String else { return ["ok": false, "error": "dismiss needs \"key\", a firing's key"] }
             do {
-                let dropped = try store.dismiss(key)
+                let dropped = try ledger.dismiss(key)
                 wake()
                 return ["ok": true, "dropped": dropped]
             } catch {
@@ -85,22 +85,22 @@ extension Daemon {
         do {
             switch response {
             case .snooze(let seconds):
-                let snooze = try store.snooze(key, for: seconds, from: clock.date)
+                let snooze = try ledger.snooze(key, for: seconds, from: clock.date)
                 log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
                 forgetShown(key)
                 notifier.withdraw(key: key)
                 wake()
             case .done:
                 if let firing, firing.kind == .reminder {
-                    try store.complete(firing.itemIdentifier)
-                    try store.dismiss(key)
+                    try ledger.complete(firing.itemIdentifier, in: store)
+                    try ledger.dismiss(key)
                     log("chimed: completed '\(firing.title)'")
                 }
                 forgetShown(key)
                 notifier.withdraw(key: key)
                 wake()
             case .dismiss:
-                try store.dismiss(key)
+                try ledger.dismiss(key)
                 forgetShown(key)
                 notifier.withdraw(key: key)
             case .open:

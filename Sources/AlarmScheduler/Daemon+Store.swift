@@ -111,6 +111,7 @@ extension Daemon {
         // The old connection goes first: open beside a new file under the
         // same name, SQLite would share the -wal and -shm files between them.
         store = nil
+        ledger = nil
         for _ in 0..<3 {
             let before = FileIdentity(path: options.storePath)
             let opened = try CalendarStore(path: options.storePath, machineTimeZone: options.machineZone())
@@ -118,6 +119,7 @@ extension Daemon {
             guard let after = FileIdentity(path: options.storePath), after == before else { continue }
             try ensureStoreLock()
             opened.limitPageCache(kilobytes: 2048)
+            ledger = try AlarmLedger(store: opened)
             store = opened
             storeFile = after
             storeCompanions = ["-wal", "-shm"].compactMap { suffix in
@@ -259,6 +261,7 @@ extension Daemon {
     func storeLost() {
         dispatchPrecondition(condition: .onQueue(queue))
         store = nil
+        ledger = nil
         storeCompanions = []
         storeFile = nil
         plan = StandingPlan()
@@ -291,12 +294,12 @@ extension Daemon {
         guard store == nil, FileIdentity(path: options.storePath) != nil else { return }
         do {
             try openStore()
-            if let known = try store.settledThrough() {
+            if let known = try ledger.settledThrough() {
                 settled = known
             } else {
                 // No daemon ran on it: what came due within the missed window still rings.
                 settled = clock.second - options.lateness
-                try store.setSettledThrough(settled)
+                try ledger.setSettledThrough(settled)
             }
             settledInStore = settled
             try takeInterrupted()
@@ -338,13 +341,10 @@ extension Daemon {
     /// location crossings are rebuilt from their alarm
     /// (`showInterruptedCrossings`).
     func takeInterrupted() throws {
-        let left = try store.deliveries(outcomes: [.showing], limit: CatchUp.limit)
+        let left = try ledger.deliveries(outcomes: [.showing], limit: CatchUp.limit)
         interrupted = Set(left.map(\.key))
         guard !left.isEmpty else { return }
-        if let first = left.filter({ !Self.isCrossing($0.key) }).map(\.due).min() { settled = min(settled, first - 1) }
+        if let first = left.filter({ FiringKey($0.key)?.isCrossing != true }).map(\.due).min() { settled = min(settled, first - 1) }
         log("chimed: \(left.count) firing(s) were being shown when the last run stopped; showing them again")
     }
-
-    /// A location crossing's key: `ALARM@leave@T` or `ALARM@enter@T`.
-    static func isCrossing(_ key: String) -> Bool { key.split(separator: "@").count == 3 }
 }

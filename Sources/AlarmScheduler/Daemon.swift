@@ -88,6 +88,8 @@ public final class Daemon: @unchecked Sendable {
     private let signalQueue = DispatchQueue(label: "chimed.signals")
     /// Nil while the store's file is gone (Daemon+Store.swift): every entry point checks.
     var store: CalendarStore!
+    /// The delivery log and the rest of this machine's memory, in the store's file.
+    var ledger: AlarmLedger!
     var timer: (any ClockTimer)?
     private var signals: [DispatchSourceSignal] = []
     private var control: ControlSocket?
@@ -157,11 +159,11 @@ public final class Daemon: @unchecked Sendable {
         do {
             try openStore()
             let now = Int64(startedAt.rounded(.down))
-            if let known = try store.settledThrough() {
+            if let known = try ledger.settledThrough() {
                 settled = known
             } else {
                 settled = now
-                try store.setSettledThrough(now)
+                try ledger.setSettledThrough(now)
             }
             settledInStore = settled
             try takeInterrupted()
@@ -247,7 +249,7 @@ public final class Daemon: @unchecked Sendable {
     /// Re-plans when the machine's zone changes (`ln -sf` shows as DELETE and
     /// CREATE of /etc/localtime, a rename as MOVED_TO). Foundation keeps its
     /// zone until told, and the store reads floating times in it: both are
-    /// refreshed first.
+    /// told first. The store stays open: it caches nothing by zone.
     private func watchZone() {
         zoneWatch = watchFolder(options.zoneFolder, mask: UInt32(IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE),
                                 names: ["localtime", "timezone"]) { [weak self] in
@@ -256,16 +258,8 @@ public final class Daemon: @unchecked Sendable {
             tzset()
             // Gone, the store is opened in the new zone when it comes back.
             guard self.store != nil else { return }
-            do {
-                try self.openStore()
-                self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
-            } catch {
-                self.log("chimed: cannot reopen the store after a time-zone change: \(error)")
-                // Tried again as a store that came back.
-                self.storeLost()
-                self.checkStore()
-                return
-            }
+            self.store.machineTimeZone = self.options.machineZone()
+            self.log("chimed: the time zone is now \(self.store.machineTimeZone.identifier); re-planning")
             self.replan()
         }
     }
@@ -339,13 +333,13 @@ public final class Daemon: @unchecked Sendable {
             let calendar = try store.workdayCalendar(region: region)
             for missing in years where !calendar.hasData(forYear: missing) {
                 let key = "holiday-data-\(region)@\(missing)"
-                guard try store.recordedKeys(among: [key]).isEmpty else { continue }
+                guard try ledger.recordedKeys(among: [key]).isEmpty else { continue }
                 let title = "No holiday data for \(missing) (\(region))"
                 let body = "workday rules follow the ordinary week in \(missing) until its data is in; "
                     + "'chime holidays update' fetches it"
                 log("chimed: notice: \(title) — \(body)")
                 try notifier.showNotice(title: title, body: body)
-                try store.record([CalendarStore.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
+                try ledger.record([AlarmLedger.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
                                                          title: "holiday data \(region) \(missing)", due: now, outcome: .delivered,
                                                          recordedAt: clock.date)])
             }
@@ -389,7 +383,7 @@ public final class Daemon: @unchecked Sendable {
             // Whatever was due has been settled on the way here; mark the span done.
             wake()
             do { try saveLocation(force: true) } catch { log("chimed: cannot save the location state: \(error)") }
-            if undelivered.isEmpty { try? store.setSettledThrough(max(settled, clock.second)) }
+            if undelivered.isEmpty { try? ledger.setSettledThrough(max(settled, clock.second)) }
         }
         for source in [storeWatch.source, zoneWatch, reopenTimer] as [(any DispatchSourceProtocol)?] { source?.cancel() }
         for timer in [timer, retryTimer, dwellTimer?.source, location.positionTimer, clockWatch] { timer?.cancel() }

@@ -2,7 +2,7 @@ import CalendarModel
 import Foundation
 import RecurrenceEngine
 
-/// A shown firing as the store keeps it (`CalendarStore.ShownNotification`):
+/// A shown firing as the store keeps it (`AlarmLedger.ShownNotification`):
 /// everything its notification says and its answers need, so that a daemon
 /// started again shows it again as it was. JSON, one object.
 extension Firing {
@@ -16,7 +16,7 @@ extension Firing {
                                     "daysMoved": occurrence.daysMoved]
         }
         if let explanation { object["explanation"] = explanation }
-        if let snoozedFrom { object["snoozedFrom"] = snoozedFrom }
+        if let snoozedFrom { object["snoozedFrom"] = snoozedFrom.description }
         if let crossing { object["crossing"] = crossing }
         if !location.isEmpty { object["location"] = location }
         if !notes.isEmpty { object["notes"] = notes }
@@ -30,7 +30,7 @@ extension Firing {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
               let instant = (object["instant"] as? NSNumber)?.int64Value,
               let alarm = (object["alarm"] as? String).flatMap(ItemIdentifier.init),
-              let kind = (object["kind"] as? String).flatMap(Kind.init(rawValue:)),
+              let kind = (object["kind"] as? String).flatMap(ItemKind.init(rawValue:)),
               let item = (object["item"] as? String).flatMap(ItemIdentifier.init),
               let title = object["title"] as? String else { return nil }
         var occurrence: Occurrence?
@@ -45,7 +45,7 @@ extension Firing {
             ?? .absolute(Date(timeIntervalSince1970: TimeInterval(instant)))
         var firing = Firing(instant: instant, alarm: Alarm(identifier: alarm, trigger: trigger), kind: kind, itemIdentifier: item,
                             title: title, occurrence: occurrence, explanation: object["explanation"] as? String,
-                            snoozedFrom: object["snoozedFrom"] as? String)
+                            snoozedFrom: (object["snoozedFrom"] as? String).flatMap(FiringKey.init))
         firing.crossing = object["crossing"] as? String
         firing.location = object["location"] as? String ?? ""
         firing.notes = object["notes"] as? String ?? ""

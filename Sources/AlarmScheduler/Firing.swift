@@ -6,16 +6,12 @@ import RecurrenceEngine
 /// item, when, and why then.
 ///
 /// A firing is identified by its alarm and its occurrence's scheduled time
-/// (`key`): the same pair never rings twice, whatever the clock does.
+/// (`firingKey`): the same pair never rings twice, whatever the clock does.
 public struct Firing: Hashable, Sendable, Comparable {
-    public enum Kind: String, Hashable, Sendable {
-        case event, reminder
-    }
-
     /// When it rings, in Unix seconds.
     public var instant: Int64
     public var alarm: Alarm
-    public var kind: Kind
+    public var kind: ItemKind
     public var itemIdentifier: ItemIdentifier
     public var title: String
     /// The occurrence the alarm belongs to: its start (events) or due time
@@ -25,7 +21,7 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// reason, and the days off the rule passed over since the last firing.
     public var explanation: String?
     /// For a snoozed firing ringing again: the key of the firing that was snoozed.
-    public var snoozedFrom: String?
+    public var snoozedFrom: FiringKey?
     /// The item's location text and notes, for the notification's body.
     public var location: String = ""
     public var notes: String = ""
@@ -38,21 +34,23 @@ public struct Firing: Hashable, Sendable, Comparable {
 
     /// When the crossing happened (the fix's time), which a snoozed
     /// location firing rings after.
-    public var crossingInstant: Int64? {
-        crossing.flatMap { $0.split(separator: "@").last }.flatMap { Int64($0) }
-    }
+    public var crossingInstant: Int64? { firingKey.crossingInstant }
 
     /// The alarm and the occurrence's scheduled (unmoved) wall-clock time;
     /// for a snoozed firing, that key and the time it rings again.
-    public var key: String {
-        if let snoozedFrom { return snoozedFrom + "~" + String(instant) }
-        if let crossing { return alarm.identifier.rawValue + "@" + crossing }
-        return alarm.identifier.rawValue + "@" + (occurrence.map { String($0.scheduledTime.localSeconds) } ?? "once")
+    public var firingKey: FiringKey {
+        if let snoozedFrom { return snoozedFrom.snoozed(until: instant) }
+        // The crossing's text is the key's tail: `leave@<second>`.
+        if let crossing, let key = FiringKey(alarm.identifier.rawValue + "@" + crossing) { return key }
+        return FiringKey(alarm: alarm.identifier, occurrence: occurrence.map { .scheduled($0.scheduledTime.localSeconds) } ?? .once)
     }
+
+    /// The key's text, as the delivery log and the control socket hold it.
+    public var key: String { firingKey.description }
 
     /// The key of the firing this one continues: a snoozed firing coming
     /// back replaces the first one's notification rather than stacking.
-    public var rootKey: String { snoozedFrom.map { String($0.prefix { $0 != "~" }) } ?? key }
+    public var rootKey: String { firingKey.root.description }
 
     public static func < (lhs: Firing, rhs: Firing) -> Bool {
         lhs.instant != rhs.instant ? lhs.instant < rhs.instant : lhs.key < rhs.key

@@ -22,17 +22,19 @@ import RecurrenceEngine
 /// - Location alarms are not time-based: the geofencing plans those.
 public struct FiringPlanner {
     public let store: CalendarStore
+    /// Where the snoozes come from: they ring once more at their new time.
+    public let ledger: AlarmLedger
     /// The most firings a single alarm may contribute to one plan: a
     /// minutely rule must not crowd out everything else.
     public var perAlarmLimit = 1000
 
-    public init(store: CalendarStore) {
+    public init(store: CalendarStore, ledger: AlarmLedger? = nil) {
         self.store = store
+        self.ledger = ledger ?? AlarmLedger(reading: store)
     }
 
-    /// The first `count` firings strictly after `instant`, in order; with
-    /// `through`, no more than those due by then and the one after.
-    public func firings(after instant: Int64, count: Int, through: Int64? = nil) throws(StoreError) -> [Firing] {
+    /// The first `count` firings strictly after `instant`, in order.
+    public func firings(after instant: Int64, count: Int) throws(StoreError) -> [Firing] {
         guard count > 0 else { return [] }
         var sources: [FiringSource] = []
         var reminders = Set<ItemIdentifier>()
@@ -43,23 +45,14 @@ public struct FiringPlanner {
             sources += try self.sources(of: item, after: instant)
         }
         // Snoozed firings ring once more at their new time.
-        let snoozed = try store.snoozes(after: instant).map {
+        let snoozed = try ledger.snoozes(after: instant).map {
             Firing(snoozed: $0, kind: reminders.contains($0.item) ? .reminder : .event, alarm: places[$0.alarm])
         }
-        return merge(sources, snoozed, count: count, through: through)
-    }
-
-    /// The firings of some items in (`instant`, `through`], then the first
-    /// after that, with an alarm's limit: what the daemon needs of the items
-    /// it wakes for.
-    func firings(of items: [CalendarStore.AlarmedItem], after instant: Int64, through: Int64) throws(StoreError) -> [Firing] {
-        var sources: [FiringSource] = []
-        for item in items { sources += try self.sources(of: item, after: instant) }
-        return merge(sources, [], count: .max, through: through)
+        return merge(sources, snoozed, count: count)
     }
 
     /// A k-way merge: each source yields its firings in order.
-    private func merge(_ sources: [FiringSource], _ extra: [Firing], count: Int, through: Int64?) -> [Firing] {
+    private func merge(_ sources: [FiringSource], _ extra: [Firing], count: Int) -> [Firing] {
         var sources = sources
         var heap = MinHeap<Pending>()
         for index in sources.indices {
@@ -69,7 +62,6 @@ public struct FiringPlanner {
         var result: [Firing] = []
         var taken = [Int](repeating: 0, count: sources.count)
         while result.count < count, let pending = heap.pop() {
-            if let through, let last = result.last, last.instant > through { break }
             result.append(pending.firing)
             let index = pending.source
             guard index >= 0 else { continue }
@@ -88,42 +80,39 @@ public struct FiringPlanner {
 
     /// One source per time-based alarm of an item.
     func sources(of item: CalendarStore.AlarmedItem, after instant: Int64) throws(StoreError) -> [FiringSource] {
-        var sources: [FiringSource] = []
+        let rule: RecurrenceRule?, about: FiringSource.Item, occurrences: Occurrences.Source?
+        var detached: Set<LocalDateTime> = [], firstDay: CivilDate?
         switch item {
-        case .event(let event, let detached):
-            let isRecurring = event.recurrenceRule != nil || !event.extraDates.isEmpty
+        case .event(let event, let detachedTimes):
+            rule = event.recurrenceRule
+            detached = detachedTimes
+            firstDay = event.start.wallClock.date
+            about = FiringSource.Item(kind: .event, identifier: event.identifier, title: event.title, location: event.location,
+                                      notes: event.notes)
+            let isRecurring = rule != nil || !event.extraDates.isEmpty
             let relative = event.alarms.contains { if case .relative = $0.trigger { true } else { false } }
             // Only relative alarms need the occurrences; a single event's is its start.
-            let occurrences: Occurrences.Source? = !relative ? nil
+            occurrences = !relative ? nil
                 : isRecurring ? .recurrence(try store.recurrence(ofEvent: event)) : .single(try store.occurrence(at: event.start))
-            let workdays = try calendar(for: event.recurrenceRule)
-            let item = FiringSource.Item(kind: .event, identifier: event.identifier, title: event.title, location: event.location,
-                                         notes: event.notes)
-            for alarm in event.alarms {
-                if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: detached,
-                                             workdays: workdays, after: instant, firstDay: event.start.wallClock.date) {
-                    sources.append(source)
-                }
-            }
         case .reminder(let reminder):
+            rule = reminder.recurrenceRule
+            firstDay = reminder.due?.wallClock.date
+            about = FiringSource.Item(kind: .reminder, identifier: reminder.identifier, title: reminder.title, location: "",
+                                      notes: reminder.notes)
             // A reminder rings for its due time; a repeating one for every occurrence from it on.
-            var occurrences: Occurrences.Source?
-            if reminder.recurrenceRule != nil, let recurrence = try store.recurrence(ofReminder: reminder) {
+            if rule != nil, let recurrence = try store.recurrence(ofReminder: reminder) {
                 occurrences = .recurrence(recurrence)
             } else if let due = reminder.due {
                 occurrences = .single(try store.occurrence(at: due))
-            }
-            let workdays = try calendar(for: reminder.recurrenceRule)
-            let item = FiringSource.Item(kind: .reminder, identifier: reminder.identifier, title: reminder.title, location: "",
-                                         notes: reminder.notes)
-            for alarm in reminder.alarms {
-                if let source = FiringSource(alarm: alarm, item: item, occurrences: occurrences, detached: [],
-                                             workdays: workdays, after: instant, firstDay: reminder.due?.wallClock.date) {
-                    sources.append(source)
-                }
+            } else {
+                occurrences = nil
             }
         }
-        return sources
+        let workdays = try calendar(for: rule)
+        return item.alarms.compactMap { alarm in
+            FiringSource(alarm: alarm, item: about, occurrences: occurrences, detached: detached, workdays: workdays, after: instant,
+                         firstDay: firstDay)
+        }
     }
 
     private func calendar(for rule: RecurrenceRule?) throws(StoreError) -> WorkdayCalendar? {
@@ -136,15 +125,13 @@ extension Firing {
     /// A snoozed firing ringing once more at its new time. A location
     /// alarm's (`alarm`, when the item still has it) keeps its crossing, so
     /// that it still says "left Office at 17:32".
-    init(snoozed snooze: CalendarStore.Snooze, kind: Kind, alarm: Alarm? = nil) {
+    init(snoozed snooze: AlarmLedger.Snooze, kind: ItemKind, alarm: Alarm? = nil) {
         self.init(instant: snooze.fireAt, alarm: Alarm(identifier: snooze.alarm, trigger: .absolute(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)))),
                   kind: kind, itemIdentifier: snooze.item, title: snooze.title, occurrence: nil, explanation: "snoozed",
                   snoozedFrom: snooze.firingKey)
-        // A location firing's key is `<alarm>@leave@<second>` (or enter@).
-        let crossing = snooze.firingKey.split(separator: "@", maxSplits: 1).dropFirst().first.map(String.init)
-        if let alarm, case .proximity(let place, let proximity) = alarm.trigger, let crossing,
-           crossing.hasPrefix(proximity.rawValue + "@") {
-            self.crossing = crossing
+        if let alarm, case .proximity(let place, let proximity) = alarm.trigger,
+           case .crossing(proximity, let second) = snooze.firingKey.occurrence {
+            crossing = proximity.rawValue + "@" + String(second)
             explanation = Self.crossingText(proximity, place)
         }
     }
@@ -160,7 +147,7 @@ extension Firing {
 struct FiringSource {
     /// What every firing of the item says.
     struct Item {
-        var kind: Firing.Kind
+        var kind: ItemKind
         var identifier: ItemIdentifier
         var title: String
         var location: String
@@ -209,11 +196,21 @@ struct FiringSource {
         }
     }
 
-    /// The next firing, or nil when there are no more.
-    mutating func next() -> Firing? {
+    /// A firing to come, before it is made into a `Firing`: its instant is
+    /// all that planning reads, and the explanation is built only for
+    /// firings that are due or listed (`firing(_:)`).
+    struct Candidate {
+        var instant: Int64
+        var occurrence: Occurrence?
+        /// The occurrence handed out before it, which the explanation counts from.
+        var previous: Int64?
+    }
+
+    /// The next firing's instant and occurrence, or nil when there are no more.
+    mutating func nextCandidate() -> Candidate? {
         if let at = once {
             once = nil
-            return firing(at: at, occurrence: nil, explanation: nil)
+            return Candidate(instant: at)
         }
         // Detached occurrences ring through their own item; a bound keeps
         // a series detached everywhere from spinning.
@@ -221,21 +218,25 @@ struct FiringSource {
         while passed < 10_000, let occurrence = iterator?.next() {
             passed += 1
             if !detached.isEmpty && detached.contains(occurrence.scheduledTime) { continue }
-            let explanation = explain(occurrence)
-            previous = occurrence.instant
-            return firing(at: occurrence.instant + offset, occurrence: occurrence, explanation: explanation)
+            defer { previous = occurrence.instant }
+            return Candidate(instant: occurrence.instant + offset, occurrence: occurrence, previous: previous)
         }
         return nil
     }
 
-    private func firing(at instant: Int64, occurrence: Occurrence?, explanation: String?) -> Firing {
-        Firing(instant: instant, alarm: alarm, kind: item.kind, itemIdentifier: item.identifier, title: item.title,
-               occurrence: occurrence, explanation: explanation, location: item.location, notes: item.notes)
+    /// The next firing, or nil when there are no more.
+    mutating func next() -> Firing? { nextCandidate().map(firing) }
+
+    /// The whole firing of a candidate, with its explanation.
+    func firing(_ candidate: Candidate) -> Firing {
+        Firing(instant: candidate.instant, alarm: alarm, kind: item.kind, itemIdentifier: item.identifier, title: item.title,
+               occurrence: candidate.occurrence, explanation: candidate.occurrence.flatMap { explain($0, after: candidate.previous) },
+               location: item.location, notes: item.notes)
     }
 
     /// For a workday rule: the day's reason, the move, and the days off
-    /// passed over since the previous firing of this alarm.
-    private func explain(_ occurrence: Occurrence) -> String? {
+    /// passed over since the previous firing of this alarm (`previous`).
+    private func explain(_ occurrence: Occurrence, after previous: Int64?) -> String? {
         guard let workdays else { return nil }
         let day = occurrence.day
         var parts: [String] = []

@@ -20,6 +20,13 @@ extension CalendarStore {
             }
         }
 
+        public var kind: ItemKind {
+            switch self {
+            case .event: .event
+            case .reminder: .reminder
+            }
+        }
+
         public internal(set) var alarms: [Alarm] {
             get {
                 switch self {

@@ -112,12 +112,13 @@ extension CalendarStore {
     /// Committed at once, the reading and the writing are one transaction:
     /// two processes completing together complete two occurrences, never
     /// the same one twice.
-    public func complete(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) {
+    @discardableResult
+    public func complete(_ identifier: ItemIdentifier, commit: Bool = true) throws(StoreError) -> [NotDone] {
         guard commit else { return try completeCurrent(identifier, commit: false) }
-        try StoreError.wrap { try transaction { () throws(StoreError) in try completeCurrent(identifier, commit: true) } }
+        return try StoreError.wrap { try transaction { () throws(StoreError) in try completeCurrent(identifier, commit: true) } }
     }
 
-    private func completeCurrent(_ identifier: ItemIdentifier, commit: Bool) throws(StoreError) {
+    private func completeCurrent(_ identifier: ItemIdentifier, commit: Bool) throws(StoreError) -> [NotDone] {
         var reminder = try reminder(identifier: identifier)
         try requireWritable(reminder.calendarIdentifier)
         let completedAt = now()
@@ -125,7 +126,7 @@ extension CalendarStore {
             reminder.isCompleted = true
             reminder.completionDate = completedAt
             try save(reminder, commit: commit)
-            return
+            return []
         }
         let atCurrent = try current(reminder, through: Int64(completedAt.timeIntervalSince1970.rounded(.down)))
         reminder = atCurrent.reminder
@@ -138,11 +139,7 @@ extension CalendarStore {
         done.isCompleted = true
         done.completionDate = completedAt
         done.alarms = reminder.alarms.map(\.copy)
-        let passed = came.dropLast().map { occurrence in
-            Delivery(key: Self.notDoneKey(reminder.identifier, occurrence), alarm: reminder.identifier, item: reminder.identifier,
-                     title: reminder.title, due: occurrence.instant, outcome: .missed, recordedAt: completedAt)
-        }
-        if !passed.isEmpty { try perform(commit: false) { db in try Self.insert(passed, in: db) } }
+        let passed = came.dropLast().map { NotDone(reminder: reminder.identifier, title: reminder.title, occurrence: $0) }
         // COUNT counts from the stored due time: the passed and the current one are used up.
         let remaining = rule.count.map { $0 - max(came.count, 1) }
         let next = remaining.map { $0 <= 0 } == true ? nil : try StoreError.wrap { try nextDue(after: current, rule: rule) }
@@ -161,6 +158,7 @@ extension CalendarStore {
             reminder.completionDate = completedAt
         }
         try save(reminder, commit: commit)
+        return passed
     }
 
     /// A reminder as of its current occurrence at `instant`, the one
@@ -202,27 +200,28 @@ extension CalendarStore {
         return came
     }
 
-    /// The occurrences of repeating reminders passed over (not completed
-    /// before the next came due) by `instant` and not yet in the delivery
-    /// log, as log entries, newest first, at most `limit`. Completing the
-    /// reminder writes them to the log.
-    public func occurrencesNotDone(through instant: Int64, limit: Int) throws(StoreError) -> [Delivery] {
-        var found: [Delivery] = []
+    /// An occurrence of a repeating reminder passed over: not completed
+    /// before the next came due. Completing the reminder hands them to the
+    /// scheduler's delivery log (`AlarmLedger`), which lists them as missed.
+    public struct NotDone: Hashable, Sendable {
+        public var reminder: ItemIdentifier
+        public var title: String
+        public var occurrence: Occurrence
+    }
+
+    /// The occurrences of repeating reminders passed over by `instant`
+    /// (those of reminders not completed since), newest first, at most `limit`.
+    public func occurrencesNotDone(through instant: Int64, limit: Int) throws(StoreError) -> [NotDone] {
+        var found: [NotDone] = []
         try enumerateReminders(.incomplete(dueFrom: nil, dueTo: nil)) { reminder, _ in
             guard reminder.recurrenceRule != nil else { return }
             guard let came = try? self.occurrencesDue(of: reminder, through: instant) else { return }
-            found += came.dropLast().suffix(limit).map { occurrence in
-                Delivery(key: Self.notDoneKey(reminder.identifier, occurrence), alarm: reminder.identifier, item: reminder.identifier,
-                         title: reminder.title, due: occurrence.instant, outcome: .missed, recordedAt: now())
-            }
+            found += came.dropLast().suffix(limit).map { NotDone(reminder: reminder.identifier, title: reminder.title, occurrence: $0) }
         }
-        return Array(found.sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(limit))
-    }
-
-    /// A passed-over occurrence's key in the log: the reminder and the
-    /// occurrence's scheduled time (alarms' firings have their alarm's).
-    static func notDoneKey(_ reminder: ItemIdentifier, _ occurrence: Occurrence) -> String {
-        reminder.rawValue + "@" + String(occurrence.scheduledTime.localSeconds)
+        let newestFirst = found.sorted {
+            $0.occurrence.instant != $1.occurrence.instant ? $0.occurrence.instant > $1.occurrence.instant : $0.reminder < $1.reminder
+        }
+        return Array(newestFirst.prefix(limit))
     }
 
     /// The due time of the occurrence after `due`.

@@ -4,6 +4,14 @@ import SQLiteDatabase
 
 /// How items, times and alarms map onto rows.
 extension CalendarStore {
+    /// A JSON array of strings, for `json_each(?)`: one bound argument for
+    /// a list of any length. Only for texts that need no escaping: item
+    /// identifiers (hexadecimal) and firing keys (an identifier, "@", "~",
+    /// letters and digits).
+    package static func jsonArray(_ texts: [String]) -> String {
+        "[\"" + texts.joined(separator: "\",\"") + "\"]"
+    }
+
     /// The three columns (`<prefix>_kind`, `_local`, `_zone`) that hold an item time.
     /// A zoned time that names the later of a fold's two instants is of kind `zoned-later`.
     static func timeColumns(_ time: ItemTime?) -> (kind: String?, local: Int64?, zone: String?) {

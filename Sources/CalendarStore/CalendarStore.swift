@@ -14,9 +14,13 @@ import SQLiteDatabase
 /// timeout let them take turns, and every change commits in one transaction.
 public final class CalendarStore {
     public let path: String
-    let database: Database
+    /// The connection, which the scheduler's ledger (AlarmScheduler) shares:
+    /// its tables live in the same file, under migrations of their own.
+    package let database: Database
     /// Floating times and all-day dates are read on this zone's wall clock.
-    public let machineTimeZone: TimeZoneRules
+    /// Set when the machine's zone changes: nothing read is cached by zone,
+    /// so the store stays open across the change.
+    public var machineTimeZone: TimeZoneRules
     /// Changes saved with `commit: false`, applied in order by `commit()`.
     private var pending: [(Database) throws -> Void] = []
     /// Calendars looked up while a batch is pending.
@@ -38,7 +42,9 @@ public final class CalendarStore {
     var beyondBound: [ItemIdentifier: String] = [:]
     var beyondBoundTaken: Set<ItemIdentifier> = []
     /// The clock the store reads for completion dates; tests pass their own.
-    let now: @Sendable () -> Date
+    package let now: @Sendable () -> Date
+    /// Opened without ever writing: nothing, the ledger's migrations included, may write.
+    package let isReadOnly: Bool
 
     public static let defaultCalendarTitle = "Personal"
 
@@ -50,6 +56,7 @@ public final class CalendarStore {
         self.path = path
         self.machineTimeZone = machineTimeZone
         self.now = now
+        self.isReadOnly = readOnly
         do {
             if readOnly {
                 database = try Database(path: path, options: .readOnly)

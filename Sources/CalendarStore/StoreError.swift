@@ -38,7 +38,7 @@ public enum StoreError: Error, CustomStringConvertible {
 
 extension StoreError {
     /// Runs store code, turning validation and database errors into StoreError.
-    static func wrap<T>(_ body: () throws -> T) throws(StoreError) -> T {
+    package static func wrap<T>(_ body: () throws -> T) throws(StoreError) -> T {
         do {
             return try body()
         } catch let error as StoreError {
@@ -56,7 +56,7 @@ extension StoreError {
 extension ItemIdentifier {
     /// An identifier read back from a row: a text that is not one is damage
     /// to report with the row it is in, never a reason to make one up.
-    static func stored(_ text: String?, row: @autoclosure () -> String, column: String) throws(StoreError) -> ItemIdentifier {
+    package static func stored(_ text: String?, row: @autoclosure () -> String, column: String) throws(StoreError) -> ItemIdentifier {
         guard let text, let identifier = ItemIdentifier(text) else {
             throw .damaged(item: row(), reason: "its \(column) '\(text ?? "NULL")' is not an identifier")
         }

@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -31,7 +32,7 @@ enum CompleteCommand: Command {
             // As shown: at the occurrence completed.
             let before = try StoreOptions.shown([stored], store: store, now: now, command: command)[0].reminder
             let after = try StoreOptions.run(command) { () throws(StoreError) -> Reminder in
-                if !stored.isCompleted { try store.complete(stored.identifier) }
+                if !stored.isCompleted { try AlarmLedger(store: store).complete(stored.identifier, in: store) }
                 return try store.reminder(identifier: stored.identifier)
             }
             return (before, after)

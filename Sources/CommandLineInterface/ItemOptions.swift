@@ -321,14 +321,14 @@ extension CalendarStore {
 /// reminders it has no lookup for, so they are searched here. A key held by
 /// an item of the other kind is refused: the store would otherwise adopt
 /// that item's identifier and overwrite it with an item of another kind.
-enum KeyHolder {
-    case event(ItemIdentifier)
-    case reminder(ItemIdentifier)
+struct KeyHolder {
+    var kind: ItemKind
+    var identifier: ItemIdentifier
 
     static func find(_ key: String, in calendar: ItemCalendar, store: CalendarStore) throws(StoreError) -> KeyHolder? {
-        if let event = try store.event(externalKey: key, calendar: calendar.identifier) { return .event(event.identifier) }
+        if let event = try store.event(externalKey: key, calendar: calendar.identifier) { return KeyHolder(kind: .event, identifier: event.identifier) }
         if let reminder = try store.reminders(.all, calendars: [calendar.identifier]).first(where: { $0.externalKey == key }) {
-            return .reminder(reminder.identifier)
+            return KeyHolder(kind: .reminder, identifier: reminder.identifier)
         }
         return nil
     }
@@ -338,14 +338,11 @@ enum KeyHolder {
     /// holder. A key held by an item of the other kind is refused (65).
     static func updated(by key: String?, event: Bool, in calendar: ItemCalendar, store: CalendarStore,
                         command: String) throws(CommandFailure) -> ItemIdentifier? {
-        guard let key else { return nil }
-        switch try StoreOptions.run(command, { () throws(StoreError) in try find(key, in: calendar, store: store) }) {
-        case .event(let existing) where event, .reminder(let existing) where !event:
-            return existing
-        case .event(let other), .reminder(let other):
-            throw .data("\(command): --key '\(key)' is already used by \(event ? "reminder" : "event") \(other.short) in calendar '\(calendar.title)'")
-        case nil:
-            return nil
+        guard let key, let holder = try StoreOptions.run(command, { () throws(StoreError) in try find(key, in: calendar, store: store) })
+        else { return nil }
+        guard holder.kind == (event ? .event : .reminder) else {
+            throw .data("\(command): --key '\(key)' is already used by \(holder.kind.rawValue) \(holder.identifier.short) in calendar '\(calendar.title)'")
         }
+        return holder.identifier
     }
 }

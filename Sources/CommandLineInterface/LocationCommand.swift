@@ -180,7 +180,8 @@ enum LocationCommand: Command {
     private static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         let store = try StoreOptions.openForReading(parsed, context: context, command: command)
         let (stored, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
-            (try store.latestPosition(), try store.locationAlarms(), try store.geofenceSnapshot())
+            let ledger = try AlarmLedger(store: store)
+            return (try ledger.latestPosition(), try store.locationAlarms(), try ledger.geofenceSnapshot())
         }
         // `recorded` is when the position reached the store; nil for one only chimed holds yet.
         var position = stored.map { (fix: $0.fix, recorded: Optional($0.recordedAt.timeIntervalSince1970)) }

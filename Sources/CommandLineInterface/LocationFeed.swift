@@ -113,6 +113,6 @@ final class LocationFeed {
     private func keep(_ fix: Fix) throws(CommandFailure) {
         if store == nil { store = try StoreOptions.open(storeOptions, context: context, command: command) }
         guard let store else { return }
-        if try StoreOptions.run(command, { () throws(StoreError) in try store.keepPosition(fix) }) { totals.kept = true }
+        if try StoreOptions.run(command, { () throws(StoreError) in try AlarmLedger(store: store).keepPosition(fix) }) { totals.kept = true }
     }
 }

@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -25,8 +26,8 @@ enum MissedCommand: Command {
         let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.
-            let logged = try store.deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
-            let open = try store.occurrencesNotDone(through: now, limit: count)
+            let logged = try AlarmLedger(store: store).deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
+            let open = try store.occurrencesNotDone(through: now, limit: count).map { AlarmLedger.Delivery($0, recordedAt: context.now()) }
             return Array((logged + open).sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(count))
         }
         let zone = context.machineTimeZone()

@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -30,13 +31,14 @@ enum SnoozeCommand: Command {
             guard (1...7 * 86_400).contains(seconds) else { throw .data("\(command): DURATION '\(parsed.positionals[1])' must be from 1s to 7d") }
         }
         let store = try StoreOptions.open(parsed, context: context, command: command)
+        let ledger = try StoreOptions.run(command) { () throws(StoreError) in try AlarmLedger(store: store) }
         let item = try StoreOptions.run(command) { () throws(StoreError) in try store.itemIdentifier(matching: parsed.positionals[0]) }
-        guard let delivery = try StoreOptions.run(command, { () throws(StoreError) in try store.latestDelivery(of: item) }) else {
+        guard let delivery = try StoreOptions.run(command, { () throws(StoreError) in try ledger.latestDelivery(of: item) }) else {
             throw .notFound("\(command): '\(parsed.positionals[0])' has not rung yet; nothing to snooze")
         }
         let zone = context.machineTimeZone()
         if parsed[ChimeOptions.dismiss] {
-            let dropped = try StoreOptions.run(command) { () throws(StoreError) in try store.dismiss(delivery.key) }
+            let dropped = try StoreOptions.run(command) { () throws(StoreError) in try ledger.dismiss(delivery.key) }
             if parsed[ChimeOptions.json] {
                 StoreOptions.printJSON(["key": delivery.key, "dropped": dropped], context: context)
             } else {
@@ -44,9 +46,9 @@ enum SnoozeCommand: Command {
             }
             return
         }
-        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try store.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
+        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try ledger.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["key": snooze.key, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
+            StoreOptions.printJSON(["key": snooze.key.description, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
         } else {
             let local = zone.localTime(at: snooze.fireAt)
             context.standardOutput("'\(snooze.title)' rings again at \(ItemText.day(local.date)) \(ItemText.clock(local))")

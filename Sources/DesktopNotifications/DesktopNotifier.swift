@@ -144,7 +144,7 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
 
     /// The buttons of a firing: Snooze, Done for reminders, Dismiss, and the
     /// default action (a click on the notification).
-    static func actions(for kind: Firing.Kind, snoozeSeconds: Int64) -> [NotificationAction] {
+    static func actions(for kind: ItemKind, snoozeSeconds: Int64) -> [NotificationAction] {
         var actions = [NotificationAction(id: "default", label: "Open", response: .open),
                        NotificationAction(id: "snooze", label: FiringText.snoozeLabel(seconds: snoozeSeconds),
                                           response: .snooze(seconds: snoozeSeconds))]

@@ -30,8 +30,13 @@ public struct Migrator: Sendable {
     public typealias Migration = @Sendable (Database) throws -> Void
 
     private var migrations: [(name: String, migrate: Migration)] = []
+    /// The table the history is recorded in: several owners of one file
+    /// (the store, the scheduler's ledger) each keep their own.
+    public let table: String
 
-    public init() {}
+    public init(table: String = "schema_migrations") {
+        self.table = table
+    }
 
     /// Appends a migration. Names must be unique (a repeated name traps: it is
     /// a programming error).
@@ -49,9 +54,9 @@ public struct Migrator: Sendable {
     /// empty when the table does not exist yet.
     public func appliedMigrations(in db: Database) throws -> [String] {
         let tableExists: Bool? = try db.scalar(
-            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+            "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = ?", [table])
         guard tableExists == true else { return [] }
-        return try db.query("SELECT name FROM schema_migrations ORDER BY rowid").map { try $0.value(0) }
+        return try db.query("SELECT name FROM \(table) ORDER BY rowid").map { try $0.value(0) }
     }
 
     /// The registered migrations the database has not had yet, in order. Throws
@@ -75,7 +80,7 @@ public struct Migrator: Sendable {
         while try !pendingMigrations(in: db).isEmpty {
             let applied: String? = try db.transaction(.immediate) {
                 try db.execute("""
-                    CREATE TABLE IF NOT EXISTS schema_migrations(
+                    CREATE TABLE IF NOT EXISTS \(table)(
                         name TEXT PRIMARY KEY NOT NULL,
                         applied_at REAL NOT NULL)
                     """)
@@ -84,7 +89,7 @@ public struct Migrator: Sendable {
                 guard recorded.count < migrations.count else { return nil }
                 let next = migrations[recorded.count]
                 try next.migrate(db)
-                try db.execute("INSERT INTO schema_migrations(name, applied_at) VALUES (?, ?)",
+                try db.execute("INSERT INTO \(table)(name, applied_at) VALUES (?, ?)",
                                [next.name, Date().timeIntervalSince1970])
                 return next.name
             }

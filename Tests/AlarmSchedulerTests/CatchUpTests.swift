@@ -1,8 +1,15 @@
-import AlarmScheduler
+@testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
 import Testing
+
+/// What the daemon settles at its first wake after `settled` (see
+/// `Daemon.settle`): the plan made as at its start, then `CatchUp.settle`.
+func settle(_ store: CalendarStore, settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws -> CatchUp {
+    var plan = try StandingPlan.make(from: store, after: settled)
+    return try CatchUp.settle(&plan, store: store, ledger: try AlarmLedger(store: store), settled: settled, now: now, window: window)
+}
 
 /// Firings that came due while nothing was watching, with injected clocks.
 @Suite("Catching up on missed firings, exactly once")
@@ -28,9 +35,8 @@ struct CatchUpTests {
         let store = try store()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try daily(store)
-        let planner = FiringPlanner(store: store)
         // Down from Tuesday 08:00 to the next Tuesday 10:00: 8 firings came due, the last at 09:00 today.
-        let plan = try planner.catchUp(settled: instant("2026-12-01T08:00:00+08:00"), now: instant("2026-12-08T10:00:00+08:00"))
+        let plan = try settle(store, settled: instant("2026-12-01T08:00:00+08:00"), now: instant("2026-12-08T10:00:00+08:00"))
         #expect(plan.late.map(\.instant) == [instant("2026-12-08T09:00:00+08:00")])
         #expect(plan.missed.count == 7)
         #expect(plan.missed.first?.instant == instant("2026-12-01T09:00:00+08:00"))
@@ -41,7 +47,7 @@ struct CatchUpTests {
         let store = try store()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try daily(store)
-        let plan = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+        let plan = try settle(store, settled: instant("2026-12-01T08:00:00+08:00"),
                                                            now: instant("2026-12-02T15:00:00+08:00"), window: 4 * 3600)
         #expect(plan.late.isEmpty)
         #expect(plan.missed.map(\.instant) == [instant("2026-12-01T09:00:00+08:00"), instant("2026-12-02T09:00:00+08:00")])
@@ -53,19 +59,18 @@ struct CatchUpTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try daily(store)
         try daily(store, title: "Lunch", at: "12:00:00")
-        let planner = FiringPlanner(store: store)
         let settled = instant("2026-12-01T08:00:00+08:00"), now = instant("2026-12-01T13:00:00+08:00")
-        let plan = try planner.catchUp(settled: settled, now: now)
+        let plan = try settle(store, settled: settled, now: now)
         #expect(plan.late.map(\.title) == ["Stand-up", "Lunch"])
-        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) })
+        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) })
         // A restart that lost the settled mark plans the same span again: nothing to show.
-        let again = try FiringPlanner(store: try self.store()).catchUp(settled: settled, now: now)
+        let again = try settle(try self.store(), settled: settled, now: now)
         #expect(again.late.isEmpty && again.missed.isEmpty)
         // The clock set back an hour and forward again: still nothing.
-        #expect(try planner.catchUp(settled: now - 3600, now: now).late.isEmpty)
+        #expect(try settle(store, settled: now - 3600, now: now).late.isEmpty)
         // The next day's firings are new.
-        #expect(try planner.catchUp(settled: now, now: now + 86_400).late.map(\.title) == ["Stand-up", "Lunch"])
-        #expect(try store.deliveries(outcomes: [.late]).count == 2)
+        #expect(try settle(store, settled: now, now: now + 86_400).late.map(\.title) == ["Stand-up", "Lunch"])
+        #expect(try AlarmLedger(store: store).deliveries(outcomes: [.late]).count == 2)
     }
 
     @Test("a firing recorded twice keeps its first record")
@@ -75,9 +80,9 @@ struct CatchUpTests {
         try daily(store)
         let firing = try FiringPlanner(store: store).firings(after: instant("2026-12-01T00:00:00+08:00"), count: 1)[0]
         let counter = try store.changeCounter()
-        try store.record([CalendarStore.Delivery(firing, outcome: .delivered, at: Date())])
-        try store.record([CalendarStore.Delivery(firing, outcome: .missed, at: Date())])
-        #expect(try store.deliveries().map(\.outcome) == [.delivered])
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .delivered, at: Date())])
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .missed, at: Date())])
+        #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered])
         #expect(try store.changeCounter() == counter, "the log is not a change to the items")
     }
 }
@@ -95,31 +100,31 @@ struct SnoozeTests {
         try store.save(Reminder(calendarIdentifier: calendar, title: "Stretch", due: due, alarms: [Alarm(trigger: .relative(seconds: 0))]))
         let planner = FiringPlanner(store: store)
         let nine = Int64(RFC3339.instant("2026-12-01T09:00:00+08:00")!)
-        let shown = try planner.catchUp(settled: nine - 60, now: nine).late
+        let shown = try settle(store, settled: nine - 60, now: nine).late
         try #require(shown.count == 1)
-        try store.record([CalendarStore.Delivery(shown[0], outcome: .delivered, at: Date())])
-        #expect(throws: StoreError.self) { try store.snooze("nonesuch@1", until: nine + 600) }
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(shown[0], outcome: .delivered, at: Date())])
+        #expect(throws: StoreError.self) { try AlarmLedger(store: store).snooze("nonesuch@1", until: nine + 600) }
 
-        let snooze = try store.snooze(shown[0].key, until: nine + 600)
+        let snooze = try AlarmLedger(store: store).snooze(shown[0].key, until: nine + 600)
         var next = try planner.firings(after: nine, count: 5)
         #expect(next.map(\.instant) == [nine + 600])
-        #expect(next.first?.key == shown[0].key + "~" + String(nine + 600) && next.first?.key == snooze.key)
+        #expect(next.first?.key == shown[0].key + "~" + String(nine + 600) && next.first?.key == snooze.key.description)
         #expect(next.first?.explanation == "snoozed")
         // For a length from a moment within a second: rounded up, never sooner than asked.
-        #expect(try store.snooze(snooze.key, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine) + 0.1)).fireAt == nine + 3)
-        #expect(try store.snooze(snooze.key, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine))).fireAt == nine + 2)
+        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine) + 0.1)).fireAt == nine + 3)
+        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine))).fireAt == nine + 2)
         // Snoozed again from the snoozed firing: moved, not doubled.
-        _ = try store.snooze(snooze.key, until: nine + 1200)
+        _ = try AlarmLedger(store: store).snooze(snooze.key.description, until: nine + 1200)
         next = try planner.firings(after: nine, count: 5)
         #expect(next.map(\.instant) == [nine + 1200])
         // Shown when it comes due, once.
-        let again = try planner.catchUp(settled: nine, now: nine + 1200).late
+        let again = try settle(store, settled: nine, now: nine + 1200).late
         #expect(again.map(\.key) == [shown[0].key + "~" + String(nine + 1200)])
-        try store.record(again.map { CalendarStore.Delivery($0, outcome: .delivered, at: Date()) })
-        #expect(try planner.catchUp(settled: nine, now: nine + 1300).late.isEmpty)
+        try AlarmLedger(store: store).record(again.map { AlarmLedger.Delivery($0, outcome: .delivered, at: Date()) })
+        #expect(try settle(store, settled: nine, now: nine + 1300).late.isEmpty)
         // A dismissed snooze does not ring.
-        _ = try store.snooze(shown[0].key, until: nine + 3600)
-        #expect(try store.dismiss(shown[0].key) == 1)
+        _ = try AlarmLedger(store: store).snooze(shown[0].key, until: nine + 3600)
+        #expect(try AlarmLedger(store: store).dismiss(shown[0].key) == 1)
         #expect(try planner.firings(after: nine + 1300, count: 5).isEmpty)
     }
 }
@@ -140,12 +145,12 @@ struct MissedWindowCatchUpTests {
         }
         func instant(_ text: String) -> Int64 { Int64(RFC3339.instant(text)!) }
         // Down from 08:00 until 15:00 the next day: all three came due at 09:00 on 2026-12-01, 30 hours before.
-        let plan = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+        let plan = try settle(store, settled: instant("2026-12-01T08:00:00+08:00"),
                                                            now: instant("2026-12-02T15:00:00+08:00"), window: 4 * 3600)
         #expect(plan.late.map(\.title) == ["Pay rent"])
         #expect(Set(plan.missed.map(\.title)) == ["Wake up", "Stand-up"])
         // Just after it was due, the never-late alarm is still not shown late; the others are.
-        let soon = try FiringPlanner(store: store).catchUp(settled: instant("2026-12-01T08:00:00+08:00"),
+        let soon = try settle(store, settled: instant("2026-12-01T08:00:00+08:00"),
                                                            now: instant("2026-12-01T09:05:00+08:00"), window: 4 * 3600)
         #expect(Set(soon.late.map(\.title)) == ["Pay rent", "Stand-up"])
         #expect(soon.missed.map(\.title) == ["Wake up"])

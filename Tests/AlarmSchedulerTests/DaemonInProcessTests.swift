@@ -1,4 +1,4 @@
-import AlarmScheduler
+@testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
@@ -90,6 +90,7 @@ struct DaemonInProcessTests {
         // In the old zone nothing is due for ten hours.
         clock.advance(by: 1)
         #expect(notifier.first(titled: "Floating") == nil)
+        let opened = daemon.queue.sync { daemon.store.map(ObjectIdentifier.init) }
         // The machine moves to UTC: the same wall-clock time is now two seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
         // The zone watch (inotify) re-plans on the daemon's queue; `advance` waits for that to end.
@@ -102,6 +103,8 @@ struct DaemonInProcessTests {
         #expect(!shown.late)
         #expect(shown.at.timeIntervalSince1970 >= Double(due))
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
+        // The store was told the zone, not opened again.
+        #expect(daemon.queue.sync { daemon.store.map(ObjectIdentifier.init) } == opened)
     }
 
     @Test("a clock set forward past a firing re-plans and shows it at once; set back again, it shows nothing twice, and the next firing keeps its time")
@@ -173,8 +176,8 @@ struct DaemonInProcessTests {
         // Their wakes come through inotify, in real time, not through the clock: a moment for them.
         usleep(300_000)
         #expect(notifier.attempts.load(ordering: .relaxed) == 1)
-        #expect(try store.deliveries().isEmpty)
-        #expect(try #require(try store.settledThrough()) < due)
+        #expect(try AlarmLedger(store: store).deliveries().isEmpty)
+        #expect(try #require(try AlarmLedger(store: store).settledThrough()) < due)
         // The server is back: the retry (5 s after the first failure) shows it, once.
         notifier.available.store(true, ordering: .relaxed)
         clock.advance(by: 4)
@@ -185,8 +188,8 @@ struct DaemonInProcessTests {
         // The delivery's own store writes wake the daemon (inotify): a moment for them too.
         usleep(300_000)
         #expect(notifier.recorder.shown.withLock { $0.count } == 1)
-        #expect(try store.deliveries().map(\.outcome) == [.delivered])
-        #expect(try #require(try store.settledThrough()) >= due)
+        #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered])
+        #expect(try #require(try AlarmLedger(store: store).settledThrough()) >= due)
         #expect(lines.withLock { $0 }.contains { $0.contains("could not show 'Away'") })
     }
 
@@ -208,10 +211,10 @@ struct DaemonInProcessTests {
             #expect(reply["taken"] as? Int == 1, "\(reply)")
         }
         // The first fix is written at once; the second, inside the (ten-second) interval, when it is over.
-        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        #expect(try AlarmLedger(store: store).latestPosition()?.fix.position.latitude == 31.26)
         clock.advance(by: 9)
-        #expect(try store.latestPosition()?.fix.position.latitude == 31.26)
+        #expect(try AlarmLedger(store: store).latestPosition()?.fix.position.latitude == 31.26)
         clock.advance(by: 1)
-        #expect(try store.latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
+        #expect(try AlarmLedger(store: store).latestPosition()?.fix == Fix(latitude: 31.27, longitude: 121.4737, time: now - 1))
     }
 }

@@ -150,7 +150,7 @@ struct DaemonProcessTests {
         usleep(300_000)
         #expect(daemon.printed.filter { $0.line.hasPrefix("chimed: fired") }.count == 1)
         daemon.kill(SIGTERM)
-        let log = try CalendarStore(path: storePath, machineTimeZone: .utc).deliveries()
+        let log = try AlarmLedger(store: CalendarStore(path: storePath, machineTimeZone: .utc)).deliveries()
         #expect(log.map(\.title).sorted() == ["Coffee", "Lunch"])
         #expect(log.first { $0.title == "Lunch" }?.outcome == .late)
     }

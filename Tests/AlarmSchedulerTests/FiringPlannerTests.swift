@@ -144,9 +144,9 @@ struct FiringPlannerTests {
         // Left the office at 2026-12-01T17:32:00+08:00, shown, then snoozed ten minutes.
         let left = Int64(RFC3339.instant("2026-12-01T17:32:00+08:00")!)
         let key = alarm.identifier.rawValue + "@leave@" + String(left)
-        try fixture.store.record([CalendarStore.Delivery(key: key, alarm: alarm.identifier, item: reminder.identifier, title: "Buy milk",
+        try AlarmLedger(store: fixture.store).record([AlarmLedger.Delivery(key: key, alarm: alarm.identifier, item: reminder.identifier, title: "Buy milk",
                                                          due: left, outcome: .delivered, recordedAt: Date(timeIntervalSince1970: TimeInterval(left)))])
-        _ = try fixture.store.snooze(key, until: left + 600)
+        _ = try AlarmLedger(store: fixture.store).snooze(key, until: left + 600)
         let snoozed = try #require(try fixture.firings(after: "2026-12-01T17:33:00+08:00").first)
         #expect(snoozed.instant == left + 600)
         #expect(snoozed.key == key + "~" + String(left + 600))

@@ -71,7 +71,7 @@ struct LocationDaemonTests {
     }
 
     func leaveKeys() throws -> [String] {
-        try CalendarStore(path: storePath, machineTimeZone: .utc).deliveries().map(\.key).filter { $0.contains("@leave@") }
+        try AlarmLedger(store: CalendarStore(path: storePath, machineTimeZone: .utc)).deliveries().map(\.key).filter { $0.contains("@leave@") }
     }
 
     @Test("walking out of the circle fires the leave once; in and out again within the re-arm interval does not; nor does a restart")

@@ -32,7 +32,7 @@ struct ShownNotificationTests {
         #expect(back.instant == firing.instant && back.kind == .reminder && back.itemIdentifier == firing.itemIdentifier)
 
         var snoozed = firing
-        snoozed.snoozedFrom = firing.key
+        snoozed.snoozedFrom = firing.firingKey
         snoozed.instant += 600
         let (again, wasLate) = try #require(Firing.fromRecord(snoozed.record(late: false)))
         #expect(!wasLate)
@@ -58,23 +58,23 @@ struct ShownNotificationTests {
         let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: .utc)
         let firing = Self.clockIn()
         var snoozed = firing
-        snoozed.snoozedFrom = firing.key
+        snoozed.snoozedFrom = firing.firingKey
         snoozed.instant += 600
         let at = Date(timeIntervalSince1970: 1_796_172_000)
-        try store.recordShown(.init(rootKey: firing.rootKey, key: firing.key, serverID: 7, server: ":1.4", firing: firing.record(late: false), shownAt: at))
-        try store.recordShown(.init(rootKey: snoozed.rootKey, key: snoozed.key, serverID: 7, server: ":1.4", firing: snoozed.record(late: false),
+        try AlarmLedger(store: store).recordShown(.init(rootKey: firing.rootKey, key: firing.key, serverID: 7, server: ":1.4", firing: firing.record(late: false), shownAt: at))
+        try AlarmLedger(store: store).recordShown(.init(rootKey: snoozed.rootKey, key: snoozed.key, serverID: 7, server: ":1.4", firing: snoozed.record(late: false),
                                     shownAt: at.addingTimeInterval(600)))
-        let shown = try store.shownNotifications()
+        let shown = try AlarmLedger(store: store).shownNotifications()
         #expect(shown.map(\.key) == [snoozed.key] && shown.map(\.serverID) == [7] && shown.map(\.server) == [":1.4"])
-        try store.forgetShown(keys: [snoozed.key])
-        #expect(try store.shownNotifications().isEmpty)
+        try AlarmLedger(store: store).forgetShown(keys: [snoozed.key])
+        #expect(try AlarmLedger(store: store).shownNotifications().isEmpty)
 
         for index in 0..<1005 {
-            try store.recordShown(.init(rootKey: "k\(index)", key: "k\(index)", serverID: UInt32(index + 1), server: ":1.4", firing: "{}",
+            try AlarmLedger(store: store).recordShown(.init(rootKey: "k\(index)", key: "k\(index)", serverID: UInt32(index + 1), server: ":1.4", firing: "{}",
                                         shownAt: at.addingTimeInterval(Double(index))))
         }
-        let kept = try store.shownNotifications()
-        #expect(kept.count == CalendarStore.shownNotificationsKept)
+        let kept = try AlarmLedger(store: store).shownNotifications()
+        #expect(kept.count == AlarmLedger.shownNotificationsKept)
         #expect(kept.first?.key == "k5" && kept.last?.key == "k1004")
     }
 }

@@ -168,21 +168,15 @@ struct StandingPlanTests {
         let end = Int64(RFC3339.instant("2027-09-28T00:00:00+08:00")!)
         var settled = start
         var plan = try StandingPlan.make(from: store, after: settled)
-        let planner = FiringPlanner(store: store)
+        let ledger = try AlarmLedger(store: store)
         var shown: [String] = []
         for _ in 0..<1000 {
             guard let now = plan.earliest(), now < end else { break }
             try plan.update(from: store, after: settled)
-            var due: [Firing] = []
-            for item in try store.alarmedItems(plan.takeDue(through: now)) {
-                let result = try planner.due(of: item, after: settled, through: now, window: CatchUp.defaultWindow)
-                due += result.due
-                plan.set(item.identifier, next: result.next)
-            }
+            let sorted = try CatchUp.settle(&plan, store: store, ledger: ledger, settled: settled, now: now, window: CatchUp.defaultWindow)
             settled = now
-            let sorted = CatchUp(due: due, known: try store.recordedKeys(among: due.map(\.key)), now: now, window: CatchUp.defaultWindow)
             #expect(sorted.missed.isEmpty)
-            try store.record(sorted.late.map { CalendarStore.Delivery($0, outcome: .delivered, at: Date(timeIntervalSince1970: TimeInterval(now))) })
+            try ledger.record(sorted.late.map { AlarmLedger.Delivery($0, outcome: .delivered, at: Date(timeIntervalSince1970: TimeInterval(now))) })
             shown += sorted.late.map { "\(zone.localTime(at: $0.instant))" }
         }
         // 10-01…10-07 (2026) are the National Day days off, 10-10 (a Saturday) its makeup workday.

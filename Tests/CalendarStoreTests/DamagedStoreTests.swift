@@ -48,7 +48,7 @@ struct DamagedStoreTests {
         }
     }
 
-    @Test("an alarm, a delivery or a snooze whose identifier is damaged is an error naming its row, never a made-up identifier")
+    @Test("an alarm whose identifier is damaged is an error naming its item, never a made-up identifier")
     func damagedIdentifiers() throws {
         let fixture = try StoreFixture()
         let store = try fixture.open()
@@ -57,43 +57,6 @@ struct DamagedStoreTests {
                                 alarms: [Alarm(trigger: .relative(seconds: -3600))])
         try store.save(reminder)
         let alarm = try #require(reminder.alarms.first).identifier
-        let key = "\(alarm.rawValue)@1796461200" // due 2026-12-05T09:00:00Z
-        try store.record([CalendarStore.Delivery(key: key, alarm: alarm, item: reminder.identifier, title: "Pay rent", due: 1_796_461_200,
-                                                 outcome: .delivered, recordedAt: try StoreFixture.date("2026-12-05T09:00:01Z"))])
-        _ = try store.snooze(key, until: 1_796_462_000)
-        #expect(try store.deliveries().map(\.alarm) == [alarm])
-        #expect(try store.snoozes(after: 0).map(\.item) == [reminder.identifier])
-
-        try damage(fixture, "UPDATE deliveries SET alarm_id = 'not-an-alarm' WHERE key = '\(key)'")
-        #expect {
-            try store.deliveries()
-        } throws: { error in
-            "\(error)".contains(key) && "\(error)".contains("not-an-alarm")
-        }
-        try damage(fixture, "UPDATE deliveries SET alarm_id = '\(alarm.rawValue)', item_id = 'not-an-item' WHERE key = '\(key)'")
-        #expect {
-            try store.deliveries()
-        } throws: { error in
-            "\(error)".contains(key) && "\(error)".contains("not-an-item")
-        }
-        // Past the table's CHECK, as a bad disk or another program could.
-        try Database(path: fixture.path).executeScript("""
-            PRAGMA ignore_check_constraints = ON;
-            UPDATE deliveries SET item_id = '\(reminder.identifier.rawValue)', outcome = 'lost' WHERE key = '\(key)'
-            """)
-        #expect {
-            try store.deliveries()
-        } throws: { error in
-            "\(error)".contains(key) && "\(error)".contains("lost")
-        }
-
-        try damage(fixture, "UPDATE snoozes SET item_id = 'not-an-item'")
-        #expect {
-            try store.snoozes(after: 0)
-        } throws: { error in
-            "\(error)".contains(key) && "\(error)".contains("not-an-item")
-        }
-
         try damage(fixture, "UPDATE alarms SET id = 'not-an-alarm' WHERE id = '\(alarm.rawValue)'")
         #expect {
             try store.reminder(identifier: reminder.identifier)

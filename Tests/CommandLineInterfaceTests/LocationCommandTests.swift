@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
@@ -60,7 +61,7 @@ struct LocationCommandTests {
     }
 
     func kept() throws -> Fix? {
-        try CalendarStore(path: storePath, machineTimeZone: .utc).latestPosition()?.fix
+        try AlarmLedger(store: CalendarStore(path: storePath, machineTimeZone: .utc)).latestPosition()?.fix
     }
 
     @Test("with no daemon, one position is kept in the store, and says so; a newer one replaces it, an older one does not")
@@ -209,7 +210,7 @@ struct LocationCommandTests {
         try store.save(milk)
         try store.save(done)
         try store.complete(done.identifier)
-        try store.saveGeofenceStates([milk.alarms[0].identifier.rawValue: GeofenceState(presence: .inside, lastFixTime: 1_796_112_000)],
+        try AlarmLedger(store: store).saveGeofenceStates([milk.alarms[0].identifier.rawValue: GeofenceState(presence: .inside, lastFixTime: 1_796_112_000)],
                                      latestFixTime: 1_796_112_000)
         let text = try run([])
         #expect(text.status == 0)

@@ -1,9 +1,16 @@
-import AlarmScheduler
+@testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
 import Foundation
 import Testing
+
+/// What the daemon settles at its first wake after `settled` (see
+/// `Daemon.settle`): the plan made as at its start, then `CatchUp.settle`.
+func settle(_ store: CalendarStore, settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws -> CatchUp {
+    var plan = try StandingPlan.make(from: store, after: settled)
+    return try CatchUp.settle(&plan, store: store, ledger: try AlarmLedger(store: store), settled: settled, now: now, window: window)
+}
 
 @Suite("chime next")
 struct NextCommandTests {
@@ -47,11 +54,10 @@ struct MissedCommandTests {
         #expect(scratch.ok("missed").output == ["Nothing missed."])
         // What the daemon does after a week away, done here by hand.
         let store = try scratch.store()
-        let planner = FiringPlanner(store: store)
-        let plan = try planner.catchUp(settled: Int64(RFC3339.instant("2026-12-01T08:00:00+08:00")!),
+        let plan = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T08:00:00+08:00")!),
                                        now: Int64(RFC3339.instant("2026-12-03T10:00:00+08:00")!))
-        try store.record(plan.late.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) }
-                         + plan.missed.map { CalendarStore.Delivery($0, outcome: .missed, at: Date()) })
+        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) }
+                         + plan.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: Date()) })
         #expect(scratch.ok("missed").output == [
             "Thu 12-03 09:00        Stand-up  [\(id)]  shown late",
             "Wed 12-02 09:00        Stand-up  [\(id)]  missed",
@@ -71,9 +77,9 @@ struct SnoozeCommandTests {
         try scratch.refuses(["snooze", id], status: 66, mentioning: ["has not rung yet"])
         // What the daemon does when it shows the firing, done here by hand.
         let store = try scratch.store()
-        let shown = try FiringPlanner(store: store).catchUp(settled: Int64(RFC3339.instant("2026-12-01T06:00:00+08:00")!),
+        let shown = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T06:00:00+08:00")!),
                                                             now: Int64(scratch.now.timeIntervalSince1970)).late
-        try store.record(shown.map { CalendarStore.Delivery($0, outcome: .late, at: Date()) })
+        try AlarmLedger(store: store).record(shown.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) })
         #expect(scratch.ok("snooze", id).output == ["'Stretch' rings again at Tue 12-01 08:10"])
         #expect(scratch.ok("snooze", id, "30m").output == ["'Stretch' rings again at Tue 12-01 08:30"])
         #expect(scratch.ok("next").output.count == 1)

@@ -213,7 +213,7 @@ extension DesktopNotifierTests {
             let id = try #require(call.returnedID)
             // Stopped once it has remembered what it shows (a kill between the
             // two is a firing interrupted while shown, another case).
-            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
             first.stop(with: signal)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
             defer { cleanUp(second) }
@@ -239,7 +239,7 @@ extension DesktopNotifierTests {
             let (reminder, _) = try reminder("Done while down", dueIn: 1)
             let call = try #require(server.notify(summary: "Done while down", within: 5), "chimed: \(first.printed)")
             let id = try #require(call.returnedID)
-            #expect(NotificationServer.waitUntil(seconds: 3) { (try? store.shownNotifications().map(\.serverID)) == [id] })
+            #expect(NotificationServer.waitUntil(seconds: 3) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
             first.stop()
             try store.complete(reminder.identifier)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
@@ -268,7 +268,7 @@ extension DesktopNotifierTests {
             #expect(call != nil, "chimed: \(daemon.printed)")
             usleep(500_000)
             #expect(daemon.printed.filter { $0.hasPrefix("chimed: fired") }.count == 1)
-            #expect(try store.deliveries().map(\.outcome) == [.delivered] || store.deliveries().map(\.outcome) == [.late])
+            #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered] || AlarmLedger(store: store).deliveries().map(\.outcome) == [.late])
         }
 
         /// Feeds position lines to `chime location --stdin`, as a script would.

@@ -69,7 +69,7 @@ struct DesktopNotifierTests {
         try server.notifier.show(first, late: false)
         let shown = try #require(server.notify(summary: "Replace me"))
         var again = first
-        again.snoozedFrom = first.key
+        again.snoozedFrom = first.firingKey
         again.instant += 600
         try server.notifier.show(again, late: false)
         let second = try #require(server.notify(summary: "Replace me", skipping: 1))
@@ -97,7 +97,7 @@ struct DesktopNotifierTests {
         let first = Firings.timed("Snoozed once", at: "2026-12-01T08:50:00")
         try server.notifier.show(first, late: false)
         var again = first
-        again.snoozedFrom = first.key
+        again.snoozedFrom = first.firingKey
         again.instant += 600
         try server.notifier.show(again, late: false)
         let id = try #require(server.notify(summary: "Snoozed once", skipping: 1)?.returnedID)

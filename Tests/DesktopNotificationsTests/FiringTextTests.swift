@@ -9,7 +9,7 @@ enum Firings {
     static let shanghai = try! TimeZoneRules.named("Asia/Shanghai")
 
     /// A timed occurrence at a wall-clock time in Shanghai (UTC+8, no DST).
-    static func timed(_ title: String, at local: String, kind: Firing.Kind = .event, alarmOffset: Int64 = 0,
+    static func timed(_ title: String, at local: String, kind: ItemKind = .event, alarmOffset: Int64 = 0,
                       location: String = "", notes: String = "", alarm: Alarm = .relative(seconds: 0)) -> Firing {
         let time = LocalDateTime(parsing: local)!
         let instant = time.localSeconds - 8 * 3600
@@ -116,7 +116,7 @@ struct FiringTextTests {
         firing.crossing = "leave@\(left)"
         firing.explanation = "left Office"
         // Snoozed: rings again at 2026-12-01T17:42:00+08:00.
-        firing.snoozedFrom = firing.alarm.identifier.rawValue + "@leave@\(left)"
+        firing.snoozedFrom = FiringKey(alarm: firing.alarm.identifier, occurrence: .crossing(.leave, left))
         firing.instant = left + 600
         #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant) == "left Office at 17:32")
     }

@@ -1,10 +1,12 @@
 import CalendarModel
+import CalendarStore
 import Foundation
+import RecurrenceEngine
 import SQLiteDatabase
 
 /// The delivery log: which firings were shown, shown late, or passed over,
 /// so that none is shown twice and none is dropped without a trace.
-extension CalendarStore {
+extension AlarmLedger {
     public struct Delivery: Hashable, Sendable {
         public enum Outcome: String, Sendable {
             /// Being shown: recorded before the notifier is called. A process
@@ -72,7 +74,7 @@ extension CalendarStore {
     public func setOutcome(_ outcome: Delivery.Outcome, keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = Self.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys)
             try database.execute("UPDATE deliveries SET outcome = ? WHERE key IN (SELECT value FROM json_each(?))", [outcome.rawValue, list])
         }
     }
@@ -81,17 +83,9 @@ extension CalendarStore {
     public func forgetDeliveries(keys: [String]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = Self.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys)
             try database.execute("DELETE FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list])
         }
-    }
-
-    /// A JSON array of strings, for `json_each(?)`: one bound argument for
-    /// a list of any length. Only for texts that need no escaping: item
-    /// identifiers (hexadecimal) and delivery keys (an identifier, "@" and
-    /// digits or "once").
-    static func jsonArray(_ texts: [String]) -> String {
-        "[\"" + texts.joined(separator: "\",\"") + "\"]"
     }
 
     /// Which of `keys` the log already holds.
@@ -99,7 +93,7 @@ extension CalendarStore {
         guard !keys.isEmpty else { return [] }
         return try StoreError.wrap {
             var found: Set<String> = []
-            let list = Self.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys)
             try database.forEachRow("SELECT key FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list]) { row in
                 found.insert(try row.value(0))
                 return true
@@ -132,27 +126,14 @@ extension CalendarStore {
         }
     }
 
-    /// How far the scheduler has planned and delivered: firings due at or
-    /// before it are settled. Nil before the first run.
-    public func settledThrough() throws(StoreError) -> Int64? {
-        let text: String? = try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = 'scheduler.settled'") }
-        return text.flatMap { Int64($0) }
-    }
-
-    public func setSettledThrough(_ instant: Int64) throws(StoreError) {
-        try StoreError.wrap {
-            try database.execute("INSERT INTO settings (key, value) VALUES ('scheduler.settled', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           [String(instant)])
-        }
-    }
 }
 
 /// Snoozes: a firing that was shown rings again later, under a key of its
 /// own (the firing's key and the new time), so the log keeps both.
-extension CalendarStore {
+extension AlarmLedger {
     public struct Snooze: Hashable, Sendable {
         /// The firing that was snoozed.
-        public var firingKey: String
+        public var firingKey: FiringKey
         public var alarm: ItemIdentifier
         public var item: ItemIdentifier
         public var title: String
@@ -162,9 +143,9 @@ extension CalendarStore {
         public var fireAt: Int64
 
         /// The key of the firing the snooze makes.
-        public var key: String { firingKey + "~" + String(fireAt) }
+        public var key: FiringKey { firingKey.snoozed(until: fireAt) }
 
-        public init(firingKey: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64, fireAt: Int64) {
+        public init(firingKey: FiringKey, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64, fireAt: Int64) {
             self.firingKey = firingKey
             self.alarm = alarm
             self.item = item
@@ -184,11 +165,11 @@ extension CalendarStore {
     /// snoozed again replaces its earlier snooze. Throws notFound for a key
     /// the log does not hold.
     public func snooze(_ key: String, until fireAt: Int64) throws(StoreError) -> Snooze {
-        let baseKey = key.split(separator: "~").first.map(String.init) ?? key
-        guard let delivery = try deliveries(where: "key = ?", [baseKey]).first else {
+        guard let root = FiringKey(key)?.root, let delivery = try deliveries(where: "key = ?", [root.description]).first else {
             throw .notFound(kind: "firing", identifier: key)
         }
-        let snooze = Snooze(firingKey: baseKey, alarm: delivery.alarm, item: delivery.item, title: delivery.title,
+        let baseKey = root.description
+        let snooze = Snooze(firingKey: root, alarm: delivery.alarm, item: delivery.item, title: delivery.title,
                             due: delivery.due, fireAt: fireAt)
         try StoreError.wrap {
             try database.transaction {
@@ -196,7 +177,7 @@ extension CalendarStore {
                 try database.execute("""
                     INSERT INTO snoozes (key, firing_key, alarm_id, item_id, title, due_at, fire_at, created_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [snooze.key, baseKey, snooze.alarm.rawValue, snooze.item.rawValue, snooze.title, snooze.due, fireAt,
+                    """, [snooze.key.description, baseKey, snooze.alarm.rawValue, snooze.item.rawValue, snooze.title, snooze.due, fireAt,
                           now().timeIntervalSince1970])
             }
         }
@@ -206,9 +187,9 @@ extension CalendarStore {
     /// Drops pending snoozes of a firing (its key, or a snooze's key). Returns how many.
     @discardableResult
     public func dismiss(_ key: String) throws(StoreError) -> Int {
-        let baseKey = key.split(separator: "~").first.map(String.init) ?? key
+        guard let root = FiringKey(key)?.root else { return 0 }
         return try StoreError.wrap {
-            try database.execute("DELETE FROM snoozes WHERE firing_key = ?", [baseKey])
+            try database.execute("DELETE FROM snoozes WHERE firing_key = ?", [root.description])
             return database.changes
         }
     }
@@ -218,9 +199,12 @@ extension CalendarStore {
         try StoreError.wrap {
             try database.query("SELECT firing_key, alarm_id, item_id, title, due_at, fire_at FROM snoozes WHERE fire_at > ? ORDER BY fire_at",
                                [instant]).map { row in
-                let firingKey: String = try row.value(0)
-                return Snooze(firingKey: firingKey, alarm: try .stored(try row.value(1), row: "snooze of \(firingKey)", column: "alarm id"),
-                              item: try .stored(try row.value(2), row: "snooze of \(firingKey)", column: "item id"),
+                let text: String = try row.value(0)
+                guard let firingKey = FiringKey(text), firingKey.snoozedUntil == nil else {
+                    throw StoreError.damaged(item: "snooze of \(text)", reason: "'\(text)' is not a firing's key")
+                }
+                return Snooze(firingKey: firingKey, alarm: try .stored(try row.value(1), row: "snooze of \(text)", column: "alarm id"),
+                              item: try .stored(try row.value(2), row: "snooze of \(text)", column: "item id"),
                               title: try row.value(3), due: try row.value(4), fireAt: try row.value(5))
             }
         }
@@ -232,74 +216,29 @@ extension CalendarStore {
     }
 }
 
-/// The notifications on screen: which server notification shows which
-/// firing, kept beside the delivery log so that a daemon started again (after
-/// a stop or a crash) takes them back instead of leaving buttons that answer
-/// nobody. The daemon's own bookkeeping: not a change to the items.
-extension CalendarStore {
-    public struct ShownNotification: Hashable, Sendable {
-        /// The key of the firing the notification continues (see `Firing.rootKey`).
-        public var rootKey: String
-        /// The key of the firing it shows now.
-        public var key: String
-        /// The id the notification server gave it.
-        public var serverID: UInt32
-        /// Which server gave the id (its unique bus name): another server's
-        /// ids are not ours to replace.
-        public var server: String
-        /// The firing, as the daemon wrote it, to show again.
-        public var firing: String
-        public var shownAt: Date
-
-        public init(rootKey: String, key: String, serverID: UInt32, server: String, firing: String, shownAt: Date) {
-            self.rootKey = rootKey
-            self.key = key
-            self.serverID = serverID
-            self.server = server
-            self.firing = firing
-            self.shownAt = shownAt
-        }
-    }
-
-    /// The most notifications remembered; the oldest go first.
-    public static let shownNotificationsKept = 1000
-
-    /// Remembers a notification on screen, in place of what its root key showed before.
-    public func recordShown(_ shown: ShownNotification) throws(StoreError) {
-        try StoreError.wrap { try database.transaction { () throws in
-            try database.execute("""
-                INSERT INTO notifications_shown (root_key, key, server_id, server, firing, shown_at) VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT(root_key) DO UPDATE SET key = excluded.key, server_id = excluded.server_id, server = excluded.server,
-                    firing = excluded.firing, shown_at = excluded.shown_at
-                """, [shown.rootKey, shown.key, Int64(shown.serverID), shown.server, shown.firing, shown.shownAt.timeIntervalSince1970])
-            try database.execute("""
-                DELETE FROM notifications_shown WHERE root_key NOT IN
-                    (SELECT root_key FROM notifications_shown ORDER BY shown_at DESC LIMIT ?)
-                """, [Self.shownNotificationsKept])
-        } }
-    }
-
-    /// Forgets the notifications showing these firings (by their key or root key).
-    public func forgetShown(keys: [String]) throws(StoreError) {
-        guard !keys.isEmpty else { return }
+/// Occurrences of repeating reminders passed over, in the log.
+extension AlarmLedger {
+    /// Completes `reminder` in `store` and logs the occurrences it passed
+    /// over as missed, in one transaction: both happen, or neither.
+    @discardableResult
+    public func complete(_ reminder: ItemIdentifier, in store: CalendarStore) throws(StoreError) -> [CalendarStore.NotDone] {
         try StoreError.wrap {
-            let list = Self.jsonArray(keys)
-            try database.execute("""
-                DELETE FROM notifications_shown WHERE key IN (SELECT value FROM json_each(?1)) OR root_key IN (SELECT value FROM json_each(?1))
-                """, [list])
+            try store.transaction { () throws(StoreError) in
+                let passed = try store.complete(reminder)
+                let at = now()
+                try record(passed.map { Delivery($0, recordedAt: at) })
+                return passed
+            }
         }
     }
+}
 
-    /// Every notification remembered, oldest first.
-    public func shownNotifications() throws(StoreError) -> [ShownNotification] {
-        try StoreError.wrap {
-            try database.query("SELECT root_key, key, server_id, server, firing, shown_at FROM notifications_shown ORDER BY shown_at, root_key")
-                .map { row in
-                    let id: Int64 = try row.value(2)
-                    return ShownNotification(rootKey: try row.value(0), key: try row.value(1), serverID: UInt32(clamping: id),
-                                             server: try row.value(3), firing: try row.value(4),
-                                             shownAt: Date(timeIntervalSince1970: try row.value(5)))
-                }
-        }
+extension AlarmLedger.Delivery {
+    /// A passed-over occurrence's record: logged as missed under the
+    /// reminder's identifier and the occurrence's scheduled time (alarms'
+    /// firings have their alarm's).
+    public init(_ notDone: CalendarStore.NotDone, recordedAt: Date) {
+        self.init(key: notDone.reminder.rawValue + "@" + String(notDone.occurrence.scheduledTime.localSeconds), alarm: notDone.reminder,
+                  item: notDone.reminder, title: notDone.title, due: notDone.occurrence.instant, outcome: .missed, recordedAt: recordedAt)
     }
 }
