@@ -136,7 +136,7 @@ struct DaemonInProcessTests {
         #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten"])
         clock.advance(to: 1_796_122_800)
         #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten", "Eleven"])
-        #expect(try store.deliveries().map(\.outcome) == [.delivered, .delivered])
+        #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered, .delivered])
     }
 
     /// Fails to show anything until it is made available.
