@@ -14,16 +14,18 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
+        // The one JSON reader for text from outside (holiday files, gpsd lines); Foundation-free.
+        .target(name: "JSONValues"),
         // BundledData links to share/holidays, the single source of the data;
         // each file there is compiled in as PackageResources.<name>_txt.
-        .target(name: "HolidayCalendars", dependencies: ["CalendarModel"],
+        .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "JSONValues"],
                 resources: [.embedInCode("BundledData")]),
         .target(name: "CommandLineInterface", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "CCurl"]),
         // libcurl's ABI for dlopen: only 'chime holidays update' loads it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
         .target(name: "SeededRandom"),
-        .target(name: "Geofencing", dependencies: ["CalendarModel"]),
+        .target(name: "Geofencing", dependencies: ["CalendarModel", "JSONValues"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars", "Geofencing"]),
