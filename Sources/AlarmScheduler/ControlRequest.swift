@@ -1,4 +1,5 @@
 import Foundation
+import JSONValues
 
 /// A request on the control socket, one JSON object per line:
 /// `{"request":"status"}`, `{"request":"next","count":5}`,
@@ -68,19 +69,71 @@ public enum ControlRequest: Sendable, Equatable {
     /// The request as one line of JSON, without its newline.
     public var line: Data { (try? ControlReply.encoder.encode(self)) ?? Data("{}".utf8) }
 
-    /// Reads one request line (without its newline).
+    /// Reads one request line (without its newline) with JSONValue, the
+    /// reader of every JSON text from outside: a socket tool's line is one.
+    /// Lenient as the daemon always was: a value of the wrong type counts
+    /// as missing, and a fix that is not one is refused alone.
     public static func parse(_ line: Data) throws(Refusal) -> ControlRequest {
-        do {
-            return try ControlReply.decoder.decode(ControlRequest.self, from: line)
-        } catch let refusal as Refusal {
-            throw refusal
-        } catch {
+        guard case .object(let members)? = try? JSONValue.parse(Array(line), lastKeyWins: true) else {
             throw Refusal(name: nil, description: "not a JSON object: send one per line, such as {\"request\":\"status\"}")
+        }
+        guard case .string(let text)? = members["request"] else {
+            throw Refusal(name: nil, description: "missing \"request\" (status, changed, next, snooze, dismiss or location)")
+        }
+        guard let name = Name(rawValue: text) else {
+            throw Refusal(name: text, description: "unknown request '\(text)' (known: status, changed, next, snooze, dismiss, location)")
+        }
+        func integer(_ key: String) -> Int? {
+            guard case .number(let value)? = members[key] else { return nil }
+            return Int(exactly: value)
+        }
+        func key() throws(Refusal) -> String {
+            guard case .string(let key)? = members["key"] else { throw Refusal(name: text, description: "\(text) needs \"key\", a firing's key") }
+            return key
+        }
+        switch name {
+        case .status: return .status
+        case .changed: return .changed
+        case .next: return .next(count: integer("count") ?? 10)
+        case .snooze: return .snooze(key: try key(), seconds: integer("seconds") ?? 600)
+        case .dismiss: return .dismiss(key: try key())
+        case .location:
+            guard case .array(let elements)? = members["fixes"] else {
+                throw Refusal(name: text, description: "location needs \"fixes\", a list of {\"lat\":…,\"lon\":…,\"accuracy\":…,\"time\":…}")
+            }
+            return .location(fixes: elements.map(ReportedFix.init))
         }
     }
 }
 
-extension ControlRequest: Codable {
+extension ControlRequest.ReportedFix {
+    /// One element of `fixes`: a position, or why it is not one.
+    init(_ element: JSONValue) {
+        guard case .object(let object) = element else {
+            self = .refused("not an object")
+            return
+        }
+        func number(_ key: String) throws(ControlRequest.Refusal) -> Double? {
+            switch object[key] {
+            case nil, .null?: return nil
+            case .number(let value)?: return value
+            // true and false are not numbers here.
+            default: throw ControlRequest.Refusal(name: nil, description: "\"\(key)\" is not a number")
+            }
+        }
+        do throws(ControlRequest.Refusal) {
+            guard let latitude = try number("lat"), let longitude = try number("lon") else {
+                throw ControlRequest.Refusal(name: nil, description: "needs \"lat\" and \"lon\"")
+            }
+            self = .position(ControlRequest.PositionReport(latitude: latitude, longitude: longitude, accuracy: try number("accuracy"),
+                                                          time: try number("time")))
+        } catch {
+            self = .refused(error.description)
+        }
+    }
+}
+
+extension ControlRequest: Encodable {
     enum CodingKeys: String, CodingKey {
         case request, count, key, seconds, fixes
     }
@@ -99,64 +152,6 @@ extension ControlRequest: Codable {
             if case .position(let report) = fix { return report }
             return nil
         }, forKey: .fixes)
-        }
-    }
-
-    /// Lenient as the daemon always was: a value of the wrong type counts
-    /// as missing, and a fix that is not one is refused alone.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let text = try? container.decodeIfPresent(String.self, forKey: .request) else {
-            throw Refusal(name: nil, description: "missing \"request\" (status, changed, next, snooze, dismiss or location)")
-        }
-        guard let name = Name(rawValue: text) else {
-            throw Refusal(name: text, description: "unknown request '\(text)' (known: status, changed, next, snooze, dismiss, location)")
-        }
-        func key() throws -> String {
-            guard let key = try? container.decodeIfPresent(String.self, forKey: .key) else {
-                throw Refusal(name: text, description: "\(text) needs \"key\", a firing's key")
-            }
-            return key
-        }
-        switch name {
-        case .status: self = .status
-        case .changed: self = .changed
-        case .next: self = .next(count: (try? container.decodeIfPresent(Int.self, forKey: .count)) ?? 10)
-        case .snooze: self = .snooze(key: try key(), seconds: (try? container.decodeIfPresent(Int.self, forKey: .seconds)) ?? 600)
-        case .dismiss: self = .dismiss(key: try key())
-        case .location:
-            guard let entries = try? container.decodeIfPresent([FixEntry].self, forKey: .fixes) else {
-                throw Refusal(name: text, description: "location needs \"fixes\", a list of {\"lat\":…,\"lon\":…,\"accuracy\":…,\"time\":…}")
-            }
-            self = .location(fixes: entries.map(\.fix))
-        }
-    }
-
-    /// One element of `fixes`: a position, or why it is not one.
-    private struct FixEntry: Decodable {
-        var fix: ReportedFix
-
-        init(from decoder: any Decoder) {
-            guard let object = try? decoder.container(keyedBy: PositionReport.CodingKeys.self) else {
-                fix = .refused("not an object")
-                return
-            }
-            func number(_ key: PositionReport.CodingKeys) throws(Refusal) -> Double? {
-                guard object.contains(key), (try? object.decodeNil(forKey: key)) == false else { return nil }
-                // true and false are not numbers here.
-                guard let value = try? object.decode(Double.self, forKey: key) else {
-                    throw Refusal(name: nil, description: "\"\(key.stringValue)\" is not a number")
-                }
-                return value
-            }
-            do throws(Refusal) {
-                guard let latitude = try number(.latitude), let longitude = try number(.longitude) else {
-                    throw Refusal(name: nil, description: "needs \"lat\" and \"lon\"")
-                }
-                fix = .position(PositionReport(latitude: latitude, longitude: longitude, accuracy: try number(.accuracy), time: try number(.time)))
-            } catch {
-                fix = .refused(error.description)
-            }
         }
     }
 }

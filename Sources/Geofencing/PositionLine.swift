@@ -129,7 +129,8 @@ public enum PositionLine: Hashable, Sendable {
     private static func gpsdReport(_ text: Substring, receivedAt: Double) throws(PositionLineError) -> PositionLine {
         let root: JSONValue
         do {
-            root = try JSONValue.parse(Array(text.utf8), lastKeyWins: true)
+            // Only the report's own members are read: nested lists are checked, not built.
+            root = try JSONValue.parse(Array(text.utf8), lastKeyWins: true, keptDepth: 1)
         } catch {
             throw PositionLineError("not valid JSON (\(error.reason) at byte \(error.offset + 1)): '\(clipped(text))'")
         }

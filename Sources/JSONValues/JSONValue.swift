@@ -27,9 +27,11 @@ public enum JSONValue: Hashable, Sendable {
     static let maximumDepth = 64
 
     /// `lastKeyWins`: a member named twice keeps its last value (as gpsd's
-    /// readers do) rather than being refused.
-    public static func parse(_ bytes: [UInt8], lastKeyWins: Bool = false) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: bytes, lastKeyWins: lastKeyWins)
+    /// readers do) rather than being refused. `keptDepth`: arrays and
+    /// objects nested deeper are checked but left empty (gpsd's SKY reports
+    /// carry satellite lists nobody reads), which reading a line needs not build.
+    public static func parse(_ bytes: [UInt8], lastKeyWins: Bool = false, keptDepth: Int = .max) throws(SyntaxError) -> JSONValue {
+        var reader = Reader(bytes: bytes, lastKeyWins: lastKeyWins, keptDepth: keptDepth)
         reader.skipSpace()
         let value = try reader.value(depth: 0)
         reader.skipSpace()
@@ -54,6 +56,7 @@ public enum JSONValue: Hashable, Sendable {
     private struct Reader {
         let bytes: [UInt8]
         let lastKeyWins: Bool
+        let keptDepth: Int
         var index = 0
 
         func error(_ reason: String) -> SyntaxError {
@@ -109,6 +112,7 @@ public enum JSONValue: Hashable, Sendable {
 
         mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
             index += 1
+            let keeps = depth < keptDepth
             var members: [String: JSONValue] = [:]
             skipSpace()
             if current == UInt8(ascii: "}") {
@@ -125,7 +129,7 @@ public enum JSONValue: Hashable, Sendable {
                 index += 1
                 skipSpace()
                 let member = try value(depth: depth + 1)
-                guard members.updateValue(member, forKey: key) == nil || lastKeyWins else {
+                guard !keeps || members.updateValue(member, forKey: key) == nil || lastKeyWins else {
                     index = keyStart
                     throw error("the member \"\(key)\" appears twice")
                 }
@@ -140,6 +144,7 @@ public enum JSONValue: Hashable, Sendable {
 
         mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
             index += 1
+            let keeps = depth < keptDepth
             var elements: [JSONValue] = []
             skipSpace()
             if current == UInt8(ascii: "]") {
@@ -148,7 +153,8 @@ public enum JSONValue: Hashable, Sendable {
             }
             while true {
                 skipSpace()
-                elements.append(try value(depth: depth + 1))
+                let element = try value(depth: depth + 1)
+                if keeps { elements.append(element) }
                 skipSpace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
