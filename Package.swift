@@ -14,7 +14,7 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
-        // The one JSON reader for text from outside (holiday files, gpsd lines); Foundation-free.
+        // The one JSON reader for text from outside (holiday files, gpsd lines, socket requests); Foundation-free.
         .target(name: "JSONValues"),
         // BundledData links to share/holidays, the single source of the data;
         // each file there is compiled in as PackageResources.<name>_txt.
