@@ -14,9 +14,11 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
+        // The one JSON reader for text from outside (holiday files, gpsd lines, socket requests); Foundation-free.
+        .target(name: "JSONValues"),
         // BundledData links to share/holidays, the single source of the data;
         // each file there is compiled in as PackageResources.<name>_txt.
-        .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "SystemCalls"],
+        .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "SystemCalls", "JSONValues"],
                 resources: [.embedInCode("BundledData")]),
         // The parser, declared options, generated help and exit statuses chime and chimed share.
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
@@ -27,13 +29,13 @@ let package = Package(
         .target(name: "SeededRandom"),
         // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
         .target(name: "SystemCalls"),
-        .target(name: "Geofencing", dependencies: ["CalendarModel"]),
+        .target(name: "Geofencing", dependencies: ["CalendarModel", "JSONValues"]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars", "Geofencing"]),
         .systemLibrary(name: "CTimerFD"),
         .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD", "SQLiteDatabase",
-                                                       "Geofencing", "SystemCalls"]),
+                                                       "Geofencing", "SystemCalls", "JSONValues"]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",

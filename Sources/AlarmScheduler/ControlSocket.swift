@@ -23,7 +23,8 @@ import Glibc
 /// that sends many and reads none cannot grow the buffer), and a reply that
 /// waits longer than `writeTimeout` seconds closes the connection.
 final class ControlSocket: @unchecked Sendable {
-    typealias Handler = (_ request: [String: Any]) -> [String: Any]
+    /// A request read, or why the line is not one (the handler words the answer).
+    typealias Handler = (_ request: Result<ControlRequest, ControlRequest.Refusal>) -> ControlReply
 
     static let maximumLine = 64 * 1024
     /// How long a reply may wait for its client to read it.
@@ -146,9 +147,8 @@ final class ControlSocket: @unchecked Sendable {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             guard Self.peerIsOwnUser(descriptor) else {
                 // A short reply to a fresh socket: one try, no waiting.
-                if let data = Self.line(["ok": false, "error": "permission denied: not the daemon's user"]) {
-                    _ = data.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                }
+                let data = ControlReply.refused("permission denied: not the daemon's user").line
+                _ = data.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 close(descriptor)
                 continue
             }
@@ -200,7 +200,7 @@ final class ControlSocket: @unchecked Sendable {
         guard !connection.dropped else { return }
         if !connection.closeWhenWritten && connection.input.count > Self.maximumLine && !connection.input.contains(10) {
             connection.closeWhenWritten = true
-            reply(["ok": false, "error": "request longer than \(Self.maximumLine) bytes"], to: connection)
+            reply(.refused("request longer than \(Self.maximumLine) bytes"), to: connection)
             guard !connection.dropped else { return }
         }
         if connection.closeWhenWritten && connection.waiting == 0 { return drop(connection) }
@@ -214,27 +214,17 @@ final class ControlSocket: @unchecked Sendable {
         }
     }
 
-    private func answer(_ line: [UInt8]) -> [String: Any] {
+    private func answer(_ line: [UInt8]) -> ControlReply {
         guard line.count <= Self.maximumLine else {
-            return ["ok": false, "error": "request longer than \(Self.maximumLine) bytes"]
+            return .refused("request longer than \(Self.maximumLine) bytes")
         }
         let trimmed = line.last == 13 ? Array(line.dropLast()) : line
-        guard !trimmed.isEmpty else { return ["ok": false, "error": "empty request; send one JSON object per line"] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed)), let request = object as? [String: Any] else {
-            return ["ok": false, "error": "not a JSON object: send one per line, such as {\"request\":\"status\"}"]
-        }
-        return handler(request)
+        guard !trimmed.isEmpty else { return .refused("empty request; send one JSON object per line") }
+        return handler(Result { () throws(ControlRequest.Refusal) in try ControlRequest.parse(Data(trimmed)) })
     }
 
-    /// A reply as one line of JSON.
-    private static func line(_ object: [String: Any]) -> Data? {
-        guard var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
-        data.append(10)
-        return data
-    }
-
-    private func reply(_ object: [String: Any], to connection: Connection) {
-        guard let data = Self.line(object) else { return }
+    private func reply(_ reply: ControlReply, to connection: Connection) {
+        let data = reply.line
         if connection.waiting == 0 {
             connection.output = []
             connection.written = 0

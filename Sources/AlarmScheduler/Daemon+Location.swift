@@ -65,7 +65,7 @@ extension Daemon {
         }
         let outcome = try takeFixes([kept.fix], now: clock.now)
         if outcome.ignored > 0 {
-            log("chimed: the position kept from \(Date(timeIntervalSince1970: kept.fix.time).ISO8601Format()) is too old to use")
+            log("chimed: the position kept from \(RFC3339.utc(Int64(kept.fix.time.rounded(.down)))) is too old to use")
         } else {
             log("chimed: evaluated the position kept while no daemon ran (\(outcome.transitions) firing(s))")
         }
@@ -260,51 +260,31 @@ extension Daemon {
 
     /// `{"request":"location","fixes":[{"lat":…,"lon":…,"accuracy":…,"time":…}, …]}`:
     /// applies the fixes in order. A fix without a time is dated now; one
-    /// out of range is refused (named by its place in the list) and the
-    /// others are still used.
-    func answerLocation(_ request: [String: Any]) -> [String: Any] {
-        guard let list = request["fixes"] as? [Any] else {
-            return ["ok": false, "error": "location needs \"fixes\", a list of {\"lat\":…,\"lon\":…,\"accuracy\":…,\"time\":…}"]
-        }
+    /// that is not a position or out of range is refused (named by its place
+    /// in the list) and the others are still used.
+    func answerLocation(_ reported: [ControlRequest.ReportedFix]) -> ControlReply {
         let now = clock.now
         var fixes: [Fix] = []
-        fixes.reserveCapacity(list.count)
+        fixes.reserveCapacity(reported.count)
         var refused: [String] = []
-        for (index, element) in list.enumerated() {
+        for (index, element) in reported.enumerated() {
             do {
-                fixes.append(try Self.fix(element, receivedAt: now))
+                switch element {
+                case .position(let report):
+                    fixes.append(try Fix(latitude: report.latitude, longitude: report.longitude, accuracy: report.accuracy,
+                                         time: report.time ?? now))
+                case .refused(let reason):
+                    refused.append("fix \(index + 1): \(reason)")
+                }
             } catch {
                 refused.append("fix \(index + 1): \(error)")
             }
         }
         do {
             let outcome = try takeFixes(fixes, now: now)
-            var reply: [String: Any] = ["ok": true, "taken": outcome.taken, "ignored": outcome.ignored,
-                                        "transitions": outcome.transitions, "refused": refused.count]
-            if !refused.isEmpty { reply["errors"] = Array(refused.prefix(10)) }
-            return reply
+            return .location(LocationReply(taken: outcome.taken, ignored: outcome.ignored, transitions: outcome.transitions, refused: refused))
         } catch {
-            return ["ok": false, "error": "\(error)"]
+            return .refused("\(error)")
         }
-    }
-
-    private struct RefusedFix: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private static func fix(_ element: Any, receivedAt: Double) throws -> Fix {
-        guard let object = element as? [String: Any] else { throw RefusedFix(description: "not an object") }
-        func number(_ key: String) throws -> Double? {
-            guard let value = object[key], !(value is NSNull) else { return nil }
-            // JSONSerialization gives NSNumber for true and false as well.
-            guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else {
-                throw RefusedFix(description: "\"\(key)\" is not a number")
-            }
-            return number.doubleValue
-        }
-        guard let latitude = try number("lat"), let longitude = try number("lon") else {
-            throw RefusedFix(description: "needs \"lat\" and \"lon\"")
-        }
-        return try Fix(latitude: latitude, longitude: longitude, accuracy: try number("accuracy"), time: try number("time") ?? receivedAt)
     }
 }

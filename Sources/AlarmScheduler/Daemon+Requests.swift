@@ -9,70 +9,60 @@ import Glibc
 /// answers to the notifications it showed.
 extension Daemon {
     /// A control-socket request, on the daemon's queue.
-    func answer(_ request: [String: Any]) -> [String: Any] {
+    func answer(_ parsed: Result<ControlRequest, ControlRequest.Refusal>) -> ControlReply {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let name = request["request"] as? String else {
-            return ["ok": false, "error": "missing \"request\" (status, changed, next, snooze, dismiss or location)"]
+        let gone = ControlReply.refused("the store \(options.storePath) is gone; the daemon waits for it to come back")
+        let request: ControlRequest
+        switch parsed {
+        case .success(let read): request = read
+        case .failure(let refusal):
+            if let name = refusal.name, name != "status", store == nil { return gone }
+            return .refused(refusal.description)
         }
-        if name != "status", store == nil {
-            return ["ok": false, "error": "the store \(options.storePath) is gone; the daemon waits for it to come back"]
-        }
-        switch name {
-        case "status":
-            var reply: [String: Any] = ["ok": true, "pid": Int(getpid()), "store": options.storePath,
-                                        "started": Date(timeIntervalSince1970: startedAt).ISO8601Format(),
-                                        "planned": plan.count, "waiting": undelivered.count]
-            reply["armedFor"] = armedFor.map { Date(timeIntervalSince1970: TimeInterval($0)).ISO8601Format() } ?? NSNull()
+        if request.name != .status, store == nil { return gone }
+        switch request {
+        case .status:
             // The newest fix taken: the store gets it with the states, or alone at most every positionInterval.
-            if let latest = location.latest {
-                reply["position"] = ["lat": latest.position.latitude, "lon": latest.position.longitude,
-                                     "accuracy": latest.accuracy ?? NSNull(), "time": latest.time] as [String: Any]
+            let position = location.latest.map {
+                DaemonStatus.Position(lat: $0.position.latitude, lon: $0.position.longitude, accuracy: $0.accuracy, time: $0.time)
             }
-            return reply
-        case "changed":
+            return .status(DaemonStatus(pid: Int(getpid()), store: options.storePath, started: RFC3339.utc(Int64(startedAt.rounded(.down))),
+                                        planned: plan.count, waiting: undelivered.count, armedFor: armedFor.map(RFC3339.utc),
+                                        position: position))
+        case .changed:
             // `chime` says so after each change, and the store's folder
             // watch has usually woken the daemon for it already: plan once.
             if (try? store.changeCounter()) != plan.plannedAtCounter { wake() }
-            return ["ok": true]
-        case "next":
-            let count = min(max(request["count"] as? Int ?? 10, 0), 1000)
+            return .done
+        case .next(let count):
             do {
-                let now = clock.second
-                let firings = try FiringPlanner(store: store).firings(after: now, count: count)
-                return ["ok": true, "firings": firings.map { firing -> [String: Any] in
-                    ["at": Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format(), "title": firing.title,
-                     "item": firing.itemIdentifier.rawValue, "key": firing.key, "why": firing.explanation ?? NSNull()]
-                }]
+                let firings = try FiringPlanner(store: store).firings(after: clock.second, count: min(max(count, 0), 1000))
+                let zone = options.machineZone()
+                return .next(firings.map { NextFiring($0, zone: zone) })
             } catch {
-                return ["ok": false, "error": "\(error)"]
+                return .refused("\(error)")
             }
-        case "location":
-            return answerLocation(request)
-        case "snooze":
-            guard let key = request["key"] as? String else { return ["ok": false, "error": "snooze needs \"key\", a firing's key"] }
-            let seconds = request["seconds"] as? Int ?? 600
-            guard (1...7 * 86_400).contains(seconds) else { return ["ok": false, "error": "\"seconds\" must be 1 to 604800"] }
+        case .location(let fixes):
+            return answerLocation(fixes)
+        case .snooze(let key, let seconds):
+            guard (1...7 * 86_400).contains(seconds) else { return .refused("\"seconds\" must be 1 to 604800") }
             do {
                 let snooze = try ledger.snooze(key, for: Int64(seconds), from: clock.date)
                 wake()
-                return ["ok": true, "key": snooze.key.description, "at": Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format()]
+                return .snoozed(key: snooze.key.description, at: RFC3339.utc(snooze.fireAt))
             } catch {
-                return ["ok": false, "error": "\(error)"]
+                return .refused("\(error)")
             }
-        case "dismiss":
-            guard let key = request["key"] as? String else { return ["ok": false, "error": "dismiss needs \"key\", a firing's key"] }
+        case .dismiss(let key):
             do {
                 let dropped = try ledger.dismiss(key)
                 wake()
-                return ["ok": true, "dropped": dropped]
+                return .dismissed(dropped: dropped)
             } catch {
-                return ["ok": false, "error": "\(error)"]
+                return .refused("\(error)")
             }
-        default:
-            return ["ok": false, "error": "unknown request '\(name)' (known: status, changed, next, snooze, dismiss, location)"]
         }
     }
-
 
     /// A person answered a shown firing (on the daemon's queue). Once the
     /// answer is handled the notification is closed: servers leave an
@@ -86,7 +76,7 @@ extension Daemon {
             switch response {
             case .snooze(let seconds):
                 let snooze = try ledger.snooze(key, for: seconds, from: clock.date)
-                log("chimed: snoozed '\(snooze.title)' until \(Date(timeIntervalSince1970: TimeInterval(snooze.fireAt)).ISO8601Format())")
+                log("chimed: snoozed '\(snooze.title)' until \(RFC3339.utc(snooze.fireAt))")
                 forgetShown(key)
                 notifier.withdraw(key: key)
                 wake()

@@ -35,7 +35,7 @@ public struct DaemonClientError: Error, CustomStringConvertible {
 }
 
 /// Talks to a running `chimed` over its control socket: one JSON request
-/// line, one JSON reply line.
+/// line (`ControlRequest`), one JSON reply line (`ControlReply`).
 public struct DaemonClient {
     public let socketPath: String
 
@@ -45,19 +45,29 @@ public struct DaemonClient {
 
     /// Sends `request` and returns the reply; throws when no daemon answers
     /// within `timeout` seconds.
-    public func send(_ request: [String: Any], timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
-        guard let line = try? JSONSerialization.data(withJSONObject: request) else { throw DaemonClientError(.badRequest, "the request is not JSON") }
-        return try send(line: line, timeout: timeout)
+    public func send(_ request: ControlRequest, timeout: Int = 5) throws(DaemonClientError) -> ControlReply {
+        try send(line: request.line, answering: request.name, timeout: timeout)
     }
 
     /// The longest reply taken.
     static let maximumReply = 64 * 1024 * 1024
 
     /// Sends one request already written as a JSON object (no newline), for
-    /// a caller that builds large requests faster than JSONSerialization.
+    /// a caller that builds large requests faster than an encoder, and reads
+    /// the reply to a request named `name`.
+    public func send(line request: Data, answering name: ControlRequest.Name, timeout: Int = 5) throws(DaemonClientError) -> ControlReply {
+        let line = try exchange(line: request, timeout: timeout)
+        guard let reply = try? ControlReply(decoding: line, answering: name) else {
+            throw DaemonClientError(.badReply, "the daemon at \(socketPath) did not answer with a JSON object")
+        }
+        return reply
+    }
+
+    /// Sends one request line (no newline) and returns the reply line,
+    /// unread (without its newline).
     /// `timeout` bounds the whole exchange, however the daemon trickles its
     /// reply: connecting, writing the request and reading the reply.
-    public func send(line request: Data, timeout: Int = 5) throws(DaemonClientError) -> [String: Any] {
+    public func exchange(line request: Data, timeout: Int = 5) throws(DaemonClientError) -> Data {
         let deadline = Date().addingTimeInterval(TimeInterval(timeout))
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
@@ -122,10 +132,8 @@ public struct DaemonClient {
                 throw DaemonClientError(.badReply, "the daemon at \(socketPath) sent a reply longer than \(Self.maximumReply) bytes")
             }
         }
-        guard let end, let object = try? JSONSerialization.jsonObject(with: Data(reply[..<end])) as? [String: Any] else {
-            throw DaemonClientError(.badReply, "the daemon at \(socketPath) did not answer with a JSON object")
-        }
-        return object
+        guard let end else { throw silent }
+        return Data(reply[..<end])
     }
 
     /// Waits until `descriptor` is ready for `events`; false at `deadline`.

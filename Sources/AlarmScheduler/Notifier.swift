@@ -78,7 +78,7 @@ public struct LogNotifier: Notifier {
     public func showNotice(title: String, body: String) throws {}
 
     public func show(_ firing: Firing, late: Bool) throws {
-        let due = Date(timeIntervalSince1970: TimeInterval(firing.instant)).ISO8601Format()
+        let due = RFC3339.utc(firing.instant)
         write(TerminalText.escaped("chimed: fired \(due) \(firing.title) [\(firing.itemIdentifier.short)]\(late ? " (late)" : "")\(firing.interrupted ? " (interrupted)" : "")"))
     }
 }

@@ -147,7 +147,7 @@ public struct DaemonBenchmark {
             moved.alarms = [Alarm(trigger: .relative(seconds: -300 - 60 * round))]
             try store.save(moved)
             let begin = Date()
-            _ = try client.send(["request": "changed"], timeout: 60)
+            _ = try client.send(.changed, timeout: 60)
             replans.append(Date().timeIntervalSince(begin) * 1000)
         }
         replans.sort()

@@ -264,11 +264,12 @@ extension LocationBenchmark {
         let began = Date()
         let result = try ChildProcess.run(chime, ["location", "--stdin", "--json", "--db", path], environment: environment, standardInput: input)
         let seconds = Date().timeIntervalSince(began)
-        guard result.status == 0,
-              let summary = try JSONSerialization.jsonObject(with: Data(result.output)) as? [String: Any] else {
+        /// The counts of `chime location --json` read here.
+        struct Summary: Decodable { var taken, ignored, transitions: Int }
+        guard result.status == 0, let summary = try? JSONDecoder().decode(Summary.self, from: Data(result.output)) else {
             throw ChildProcessError(description: "chime location --stdin exited \(result.status): \(String(decoding: result.output, as: UTF8.self))")
         }
-        let transitions = summary["transitions"] as? Int ?? -1
+        let transitions = summary.transitions
         let fired = daemon.wait(for: "chimed: fired", count: transitions, seconds: 10).count
 
         // A change to one reminder: the daemon reads every location alarm again.
@@ -280,13 +281,13 @@ extension LocationBenchmark {
             moved.alarms = [Alarm(identifier: moved.alarms[0].identifier, trigger: .proximity(place, .enter))]
             try store.save(moved)
             let start = Date()
-            _ = try client.send(["request": "changed"], timeout: 60)
+            _ = try client.send(.changed, timeout: 60)
             updates.append(Date().timeIntervalSince(start) * 1000)
         }
 
         report("through chimed — \(geofences.count) reminders with a location alarm, \(walk.count) gpsd reports piped into chime location --stdin")
         report(String(format: "fixes absorbed by chimed         %8.0f /s    target ≥ 10,000/s  (%d fixes in %.2f s: %@ taken, %@ ignored)",
-                      Double(walk.count) / seconds, walk.count, seconds, "\(summary["taken"] ?? "?")", "\(summary["ignored"] ?? "?")"))
+                      Double(walk.count) / seconds, walk.count, seconds, "\(summary.taken)", "\(summary.ignored)"))
         report("transitions                      \(transitions) through chimed, \(expected) from the pure monitor"
                + " on the same fixes, \(fired) shown: \(transitions == expected && fired == expected ? "none lost" : "MISMATCH")")
         report(String(format: "geofences read again             %8.1f ms    (%d location alarms: the query alone, median of %d; a change seen by chimed: median %.1f ms)",

@@ -97,6 +97,9 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
         "\(CivilDate.pad(year, 4))\(CivilDate.pad(month, 2))\(CivilDate.pad(day, 2))"
     }
 
+    /// `07`, `12`: the two-digit fields of dates, times and offsets.
+    public static func twoDigits(_ value: Int) -> String { (0..<10).contains(value) ? "0\(value)" : String(value) }
+
     static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(abs(value))
         let padded = digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

@@ -1,6 +1,31 @@
 /// RFC 3339 timestamps with a zone designator: `2027-01-01T00:00:00Z`,
 /// `2026-12-01T08:50:00+08:00`, with optional fractional seconds.
 public enum RFC3339 {
+    /// `2026-12-01T08:50:00+08:00`: the wall-clock time at `instant` in
+    /// `zone`, with its offset.
+    public static func text(_ instant: Int64, in zone: TimeZoneRules) -> String {
+        text(zone.localTime(at: instant), offset: Int(zone.offset(at: instant)))
+    }
+
+    /// A wall-clock time with its offset in seconds east of UTC.
+    public static func text(_ local: LocalDateTime, offset: Int) -> String {
+        local.description + offsetText(offset)
+    }
+
+    /// `2026-12-01T00:50:00Z`; a fraction of a second is dropped.
+    public static func utc(_ instant: Int64) -> String {
+        LocalDateTime(localSeconds: instant).description + "Z"
+    }
+
+    /// `+08:00`, `-03:30`. Offsets that are not whole minutes (local mean
+    /// time before 1900) keep their seconds: `+08:05:43`.
+    public static func offsetText(_ offset: Int) -> String {
+        let magnitude = abs(offset)
+        var text = (offset < 0 ? "-" : "+") + CivilDate.twoDigits(magnitude / 3600) + ":" + CivilDate.twoDigits(magnitude / 60 % 60)
+        if magnitude % 60 != 0 { text += ":" + CivilDate.twoDigits(magnitude % 60) }
+        return text
+    }
+
     /// The Unix time a timestamp names, in seconds, or nil when the text is
     /// not RFC 3339 with an offset or `Z`.
     public static func instant(_ text: String) -> Double? {

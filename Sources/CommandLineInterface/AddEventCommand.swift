@@ -57,7 +57,7 @@ enum AddEventCommand {
         if parsed[ChimeOptions.json] {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
             var object = ItemJSON(machine: context.machineTimeZone(), calendars: calendars).event(saved.0)
-            object["updatedExisting"] = saved.1
+            object.updatedExisting = saved.1
             StoreOptions.printJSON(object, context: context)
         } else {
             context.standardOutput(saved.0.identifier.short)

@@ -74,7 +74,7 @@ enum AddReminderCommand {
             let shown = try StoreOptions.shown([saved], store: store, now: options.now, command: command)[0]
             var object = ItemJSON(machine: context.machineTimeZone(), calendars: calendars)
                 .reminder(shown.reminder, storedDue: shown.storedDue, now: options.now)
-            object["updatedExisting"] = updated
+            object.updatedExisting = updated
             StoreOptions.printJSON(object, context: context)
         } else {
             context.standardOutput(saved.identifier.short)

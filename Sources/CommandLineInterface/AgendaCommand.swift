@@ -38,10 +38,13 @@ enum AgendaCommand: Command {
         StoreOptions.warnBeyondBound(store, context: context, command: command)
         if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: zone, calendars: calendars)
-            StoreOptions.printJSON([
-                "from": ItemJSON.rfc3339(low, in: zone), "to": ItemJSON.rfc3339(high, in: zone),
-                "events": events.map(json.event), "reminders": shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: now) },
-            ] as [String: Any], context: context)
+            struct Agenda: Encodable {
+                var from, to: String
+                var events: [ItemJSON.EventObject]
+                var reminders: [ItemJSON.ReminderObject]
+            }
+            StoreOptions.printJSON(Agenda(from: RFC3339.text(low, in: zone), to: RFC3339.text(high, in: zone), events: events.map(json.event),
+                                          reminders: shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: now) }), context: context)
             return
         }
         let text = ItemText(zone: zone, now: now)

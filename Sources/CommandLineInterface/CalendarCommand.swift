@@ -67,7 +67,11 @@ enum CalendarCommand: Command {
         }
         if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: context.machineTimeZone(), calendars: [])
-            StoreOptions.printJSON(["action": action, "calendar": json.calendar(calendar)], context: context)
+            struct Change: Encodable {
+                var action: String
+                var calendar: ItemJSON.CalendarObject
+            }
+            StoreOptions.printJSON(Change(action: action, calendar: json.calendar(calendar)), context: context)
         }
     }
 }

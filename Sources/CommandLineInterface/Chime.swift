@@ -62,8 +62,9 @@ public enum Chime {
     /// store's folder, so this only makes the re-plan immediate); quiet when
     /// no daemon runs.
     static func tellDaemon(_ context: CommandContext) {
-        // Written out: JSONSerialization's first use in a process is about a tenth of a cold `chime add`.
-        _ = try? DaemonClient(environment: context.environment).send(line: Data(#"{"request":"changed"}"#.utf8), timeout: 1)
+        // Written out, and the reply left unread: a JSON coder's first use in
+        // a process is about a tenth of a cold `chime add`.
+        _ = try? DaemonClient(environment: context.environment).exchange(line: Data(#"{"request":"changed"}"#.utf8), timeout: 1)
     }
 
     static var usage: String {

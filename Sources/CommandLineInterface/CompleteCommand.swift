@@ -41,13 +41,16 @@ enum CompleteCommand: Command {
         if parsed[ChimeOptions.json] {
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
             let json = ItemJSON(machine: zone, calendars: calendars)
-            StoreOptions.printJSON([
-                "identifier": after.identifier.rawValue,
-                "alreadyCompleted": before.isCompleted,
-                "completedDue": json.time(before.due),
-                "nextDue": movedOn ? json.time(after.due) : NSNull(),
-                "reminder": json.reminder(after, storedDue: after.due, now: now),
-            ] as [String: Any], context: context)
+            struct Completion: Encodable {
+                var identifier: String
+                var alreadyCompleted: Bool
+                @Nullable var completedDue: String?
+                @Nullable var nextDue: String?
+                var reminder: ItemJSON.ReminderObject
+            }
+            StoreOptions.printJSON(Completion(identifier: after.identifier.rawValue, alreadyCompleted: before.isCompleted,
+                                              completedDue: json.time(before.due), nextDue: movedOn ? json.time(after.due) : nil,
+                                              reminder: json.reminder(after, storedDue: after.due, now: now)), context: context)
             return
         }
         let text = ItemText(zone: zone, now: now)

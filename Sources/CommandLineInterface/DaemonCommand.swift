@@ -21,18 +21,21 @@ enum DaemonCommand: Command {
             throw .usage("chime daemon: expected 'status' (see 'chime daemon --help')"
                          + Suggestion.hint(for: parsed.positionals.first ?? "", among: ["status"]))
         }
-        let reply: [String: Any]
+        let reply: ControlReply
         do {
-            reply = try DaemonClient(environment: context.environment).send(["request": "status"])
+            reply = try DaemonClient(environment: context.environment).send(.status)
         } catch {
             throw CommandFailure(message: "chime daemon status: \(error)", status: ExitStatus.unavailable)
+        }
+        guard case .status(let status) = reply else {
+            throw CommandFailure(message: "chime daemon status: \(reply.refusal ?? "not a status answer")", status: ExitStatus.unavailable)
         }
         if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(reply, context: context)
             return
         }
-        context.standardOutput("chimed is running (pid \(reply["pid"] ?? "?")) on \(reply["store"] ?? "?"), since \(reply["started"] ?? "?")")
-        if let armed = reply["armedFor"] as? String {
+        context.standardOutput("chimed is running (pid \(status.pid)) on \(status.store), since \(status.started)")
+        if let armed = status.armedFor {
             context.standardOutput("next firing at \(armed)")
         } else {
             context.standardOutput("nothing due: the timer is not armed")

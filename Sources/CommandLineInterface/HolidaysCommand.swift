@@ -77,8 +77,19 @@ enum HolidaysCommand: Command {
             context.standardError(warning)
         }
         if parsed[ChimeOptions.json] {
-            let days: [[String: Any]] = entries.map { ["date": $0.date.description, "offDay": $0.isOffDay, "name": $0.name] }
-            StoreOptions.printJSON(["region": region, "year": year, "hasData": missing.isEmpty, "days": days], context: context)
+            struct Day: Encodable {
+                var date: String
+                var offDay: Bool
+                var name: String
+            }
+            struct Year: Encodable {
+                var region: String
+                var year: Int
+                var hasData: Bool
+                var days: [Day]
+            }
+            let days = entries.map { Day(date: $0.date.description, offDay: $0.isOffDay, name: $0.name) }
+            StoreOptions.printJSON(Year(region: region, year: year, hasData: missing.isEmpty, days: days), context: context)
             return
         }
         if entries.isEmpty {
@@ -98,12 +109,23 @@ enum HolidaysCommand: Command {
         let first = calendar.coveredYears.first ?? thisYear
         let missing = calendar.missingYears(in: first...(thisYear + 1))
         if parsed[ChimeOptions.json] {
-            let years: [[String: Any]] = calendar.years.map {
-                ["year": $0.year, "source": $0.source.location, "format": $0.source.format.rawValue, "hash": $0.contentHash,
-                 "offDays": $0.offDayCount, "makeupWorkdays": $0.makeupWorkdayCount, "notices": $0.notices.count]
+            struct Year: Encodable {
+                var year: Int
+                var source, format, hash: String
+                var offDays, makeupWorkdays, notices: Int
             }
-            StoreOptions.printJSON(["region": region, "years": years, "missing": missing,
-                                    "ordinaryWeek": calendar.ordinaryWeek.workingDays.sorted().map(\.code)], context: context)
+            struct Status: Encodable {
+                var region: String
+                var years: [Year]
+                var missing: [Int]
+                var ordinaryWeek: [String]
+            }
+            let years = calendar.years.map {
+                Year(year: $0.year, source: $0.source.location, format: $0.source.format.rawValue, hash: $0.contentHash,
+                     offDays: $0.offDayCount, makeupWorkdays: $0.makeupWorkdayCount, notices: $0.notices.count)
+            }
+            StoreOptions.printJSON(Status(region: region, years: years, missing: missing,
+                                          ordinaryWeek: calendar.ordinaryWeek.workingDays.sorted().map(\.code)), context: context)
             return
         }
         context.standardOutput("region \(region), ordinary week \(HolidayOptions.weekText(calendar.ordinaryWeek))")
@@ -179,7 +201,11 @@ enum HolidaysCommand: Command {
         }
         let week = try StoreOptions.run(command) { () throws(StoreError) in try store.ordinaryWeek(region: region) }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["region": region, "ordinaryWeek": week.workingDays.sorted().map(\.code)], context: context)
+            struct Week: Encodable {
+                var region: String
+                var ordinaryWeek: [String]
+            }
+            StoreOptions.printJSON(Week(region: region, ordinaryWeek: week.workingDays.sorted().map(\.code)), context: context)
         } else {
             context.standardOutput("ordinary week (\(region)): \(HolidayOptions.weekText(week))")
         }
@@ -202,11 +228,21 @@ enum HolidaysCommand: Command {
                        context: CommandContext, unpublished: [Int] = []) {
         let counts = Dictionary(grouping: changes, by: \.kind).mapValues(\.count)
         if parsed[ChimeOptions.json] {
-            let years: [[String: Any]] = changes.map {
-                ["year": $0.year, "change": $0.kind.rawValue, "offDays": $0.offDays, "makeupWorkdays": $0.makeupWorkdays,
-                 "notices": $0.notices, "source": $0.source]
+            struct Year: Encodable {
+                var year: Int
+                var change: String
+                var offDays, makeupWorkdays, notices: Int
+                var source: String
             }
-            StoreOptions.printJSON(["years": years, "unpublished": unpublished], context: context)
+            struct Report: Encodable {
+                var years: [Year]
+                var unpublished: [Int]
+            }
+            let years = changes.map {
+                Year(year: $0.year, change: $0.kind.rawValue, offDays: $0.offDays, makeupWorkdays: $0.makeupWorkdays,
+                     notices: $0.notices, source: $0.source)
+            }
+            StoreOptions.printJSON(Report(years: years, unpublished: unpublished), context: context)
             return
         }
         for change in changes where change.kind != .unchanged { context.standardOutput(change.description) }

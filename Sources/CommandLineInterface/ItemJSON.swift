@@ -17,33 +17,21 @@ struct ItemJSON {
         self.calendars = Dictionary(calendars.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
-    static func null(_ value: Any?) -> Any { value ?? NSNull() }
-
-    /// `2026-12-01T08:50:00+08:00`.
-    static func rfc3339(_ instant: Int64, in zone: TimeZoneRules) -> String {
-        let offset = Int(zone.offset(at: instant))
-        let magnitude = abs(offset)
-        var text = zone.localTime(at: instant).description + (offset < 0 ? "-" : "+")
-            + ItemText.two(magnitude / 3600) + ":" + ItemText.two(magnitude / 60 % 60)
-        if magnitude % 60 != 0 { text += ":" + ItemText.two(magnitude % 60) }
-        return text
-    }
-
     /// `2026-12-01T00:50:00Z`.
     static func utc(_ date: Date) -> String {
-        LocalDateTime(localSeconds: Int64(date.timeIntervalSince1970.rounded(.down))).description + "Z"
+        RFC3339.utc(Int64(date.timeIntervalSince1970.rounded(.down)))
     }
 
     /// A date alone for a date, else RFC 3339 in the time's zone.
-    func time(_ time: ItemTime?) -> Any {
-        guard let time else { return NSNull() }
+    func time(_ time: ItemTime?) -> String? {
+        guard let time else { return nil }
         if case .date(let date) = time { return date.description }
         let zone = (try? time.timeZone(machine: machine)) ?? machine
-        return Self.rfc3339(time.resolution(in: zone).instant, in: zone)
+        return RFC3339.text(time.resolution(in: zone).instant, in: zone)
     }
 
     /// An original start or exception date of a series that starts at `start`.
-    func seriesTime(_ local: LocalDateTime, start: ItemTime) -> Any {
+    func seriesTime(_ local: LocalDateTime, start: ItemTime) -> String? {
         switch start {
         case .date: return local.date.description
         case .floating: return time(.floating(local))
@@ -51,96 +39,156 @@ struct ItemJSON {
         }
     }
 
-    func calendar(_ calendar: ItemCalendar, defaultEvents: ItemIdentifier? = nil, defaultReminders: ItemIdentifier? = nil) -> [String: Any] {
+    struct CalendarObject: Encodable {
+        var identifier: String
+        var title: String
+        var color: String
+        var kind: String
+        @Nullable var subscriptionURL: String?
+        var allowsContentModifications: Bool
+        var defaultForEvents: Bool
+        var defaultForReminders: Bool
+    }
+
+    func calendar(_ calendar: ItemCalendar, defaultEvents: ItemIdentifier? = nil, defaultReminders: ItemIdentifier? = nil) -> CalendarObject {
         var subscription: String?
         if case .subscribed(let url) = calendar.kind { subscription = url }
-        return [
-            "identifier": calendar.identifier.rawValue,
-            "title": calendar.title,
-            "color": calendar.color,
-            "kind": subscription == nil ? "local" : "subscribed",
-            "subscriptionURL": Self.null(subscription),
-            "allowsContentModifications": calendar.allowsContentModifications,
-            "defaultForEvents": calendar.identifier == defaultEvents,
-            "defaultForReminders": calendar.identifier == defaultReminders,
-        ]
+        return CalendarObject(identifier: calendar.identifier.rawValue, title: calendar.title, color: calendar.color,
+                              kind: subscription == nil ? "local" : "subscribed", subscriptionURL: subscription,
+                              allowsContentModifications: calendar.allowsContentModifications,
+                              defaultForEvents: calendar.identifier == defaultEvents, defaultForReminders: calendar.identifier == defaultReminders)
+    }
+
+    struct AlarmObject: Encodable {
+        var identifier: String
+        var type: String
+        @Nullable var offsetSeconds: Int? = nil
+        @Nullable var at: String? = nil
+        @Nullable var proximity: String? = nil
+        @Nullable var latitude: Double? = nil
+        @Nullable var longitude: Double? = nil
+        @Nullable var radius: Double? = nil
+        @Nullable var locationTitle: String? = nil
+        @Nullable var missedWindowSeconds: Int? = nil
+        @Nullable var dwellSeconds: Int? = nil
+        @Nullable var firstPositionRings: Bool? = nil
     }
 
     /// An alarm as every JSON output writes it (items, `chime location --status`).
-    static func alarm(_ alarm: Alarm) -> [String: Any] {
-        var object: [String: Any] = [
-            "identifier": alarm.identifier.rawValue, "offsetSeconds": NSNull(), "at": NSNull(),
-            "proximity": NSNull(), "latitude": NSNull(), "longitude": NSNull(), "radius": NSNull(), "locationTitle": NSNull(),
-            "missedWindowSeconds": Self.null(alarm.missedWindow), "dwellSeconds": NSNull(), "firstPositionRings": NSNull(),
-        ]
+    static func alarm(_ alarm: Alarm) -> AlarmObject {
+        var object = AlarmObject(identifier: alarm.identifier.rawValue, type: "", missedWindowSeconds: alarm.missedWindow)
         switch alarm.trigger {
         case .relative(let seconds):
-            object["type"] = "relative"
-            object["offsetSeconds"] = seconds
+            object.type = "relative"
+            object.offsetSeconds = seconds
         case .absolute(let date):
-            object["type"] = "absolute"
-            object["at"] = Self.utc(date)
+            object.type = "absolute"
+            object.at = Self.utc(date)
         case .proximity(let location, let proximity):
-            object["type"] = "proximity"
-            object["proximity"] = proximity.rawValue
-            object["latitude"] = location.latitude
-            object["longitude"] = location.longitude
-            object["radius"] = location.radius
-            object["locationTitle"] = location.title
-            object["dwellSeconds"] = alarm.dwell
-            object["firstPositionRings"] = alarm.firesOnFirstFix
+            object.type = "proximity"
+            object.proximity = proximity.rawValue
+            object.latitude = location.latitude
+            object.longitude = location.longitude
+            object.radius = location.radius
+            object.locationTitle = location.title
+            object.dwellSeconds = alarm.dwell
+            object.firstPositionRings = alarm.firesOnFirstFix
         }
         return object
     }
 
-    func event(_ event: Event) -> [String: Any] {
-        [
-            "type": "event",
-            "identifier": event.identifier.rawValue,
-            "shortIdentifier": event.identifier.short,
-            "calendar": Self.null(calendars[event.calendarIdentifier]?.title),
-            "calendarIdentifier": event.calendarIdentifier.rawValue,
-            "title": event.title,
-            "location": event.location,
-            "notes": event.notes,
-            "url": Self.null(event.url),
-            "allDay": event.isAllDay,
-            "floating": { if case .floating = event.start { return true }; return false }(),
-            "timeZone": Self.null(event.start.zoneName),
-            "start": time(event.start),
-            "end": time(event.end),
-            "recurrenceRule": Self.null(event.recurrenceRule?.rfc5545),
-            "exceptionDates": event.exceptionDates.map { seriesTime($0, start: event.start) },
-            "alarms": event.alarms.map(Self.alarm),
-            "externalKey": Self.null(event.externalKey),
-            "seriesIdentifier": Self.null(event.seriesIdentifier?.rawValue),
-            "originalStart": Self.null(event.originalStart.map { seriesTime($0, start: event.start) }),
-        ]
+    struct EventObject: Encodable {
+        var type = "event"
+        var identifier: String
+        var shortIdentifier: String
+        @Nullable var calendar: String?
+        var calendarIdentifier: String
+        var title: String
+        var location: String
+        var notes: String
+        @Nullable var url: String?
+        var allDay: Bool
+        var floating: Bool
+        @Nullable var timeZone: String?
+        @Nullable var start: String?
+        @Nullable var end: String?
+        @Nullable var recurrenceRule: String?
+        var exceptionDates: [String?]
+        var alarms: [AlarmObject]
+        @Nullable var externalKey: String?
+        @Nullable var seriesIdentifier: String?
+        @Nullable var originalStart: String?
+        /// `chime add event --key`: whether it updated the item holding the key.
+        var updatedExisting: Bool?
+    }
+
+    func event(_ event: Event) -> EventObject {
+        EventObject(
+            identifier: event.identifier.rawValue,
+            shortIdentifier: event.identifier.short,
+            calendar: calendars[event.calendarIdentifier]?.title,
+            calendarIdentifier: event.calendarIdentifier.rawValue,
+            title: event.title,
+            location: event.location,
+            notes: event.notes,
+            url: event.url,
+            allDay: event.isAllDay,
+            floating: { if case .floating = event.start { return true }; return false }(),
+            timeZone: event.start.zoneName,
+            start: time(event.start),
+            end: time(event.end),
+            recurrenceRule: event.recurrenceRule?.rfc5545,
+            exceptionDates: event.exceptionDates.map { seriesTime($0, start: event.start) },
+            alarms: event.alarms.map(Self.alarm),
+            externalKey: event.externalKey,
+            seriesIdentifier: event.seriesIdentifier?.rawValue,
+            originalStart: event.originalStart.flatMap { seriesTime($0, start: event.start) })
+    }
+
+    struct ReminderObject: Encodable {
+        var type = "reminder"
+        var identifier: String
+        var shortIdentifier: String
+        @Nullable var calendar: String?
+        var calendarIdentifier: String
+        var title: String
+        var notes: String
+        var priority: Int
+        @Nullable var start: String?
+        @Nullable var due: String?
+        @Nullable var storedDue: String?
+        @Nullable var timeZone: String?
+        var completed: Bool
+        @Nullable var completionDate: String?
+        var overdue: Bool
+        @Nullable var recurrenceRule: String?
+        var alarms: [AlarmObject]
+        @Nullable var externalKey: String?
+        /// `chime add reminder --key`: whether it updated the item holding the key.
+        var updatedExisting: Bool?
     }
 
     /// `reminder` as shown (a repeating one at its current occurrence);
     /// `storedDue`: the due time in the store, from which its occurrences count.
-    func reminder(_ reminder: Reminder, storedDue: ItemTime?, now: Int64) -> [String: Any] {
+    func reminder(_ reminder: Reminder, storedDue: ItemTime?, now: Int64) -> ReminderObject {
         let text = ItemText(zone: machine, now: now)
-        return [
-            "type": "reminder",
-            "identifier": reminder.identifier.rawValue,
-            "shortIdentifier": reminder.identifier.short,
-            "calendar": Self.null(calendars[reminder.calendarIdentifier]?.title),
-            "calendarIdentifier": reminder.calendarIdentifier.rawValue,
-            "title": reminder.title,
-            "notes": reminder.notes,
-            "priority": reminder.priority,
-            "start": time(reminder.start),
-            "due": time(reminder.due),
-            "storedDue": time(storedDue),
-            "timeZone": Self.null(reminder.due?.zoneName ?? reminder.start?.zoneName),
-            "completed": reminder.isCompleted,
-            "completionDate": Self.null(reminder.completionDate.map(Self.utc)),
-            "overdue": text.isOverdue(reminder),
-            "recurrenceRule": Self.null(reminder.recurrenceRule?.rfc5545),
-            "alarms": reminder.alarms.map(Self.alarm),
-            "externalKey": Self.null(reminder.externalKey),
-        ]
+        return ReminderObject(
+            identifier: reminder.identifier.rawValue,
+            shortIdentifier: reminder.identifier.short,
+            calendar: calendars[reminder.calendarIdentifier]?.title,
+            calendarIdentifier: reminder.calendarIdentifier.rawValue,
+            title: reminder.title,
+            notes: reminder.notes,
+            priority: reminder.priority,
+            start: time(reminder.start),
+            due: time(reminder.due),
+            storedDue: time(storedDue),
+            timeZone: reminder.due?.zoneName ?? reminder.start?.zoneName,
+            completed: reminder.isCompleted,
+            completionDate: reminder.completionDate.map(Self.utc),
+            overdue: text.isOverdue(reminder),
+            recurrenceRule: reminder.recurrenceRule?.rfc5545,
+            alarms: reminder.alarms.map(Self.alarm),
+            externalKey: reminder.externalKey)
     }
 }

@@ -13,15 +13,13 @@ struct ItemText {
 
     static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
-    static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
     /// `Tue 12-01`.
     static func day(_ date: CivilDate) -> String {
-        "\(weekdays[date.weekday.rawValue]) \(two(date.month))-\(two(date.day))"
+        "\(weekdays[date.weekday.rawValue]) \(CivilDate.twoDigits(date.month))-\(CivilDate.twoDigits(date.day))"
     }
 
     /// `08:50`.
-    static func clock(_ time: LocalDateTime) -> String { "\(two(time.hour)):\(two(time.minute))" }
+    static func clock(_ time: LocalDateTime) -> String { "\(CivilDate.twoDigits(time.hour)):\(CivilDate.twoDigits(time.minute))" }
 
     /// `Tue 2026-12-01 08:50` (with the zone's name when it is not the display zone).
     func full(_ time: ItemTime) -> String {
@@ -139,48 +137,7 @@ struct ItemText {
 
     /// An alarm as a person says it; `allDay`: of an item on a date, whose
     /// offsets count from its local midnight ("at 09:00 on the day").
-    func alarm(_ alarm: Alarm, allDay: Bool = false) -> String {
-        switch alarm.missedWindow {
-        case nil: trigger(alarm, allDay: allDay)
-        case 0: trigger(alarm, allDay: allDay) + " (if missed: never shown late)"
-        case let window?: trigger(alarm, allDay: allDay) + " (if missed: shown up to \(Self.duration(window)) late)"
-        }
-    }
-
-    private func trigger(_ alarm: Alarm, allDay: Bool) -> String {
-        switch alarm.trigger {
-        case .relative(let seconds):
-            if allDay, (0..<86_400).contains(seconds) {
-                return "at " + Self.clock(LocalDateTime(localSeconds: Int64(seconds))) + " on the day"
-            }
-            if seconds == 0 { return "at the time" }
-            return "\(Self.duration(abs(seconds))) \(seconds < 0 ? "before" : "after")"
-        case .absolute(let date):
-            return "at " + full(.zoned(zone.localTime(at: Int64(date.timeIntervalSince1970)), zone: zone.identifier))
-        case .proximity(let location, let proximity):
-            let place = "\(location.latitude),\(location.longitude) within \(Self.number(location.radius)) m"
-            var text = "on \(proximity == .enter ? "arriving at" : "leaving") \(place)\(location.title.isEmpty ? "" : " (\(location.title))")"
-            if proximity == .enter && alarm.dwell > 0 { text += ", after \(Self.duration(alarm.dwell)) inside" }
-            if alarm.firesOnFirstFix { text += ", also on the first position" }
-            return text
-        }
-    }
-
-    /// `1h30m`, `10m`, `1d`.
-    static func duration(_ seconds: Int) -> String {
-        if seconds == 0 { return "0s" }
-        var rest = seconds
-        var text = ""
-        for (unit, length) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] where rest >= length {
-            text += "\(rest / length)\(unit)"
-            rest %= length
-        }
-        return text
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
+    func alarm(_ alarm: Alarm, allDay: Bool = false) -> String { alarm.text(in: zone, allDay: allDay) }
 
     static func table(_ rows: [(String, String)]) -> [String] {
         let width = (rows.map(\.0.count).max() ?? 0) + 2

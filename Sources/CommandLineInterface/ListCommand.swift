@@ -57,7 +57,13 @@ enum ListCommand: Command {
         }
         let json = ItemJSON(machine: options.zone, calendars: calendars)
         let text = ItemText(zone: options.zone, now: options.now)
-        let date: (Int64?) -> Any = { $0.map { ItemJSON.rfc3339($0, in: options.zone) } ?? NSNull() }
+        let date: (Int64?) -> String? = { $0.map { RFC3339.text($0, in: options.zone) } }
+        struct Listing: Encodable {
+            @Nullable var from: String?
+            @Nullable var to: String?
+            var events: [ItemJSON.EventObject]? = nil
+            var reminders: [ItemJSON.ReminderObject]? = nil
+        }
 
         if kind == "events" {
             let today = options.zone.localTime(at: options.now).date
@@ -69,7 +75,7 @@ enum ListCommand: Command {
             }
             StoreOptions.warnBeyondBound(store, context: context, command: command)
             if parsed[ChimeOptions.json] {
-                StoreOptions.printJSON(["from": date(low), "to": date(high), "events": events.map(json.event)] as [String: Any], context: context)
+                StoreOptions.printJSON(Listing(from: date(low), to: date(high), events: events.map(json.event)), context: context)
             } else if events.isEmpty {
                 context.standardOutput("No events.")
             } else {
@@ -90,8 +96,9 @@ enum ListCommand: Command {
         let shown = try StoreOptions.shown(stored, store: store, now: options.now, byDue: !parsed[ChimeOptions.completed], command: command)
         let reminders = shown.map(\.reminder)
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["from": date(from), "to": date(to),
-                                    "reminders": shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: options.now) }] as [String: Any], context: context)
+            StoreOptions.printJSON(Listing(from: date(from), to: date(to),
+                                           reminders: shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: options.now) }),
+                                   context: context)
         } else if reminders.isEmpty {
             context.standardOutput("No reminders.")
         } else {

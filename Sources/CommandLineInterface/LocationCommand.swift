@@ -140,15 +140,15 @@ enum LocationCommand: Command {
         let totals = feed.totals
         for failure in totals.failures { context.standardError("\(command): \(failure)") }
         if parsed[ChimeOptions.json] {
-            var object: [String: Any] = ["sent": totals.sent, "taken": totals.taken, "ignored": totals.ignored,
-                                         "transitions": totals.transitions, "kept": totals.kept]
-            if let counts {
-                object["lines"] = counts.lines
-                object["fixes"] = counts.fixes
-                object["skipped"] = counts.skipped
-                object["refused"] = counts.refused
+            /// The stream's counts are left out for positions given as arguments.
+            struct Summary: Encodable {
+                var sent, taken, ignored, transitions: Int
+                var kept: Bool
+                var lines, fixes, skipped, refused: Int?
             }
-            StoreOptions.printJSON(object, context: context)
+            StoreOptions.printJSON(Summary(sent: totals.sent, taken: totals.taken, ignored: totals.ignored, transitions: totals.transitions,
+                                           kept: totals.kept, lines: counts?.lines, fixes: counts?.fixes, skipped: counts?.skipped,
+                                           refused: counts?.refused), context: context)
         } else if counts != nil || totals.sent > 0 {
             var text = counts.map { "read \($0.lines) line(s): \($0.fixes) position(s), \($0.skipped) skipped, \($0.refused) refused; " } ?? ""
             text += totals.sent > 0 || !totals.kept
@@ -168,13 +168,11 @@ enum LocationCommand: Command {
     /// store: it writes a position that changes no state to the store at
     /// most every ten seconds, so the store's may be older.
     static func daemonPosition(storePath: String, context: CommandContext) -> Fix? {
-        guard let reply = try? DaemonClient(environment: context.environment).send(["request": "status"], timeout: 1),
-              let store = reply["store"] as? String,
-              URL(fileURLWithPath: store).standardizedFileURL == URL(fileURLWithPath: storePath).standardizedFileURL,
-              let object = reply["position"] as? [String: Any],
-              let latitude = object["lat"] as? Double, let longitude = object["lon"] as? Double, let time = object["time"] as? Double
+        guard case .status(let status)? = try? DaemonClient(environment: context.environment).send(.status, timeout: 1),
+              URL(fileURLWithPath: status.store).standardizedFileURL == URL(fileURLWithPath: storePath).standardizedFileURL,
+              let position = status.position
         else { return nil }
-        return try? Fix(latitude: latitude, longitude: longitude, accuracy: object["accuracy"] as? Double, time: time)
+        return try? Fix(latitude: position.lat, longitude: position.lon, accuracy: position.accuracy, time: position.time)
     }
 
     private static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
@@ -190,26 +188,46 @@ enum LocationCommand: Command {
             position = (newer, nil)
         }
         let zone = context.machineTimeZone()
-        func stamp(_ time: Double) -> String { ItemJSON.rfc3339(Int64(time.rounded(.down)), in: zone) }
+        func stamp(_ time: Double) -> String { RFC3339.text(Int64(time.rounded(.down)), in: zone) }
         if parsed[ChimeOptions.json] {
-            var object: [String: Any] = ["position": NSNull()]
-            if let position {
-                object["position"] = ["latitude": position.fix.position.latitude, "longitude": position.fix.position.longitude,
-                                      "accuracy": position.fix.accuracy ?? NSNull(), "at": stamp(position.fix.time),
-                                      "recorded": position.recorded.map(stamp) ?? NSNull()] as [String: Any]
+            struct Position: Encodable {
+                var latitude, longitude: Double
+                @Nullable var accuracy: Double?
+                var at: String
+                @Nullable var recorded: String?
             }
-            object["geofences"] = alarms.map { row -> [String: Any] in
-                // The alarm's fields named as in item JSON, then its state.
+            /// The alarm's fields named as in item JSON, then its state.
+            struct Geofence: Encodable {
+                var fields: ItemJSON.AlarmObject
+                var alarm, item, title, state: String
+                @Nullable var lastFired: String?
+
+                enum CodingKeys: CodingKey { case alarm, item, title, state, lastFired }
+
+                func encode(to encoder: any Encoder) throws {
+                    try fields.encode(to: encoder)
+                    var container = encoder.container(keyedBy: CodingKeys.self)
+                    try container.encode(alarm, forKey: .alarm)
+                    try container.encode(item, forKey: .item)
+                    try container.encode(title, forKey: .title)
+                    try container.encode(state, forKey: .state)
+                    try container.encode(lastFired, forKey: .lastFired)
+                }
+            }
+            struct Status: Encodable {
+                @Nullable var position: Position?
+                var geofences: [Geofence]
+            }
+            let geofences = alarms.map { row in
                 let state = snapshot.states[row.alarm.identifier.rawValue]
-                var entry = ItemJSON.alarm(row.alarm)
-                entry["alarm"] = row.alarm.identifier.rawValue
-                entry["item"] = row.item.rawValue
-                entry["title"] = row.title
-                entry["state"] = (state?.presence ?? .unknown).rawValue
-                entry["lastFired"] = state?.lastFiredAt.map(stamp) ?? NSNull()
-                return entry
+                return Geofence(fields: ItemJSON.alarm(row.alarm), alarm: row.alarm.identifier.rawValue, item: row.item.rawValue,
+                                title: row.title, state: (state?.presence ?? .unknown).rawValue, lastFired: state?.lastFiredAt.map(stamp))
             }
-            StoreOptions.printJSON(object, context: context)
+            let shown = position.map {
+                Position(latitude: $0.fix.position.latitude, longitude: $0.fix.position.longitude, accuracy: $0.fix.accuracy,
+                         at: stamp($0.fix.time), recorded: $0.recorded.map(stamp))
+            }
+            StoreOptions.printJSON(Status(position: shown, geofences: geofences), context: context)
             return
         }
         if let position {

@@ -91,16 +91,16 @@ final class LocationFeed {
         newest = nil
         firstQueuedAt = nil
         do {
-            let reply = try client.send(line: line, timeout: 10)
-            guard reply["ok"] as? Bool == true else {
-                totals.failures.append("chimed refused \(fixes) fix(es): \(reply["error"] ?? "no reason given")")
+            let reply = try client.send(line: line, answering: .location, timeout: 10)
+            guard case .location(let outcome) = reply else {
+                totals.failures.append("chimed refused \(fixes) fix(es): \(reply.refusal ?? "no reason given")")
                 if let newestFix { try keep(newestFix) }
                 return
             }
             totals.sent += fixes
-            totals.taken += reply["taken"] as? Int ?? 0
-            totals.ignored += reply["ignored"] as? Int ?? 0
-            totals.transitions += reply["transitions"] as? Int ?? 0
+            totals.taken += outcome.taken
+            totals.ignored += outcome.ignored
+            totals.transitions += outcome.transitions
         } catch {
             if !toldNoDaemon {
                 toldNoDaemon = true

@@ -32,9 +32,12 @@ enum MissedCommand: Command {
         }
         let zone = context.machineTimeZone()
         if parsed[ChimeOptions.json] {
-            let list: [[String: Any]] = missed.map {
-                ["due": ItemJSON.rfc3339($0.due, in: zone), "item": $0.item.rawValue, "alarm": $0.alarm.rawValue, "title": $0.title,
-                 "outcome": $0.isNotDone ? "not-done" : $0.outcome.rawValue, "key": $0.key]
+            struct Missed: Encodable {
+                var due, item, alarm, title, outcome, key: String
+            }
+            let list = missed.map {
+                Missed(due: RFC3339.text($0.due, in: zone), item: $0.item.rawValue, alarm: $0.alarm.rawValue, title: $0.title,
+                       outcome: $0.isNotDone ? "not-done" : $0.outcome.rawValue, key: $0.key)
             }
             StoreOptions.printJSON(["missed": list], context: context)
             return

@@ -40,20 +40,8 @@ enum NextCommand: Command {
         StoreOptions.warnBeyondBound(store, context: context, command: command)
         let text = ItemText(zone: zone, now: now)
         if parsed[ChimeOptions.json] {
-            let list: [[String: Any]] = firings.map { firing in
-                var object: [String: Any] = [
-                    "at": ItemJSON.rfc3339(firing.instant, in: zone), "kind": firing.kind.rawValue,
-                    "item": firing.itemIdentifier.rawValue, "title": firing.title, "alarm": firing.alarm.identifier.rawValue,
-                    "trigger": text.alarm(firing.alarm, allDay: firing.occurrence?.isAllDay == true), "key": firing.key,
-                ]
-                if let occurrence = firing.occurrence {
-                    object["occurrence"] = ItemJSON.rfc3339(occurrence.instant, in: zone)
-                    object["scheduled"] = occurrence.scheduledTime.description
-                }
-                if let explanation = firing.explanation { object["why"] = explanation }
-                return object
-            }
-            StoreOptions.printJSON(["firings": list], context: context)
+            // The daemon's `next` answer, less its `ok`.
+            StoreOptions.printJSON(["firings": firings.map { NextFiring($0, zone: zone) }], context: context)
             return
         }
         if firings.isEmpty { context.standardOutput("No alarms to come.") }

@@ -29,18 +29,25 @@ enum RemoveCommand: Command {
         if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
         let store = try StoreOptions.open(parsed, context: context, command: command)
         let item = try StoredItem.find(id, in: store, command: command)
-        var result: [String: Any] = ["identifier": NSNull(), "type": "", "occurrence": NSNull(), "span": NSNull()]
+        struct Removal: Encodable {
+            @Nullable var identifier: String?
+            var type = ""
+            @Nullable var occurrence: String?
+            @Nullable var span: String?
+            var removed = true
+        }
+        var result = Removal()
         let message: String
         switch item {
         case .reminder(let reminder):
             if parsed[ChimeOptions.occurrence] != nil { throw .usage("\(command): --occurrence is for repeating events; '\(id)' is a reminder") }
             try StoreOptions.run(command) { () throws(StoreError) in try store.removeReminder(reminder.identifier) }
-            result["identifier"] = reminder.identifier.rawValue
-            result["type"] = "reminder"
+            result.identifier = reminder.identifier.rawValue
+            result.type = "reminder"
             message = "removed reminder '\(reminder.title)' [\(reminder.identifier.short)]"
         case .event(let event):
-            result["identifier"] = event.identifier.rawValue
-            result["type"] = "event"
+            result.identifier = event.identifier.rawValue
+            result.type = "event"
             guard let text = parsed[ChimeOptions.occurrence] else {
                 try StoreOptions.run(command) { () throws(StoreError) in try store.remove(event) }
                 message = "removed event '\(event.title)' [\(event.identifier.short)]"
@@ -51,15 +58,14 @@ enum RemoveCommand: Command {
             try StoreOptions.run(command) { () throws(StoreError) in try store.remove(occurrence, span: chosen) }
             let json = ItemJSON(machine: context.machineTimeZone(), calendars: [])
             let series = occurrence.seriesIdentifier ?? event.identifier
-            result["identifier"] = series.rawValue
-            result["occurrence"] = json.seriesTime(originalStart, start: occurrence.start)
-            result["span"] = chosen.rawValue
+            result.identifier = series.rawValue
+            result.occurrence = json.seriesTime(originalStart, start: occurrence.start)
+            result.span = chosen.rawValue
             message = chosen == .thisEvent
                 ? "removed the occurrence of '\(event.title)' at \(originalStart) [\(series.short)]"
                 : "removed '\(event.title)' from \(originalStart) on [\(series.short)]"
         }
         if parsed[ChimeOptions.json] {
-            result["removed"] = true
             StoreOptions.printJSON(result, context: context)
         } else {
             context.standardOutput(message)

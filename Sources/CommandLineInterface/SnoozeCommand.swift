@@ -40,7 +40,11 @@ enum SnoozeCommand: Command {
         if parsed[ChimeOptions.dismiss] {
             let dropped = try StoreOptions.run(command) { () throws(StoreError) in try ledger.dismiss(delivery.key) }
             if parsed[ChimeOptions.json] {
-                StoreOptions.printJSON(["key": delivery.key, "dropped": dropped], context: context)
+                struct Dismissal: Encodable {
+                    var key: String
+                    var dropped: Int
+                }
+                StoreOptions.printJSON(Dismissal(key: delivery.key, dropped: dropped), context: context)
             } else {
                 context.standardOutput(dropped == 0 ? "no snooze of '\(delivery.title)' to drop" : "dismissed '\(delivery.title)'")
             }
@@ -48,7 +52,7 @@ enum SnoozeCommand: Command {
         }
         let snooze = try StoreOptions.run(command) { () throws(StoreError) in try ledger.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["key": snooze.key.description, "at": ItemJSON.rfc3339(snooze.fireAt, in: zone), "title": snooze.title], context: context)
+            StoreOptions.printJSON(["key": snooze.key.description, "at": RFC3339.text(snooze.fireAt, in: zone), "title": snooze.title], context: context)
         } else {
             let local = zone.localTime(at: snooze.fireAt)
             context.standardOutput("'\(snooze.title)' rings again at \(ItemText.day(local.date)) \(ItemText.clock(local))")

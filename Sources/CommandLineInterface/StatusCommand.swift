@@ -32,15 +32,17 @@ enum StatusCommand: Command {
             }
         }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON([
-                "path": path,
-                "access": access.rawValue,
-                "calendars": ItemJSON.null(counts?.calendars),
-                "events": ItemJSON.null(counts?.events),
-                "reminders": ItemJSON.null(counts?.reminders),
-                "incompleteReminders": ItemJSON.null(counts?.incompleteReminders),
-                "changeCounter": ItemJSON.null(counts?.changeCounter),
-            ] as [String: Any], context: context)
+            struct Status: Encodable {
+                var path, access: String
+                @Nullable var calendars: Int?
+                @Nullable var events: Int?
+                @Nullable var reminders: Int?
+                @Nullable var incompleteReminders: Int?
+                @Nullable var changeCounter: Int64?
+            }
+            StoreOptions.printJSON(Status(path: path, access: access.rawValue, calendars: counts?.calendars, events: counts?.events,
+                                          reminders: counts?.reminders, incompleteReminders: counts?.incompleteReminders,
+                                          changeCounter: counts?.changeCounter), context: context)
             return
         }
         var rows = [("Store", path), ("Access", access.rawValue)]

@@ -149,9 +149,17 @@ enum StoreOptions {
         for item in store.takeItemsBeyondBound() { context.standardError("\(command): \(item)") }
     }
 
-    /// Prints a JSON document (keys sorted, so the text is stable).
-    static func printJSON(_ object: Any, context: CommandContext) {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    /// Every `--json` document's one style: pretty-printed, keys sorted (so
+    /// the text is stable), slashes as they are.
+    static let jsonEncoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Prints a JSON document in the one style of `--json`.
+    static func printJSON(_ value: some Encodable, context: CommandContext) {
+        let data = (try? jsonEncoder.encode(value)) ?? Data("{}".utf8)
         // Not escaped as text: a JSON reader gets the exact text back.
         let document = TerminalText.escapedJSON(String(decoding: data, as: UTF8.self))
         (context.standardOutputVerbatim ?? context.standardOutput)(document)

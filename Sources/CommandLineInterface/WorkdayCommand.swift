@@ -36,13 +36,19 @@ enum WorkdayCommand: Command {
             context.standardError(warning)
         }
         if parsed[ChimeOptions.json] {
-            var object: [String: Any] = [
-                "date": date.description, "weekday": date.weekday.code, "region": region, "workday": answer.isWorkday,
-                "reason": reasonCode(answer.reason), "ordinaryWeekOnly": answer.missingYear != nil,
-            ]
+            struct Day: Encodable {
+                var date, weekday, region: String
+                var workday: Bool
+                var reason: String
+                var ordinaryWeekOnly: Bool
+                /// Left out on a day no holiday names.
+                var holiday: String?
+            }
+            var object = Day(date: date.description, weekday: date.weekday.code, region: region, workday: answer.isWorkday,
+                             reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil)
             switch answer.reason {
-            case .holiday(let name): object["holiday"] = name
-            case .makeupWorkday(let name): object["holiday"] = name
+            case .holiday(let name): object.holiday = name
+            case .makeupWorkday(let name): object.holiday = name
             case .ordinaryWorkday, .weekend: break
             }
             StoreOptions.printJSON(object, context: context)

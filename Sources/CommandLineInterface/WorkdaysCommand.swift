@@ -38,7 +38,12 @@ enum WorkdaysCommand: Command {
             context.standardError(warning)
         }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["region": region, "workdays": days.map(\.description), "ordinaryWeekOnly": missing], context: context)
+            struct Workdays: Encodable {
+                var region: String
+                var workdays: [String]
+                var ordinaryWeekOnly: [Int]
+            }
+            StoreOptions.printJSON(Workdays(region: region, workdays: days.map(\.description), ordinaryWeekOnly: missing), context: context)
         } else {
             for day in days { context.standardOutput(day.description) }
         }

@@ -77,7 +77,7 @@ public enum FiringText {
             return dayText(occurrence.day, today: today)
         }
         let local = zone.localTime(at: firing.occurrence?.instant ?? firing.crossingInstant ?? firing.instant)
-        let time = twoDigits(local.hour) + ":" + twoDigits(local.minute)
+        let time = CivilDate.twoDigits(local.hour) + ":" + CivilDate.twoDigits(local.minute)
         if omitToday && local.date == today { return time }
         return dayText(local.date, today: today) + " " + time
     }
@@ -88,8 +88,6 @@ public enum FiringText {
         if seconds > 0, seconds % 60 == 0 { return "Snooze \(seconds / 60) min" }
         return "Snooze \(seconds) s"
     }
-
-    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
     static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

@@ -1,4 +1,5 @@
 import CalendarModel
+import JSONValues
 
 /// One line of a position stream (`chime location --stdin`), in any of the
 /// forms a feeder may write:
@@ -126,11 +127,15 @@ public enum PositionLine: Hashable, Sendable {
     // MARK: gpsd JSON
 
     private static func gpsdReport(_ text: Substring, receivedAt: Double) throws(PositionLineError) -> PositionLine {
-        let members: [String: FlatJSON.Value]
+        let root: JSONValue
         do {
-            members = try FlatJSON.object(String(text))
+            // Only the report's own members are read: nested lists are checked, not built.
+            root = try JSONValue.parse(Array(text.utf8), lastKeyWins: true, keptDepth: 1)
         } catch {
-            throw PositionLineError("not valid JSON (\(error.message) at byte \(error.offset + 1)): '\(clipped(text))'")
+            throw PositionLineError("not valid JSON (\(error.reason) at byte \(error.offset + 1)): '\(clipped(text))'")
+        }
+        guard case .object(let members) = root else {
+            throw PositionLineError("not valid JSON (expected a JSON object at byte 1): '\(clipped(text))'")
         }
         guard case .string(let kind)? = members["class"] else {
             throw PositionLineError("a JSON line without a \"class\" string is not a gpsd report: '\(clipped(text))'")
@@ -144,7 +149,7 @@ public enum PositionLine: Hashable, Sendable {
             switch members[name] {
             case nil, .null?: return nil
             case .number(let value)?: return value
-            case let other?: throw PositionLineError("gpsd TPV \"\(name)\" is not a number but \(other.kind): '\(clipped(text))'")
+            case let other?: throw PositionLineError("gpsd TPV \"\(name)\" is not a number but \(described(other)): '\(clipped(text))'")
             }
         }
         guard let latitude = try field("lat"), let longitude = try field("lon") else {
@@ -164,9 +169,20 @@ public enum PositionLine: Hashable, Sendable {
             }
             time = instant
         case let other?:
-            throw PositionLineError("gpsd TPV \"time\" is not a string but \(other.kind): '\(clipped(text))'")
+            throw PositionLineError("gpsd TPV \"time\" is not a string but \(described(other)): '\(clipped(text))'")
         }
         return try fix(latitude: latitude, longitude: longitude, accuracy: accuracy, time: time)
+    }
+
+    /// What a value is, for a message.
+    private static func described(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text): "the string \"\(clipped(text))\""
+        case .number(let value): "the number \(value)"
+        case .bool(let value): "\(value)"
+        case .null: "null"
+        case .array, .object: "an array or object"
+        }
     }
 
     // MARK: Shared

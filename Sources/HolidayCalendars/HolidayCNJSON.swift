@@ -1,4 +1,5 @@
 import CalendarModel
+import JSONValues
 
 /// holiday-cn's per-year JSON (https://github.com/NateScarlet/holiday-cn):
 ///

@@ -42,17 +42,8 @@ public struct Occurrence: Hashable, Sendable, CustomStringConvertible {
     /// minutes (local mean time before 1900) keep their seconds.
     public var rfc3339: String {
         if isAllDay { return day.description }
-        return localTime.description + Occurrence.offsetText(utcOffset)
+        return RFC3339.text(localTime, offset: Int(utcOffset))
     }
 
     public var description: String { rfc3339 }
-
-    static func offsetText(_ offset: Int32) -> String {
-        let magnitude = Int(offset.magnitude)
-        var text = (offset < 0 ? "-" : "+") + twoDigits(magnitude / 3600) + ":" + twoDigits(magnitude / 60 % 60)
-        if magnitude % 60 != 0 { text += ":" + twoDigits(magnitude % 60) }
-        return text
-    }
-
-    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

@@ -51,7 +51,7 @@ struct DaemonClientErrorTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": folder])
         do {
-            _ = try client.send(["request": "status"], timeout: 1)
+            _ = try client.send(.status, timeout: 1)
             Issue.record("a reply without a daemon")
         } catch {
             #expect(error.code == .notRunning)
@@ -69,7 +69,7 @@ struct DaemonClientErrorTests {
             usleep(2_000_000)
         }
         defer { close(listener) }
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(["request": "status"], timeout: 1) } == .timedOut)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 1) } == .timedOut)
     }
 
     @Test("a daemon that closes the connection without an answer refused it")
@@ -77,7 +77,7 @@ struct DaemonClientErrorTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (client, listener) = try listen { peer in Self.readRequest(peer) }
         defer { close(listener) }
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(["request": "status"], timeout: 5) } == .refused)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 5) } == .refused)
     }
 
     @Test("an answer that is not a JSON object is a bad reply")
@@ -88,12 +88,12 @@ struct DaemonClientErrorTests {
             _ = "[1, 2]\n".withCString { send(peer, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         }
         defer { close(listener) }
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(["request": "status"], timeout: 5) } == .badReply)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 5) } == .badReply)
     }
 
     @Test("a socket path longer than a Unix socket takes is a bad request, not an absent daemon")
     func badRequest() {
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": folder + "/" + String(repeating: "x", count: 120)])
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(["request": "status"], timeout: 1) } == .badRequest)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 1) } == .badRequest)
     }
 }

@@ -207,8 +207,9 @@ struct DaemonInProcessTests {
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         let now = Double(Self.start)
         for (latitude, time) in [(31.26, now - 2), (31.27, now - 1)] {
-            let reply = try client.send(["request": "location", "fixes": [["lat": latitude, "lon": 121.4737, "time": time]]])
-            #expect(reply["taken"] as? Int == 1, "\(reply)")
+            let reply = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 121.4737, time: time))]))
+            guard case .location(let outcome) = reply else { Issue.record("refused: \(reply)"); continue }
+            #expect(outcome.taken == 1, "\(reply)")
         }
         // The first fix is written at once; the second, inside the (ten-second) interval, when it is over.
         #expect(try AlarmLedger(store: store).latestPosition()?.fix.position.latitude == 31.26)

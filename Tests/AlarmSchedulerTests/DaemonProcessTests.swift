@@ -203,17 +203,17 @@ struct DaemonProcessTests {
         #expect(oversized.first?.contains("longer than") == true)
 
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        let status = try client.send(["request": "status"])
-        #expect(status["ok"] as? Bool == true && status["pid"] as? Int == Int(daemon.process.processIdentifier))
+        guard case .status(let status) = try client.send(.status) else { Issue.record("no status answer"); return }
+        #expect(status.ok && status.pid == Int(daemon.process.processIdentifier))
         _ = try addReminder("Tea", dueIn: 30)
         // Told of the change directly, as `chime` does.
-        #expect(try client.send(["request": "changed"])["ok"] as? Bool == true)
-        let next = try client.send(["request": "next", "count": 5])
-        #expect((next["firings"] as? [[String: Any]])?.map { $0["title"] as? String } == ["Tea"])
+        #expect(try client.send(.changed).ok)
+        guard case .next(let next) = try client.send(.next(count: 5)) else { Issue.record("no next answer"); return }
+        #expect(next.map(\.title) == ["Tea"])
         // Snoozing needs a firing that rang.
-        #expect((try client.send(["request": "snooze"])["error"] as? String)?.contains("key") == true)
-        #expect((try client.send(["request": "snooze", "key": "nonesuch@1"])["error"] as? String)?.contains("no firing") == true)
-        #expect(try client.send(["request": "status"])["ok"] as? Bool == true)
+        #expect(try client.send(line: Data(#"{"request":"snooze"}"#.utf8), answering: .snooze).refusal?.contains("key") == true)
+        #expect(try client.send(.snooze(key: "nonesuch@1")).refusal?.contains("no firing") == true)
+        #expect(try client.send(.status).ok)
     }
 
     @Test("setting the wall clock wakes the daemon to re-plan (a CLOCK_REALTIME timerfd)", .enabled(if: geteuid() == 0, "setting the clock needs root"))

@@ -253,7 +253,7 @@ struct DaemonResilienceTests {
         let other = try second(store: folder + "/lock/other/chime.db", runtime: runtime)
         #expect(other?.status == 69 && other?.errors.contains("a daemon answers at \(runtime)/chime/chimed.sock") == true,
                 "\(String(describing: other))")
-        #expect(try status(runtime)["pid"] as? Int == Int(pid))
+        #expect(try status(runtime).pid == Int(pid))
     }
 
     // MARK: Issue 16 point 6
@@ -265,8 +265,12 @@ struct DaemonResilienceTests {
         try #require(rename(temporary, path) == 0, "rename: \(String(cString: strerror(errno)))")
     }
 
-    func status(_ runtime: String) throws -> [String: Any] {
-        try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(["request": "status"])
+    struct NotAStatus: Error { var reply: ControlReply }
+
+    func status(_ runtime: String) throws -> DaemonStatus {
+        let reply = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(.status)
+        guard case .status(let status) = reply else { throw NotAStatus(reply: reply) }
+        return status
     }
 
     @Test("a store renamed over the open one, removed and brought back, or its folder made again is noticed: the new file's alarms ring, those due within the window late")
@@ -281,7 +285,7 @@ struct DaemonResilienceTests {
         // A backup restored over the store: its reminder rings on time, and status reports the new plan.
         let restored = Self.now + 3
         try replace(path, from: data + "/backup.db") { try addReminder("restored", due: restored, to: $0) }
-        #expect(wait(seconds: 2) { (try? status(runtime))?["armedFor"] as? String == Date(timeIntervalSince1970: TimeInterval(restored)).ISO8601Format() },
+        #expect(wait(seconds: 2) { (try? status(runtime))?.armedFor == Date(timeIntervalSince1970: TimeInterval(restored)).ISO8601Format() },
                 "status: \(String(describing: try? status(runtime))); printed: \(daemon.printed.map(\.line))")
         #expect(daemon.waitForFirings(1, seconds: 6).last?.line.contains(" restored [") == true, "printed: \(daemon.printed.map(\.line))")
         #expect(logged("was replaced; opening the new file", by: daemon))
@@ -296,7 +300,7 @@ struct DaemonResilienceTests {
         try FileManager.default.removeItem(atPath: path)
         #expect(wait(seconds: 3) { logged("the store \(path) is gone; waiting for it to come back", by: daemon) })
         let gone = try status(runtime)
-        #expect(gone["planned"] as? Int == 0 && gone["armedFor"] is NSNull, "\(gone)")
+        #expect(gone.planned == 0 && gone.armedFor == nil, "\(gone)")
         try replace(path, from: folder + "/replaced/back.db") { try addReminder("back", due: Self.now + 3, to: $0) }
         let back = daemon.waitForFirings(3, seconds: 7)
         #expect(back.count == 3 && back.last?.line.contains(" back [") == true, "printed: \(daemon.printed.map(\.line))")
@@ -358,7 +362,7 @@ struct DaemonResilienceTests {
         try send("{\"request\":\"next\",\"count\":1000}\n", to: descriptor)
         // Not read yet: the reply is more than the socket holds, and the daemon answers others meanwhile.
         usleep(300_000)
-        #expect(try status(runtime)["ok"] as? Bool == true)
+        #expect(try status(runtime).ok)
 
         var limit = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -376,8 +380,11 @@ struct DaemonResilienceTests {
         #expect(firings.count == 1000 && reply.count > 212_992, "\(firings.count) firings in \(reply.count) bytes")
         #expect(firings.allSatisfy { $0["title"] as? String == title })
         // And through the client, which `chime` uses.
-        let next = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(["request": "next", "count": 1000])
-        #expect((next["firings"] as? [[String: Any]])?.count == 1000)
+        guard case .next(let next) = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(.next(count: 1000)) else {
+            Issue.record("no next answer")
+            return
+        }
+        #expect(next.count == 1000)
     }
 
     @Test("a client that leaves a large reply unread is disconnected after the reply timeout, and others are answered meanwhile")
@@ -396,7 +403,7 @@ struct DaemonResilienceTests {
         let descriptor = try connectTo(runtime + "/chime/chimed.sock")
         defer { close(descriptor) }
         try send("{\"request\":\"next\",\"count\":1000}\n", to: descriptor)
-        #expect(try status(runtime)["ok"] as? Bool == true)
+        #expect(try status(runtime).ok)
         // Well past the reply timeout, unread: the daemon has let go of it.
         usleep(2_500_000)
         var limit = timeval(tv_sec: 10, tv_usec: 0)
@@ -410,7 +417,7 @@ struct DaemonResilienceTests {
         } while last > 0
         #expect(last == 0, "the connection is still open (recv: \(String(cString: strerror(errno))))")
         #expect(!received.contains(10) && !received.isEmpty, "\(received.count) bytes")
-        #expect(try status(runtime)["ok"] as? Bool == true)
+        #expect(try status(runtime).ok)
     }
 
     @Test("the client gives up at its timeout with a clear error when a reply trickles and never ends")
@@ -448,7 +455,7 @@ struct DaemonResilienceTests {
         let done = DispatchSemaphore(value: 0)
         Thread {
             do {
-                _ = try DaemonClient(environment: ["XDG_RUNTIME_DIR": folder + "/trickle"]).send(["request": "status"], timeout: 1)
+                _ = try DaemonClient(environment: ["XDG_RUNTIME_DIR": folder + "/trickle"]).send(.status, timeout: 1)
                 outcome.value.withLock { $0 = "answered" }
             } catch {
                 outcome.value.withLock { $0 = "\(error)" }

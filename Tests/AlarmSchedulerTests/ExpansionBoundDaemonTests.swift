@@ -59,8 +59,8 @@ struct ExpansionBoundDaemonTests {
         _ = try base.addReminder("Tea", dueIn: 3)
         let firings = daemon.waitForFirings(1, seconds: 30)
         #expect(firings.count == 1 && firings.first?.line.contains("Tea") == true, "printed: \(daemon.printed.map(\.line))")
-        let status = try DaemonClient(environment: ["XDG_RUNTIME_DIR": base.runtime]).send(["request": "status"])
-        #expect(status["ok"] as? Bool == true)
+        let status = try DaemonClient(environment: ["XDG_RUNTIME_DIR": base.runtime]).send(.status)
+        #expect(status.ok)
         let named = daemon.printed.map(\.line).filter { $0.hasPrefix("chimed: event 'P' [") && $0.contains("is too costly to expand") }
         #expect(named.count == 1, "printed: \(daemon.printed.map(\.line))")
         daemon.kill(SIGTERM)

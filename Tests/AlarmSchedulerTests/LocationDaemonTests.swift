@@ -61,7 +61,7 @@ struct LocationDaemonTests {
         let daemon = try DaemonProcessTests.Running(store: storePath, runtime: runtime)
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         let deadline = Date().addingTimeInterval(5)
-        while (try? client.send(["request": "status"], timeout: 1)) == nil && Date() < deadline { usleep(20_000) }
+        while (try? client.send(.status, timeout: 1)) == nil && Date() < deadline { usleep(20_000) }
         return daemon
     }
 
@@ -115,8 +115,9 @@ struct LocationDaemonTests {
         defer { daemon.shutdown() }
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         func feed(latitude: Double) throws {
-            let reply = try client.send(["request": "location", "fixes": [["lat": latitude, "lon": 13.405, "accuracy": 5, "time": clock.now]]])
-            #expect(reply["taken"] as? Int == 1, "\(reply)")
+            let answer = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 13.405, accuracy: 5, time: clock.now))]))
+            guard case .location(let reply) = answer else { Issue.record("refused: \(answer)"); return }
+            #expect(reply.taken == 1, "\(reply)")
         }
         try feed(latitude: 52.5227)   // away
         clock.advance(by: 1)
@@ -212,20 +213,18 @@ struct LocationDaemonTests {
         defer { daemon.kill(SIGTERM) }
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         let now = Date().timeIntervalSince1970
-        let reply = try client.send(["request": "location", "fixes": [
-            ["lat": 52.52, "lon": 13.405, "accuracy": 5, "time": now],
-            ["lat": 95, "lon": 13.405],
-            ["lat": 52.5227, "lon": 13.405, "time": now - 10],
-            ["lat": true, "lon": 13.405],
-            ["lat": 52.5227, "lon": 13.405, "time": now + 1],
-        ]])
-        #expect(reply["ok"] as? Bool == true, "\(reply)")
-        #expect(reply["taken"] as? Int == 2 && reply["ignored"] as? Int == 1 && reply["refused"] as? Int == 2
-                && reply["transitions"] as? Int == 1, "\(reply)")
-        let errors = reply["errors"] as? [String] ?? []
+        // Written out: one element is not a position, which ControlRequest cannot say.
+        let request = """
+            {"request":"location","fixes":[{"lat":52.52,"lon":13.405,"accuracy":5,"time":\(now)},{"lat":95,"lon":13.405},\
+            {"lat":52.5227,"lon":13.405,"time":\(now - 10)},{"lat":true,"lon":13.405},{"lat":52.5227,"lon":13.405,"time":\(now + 1)}]}
+            """
+        let answer = try client.send(line: Data(request.utf8), answering: .location)
+        guard case .location(let reply) = answer else { Issue.record("refused: \(answer)"); return }
+        #expect(reply.taken == 2 && reply.ignored == 1 && reply.refused == 2 && reply.transitions == 1, "\(reply)")
+        let errors = reply.errors ?? []
         #expect(errors.count == 2 && errors[0].hasPrefix("fix 2: latitude '95.0'") && errors[1].hasPrefix("fix 4: \"lat\" is not a number"),
                 "\(errors)")
-        #expect((try client.send(["request": "location"])["error"] as? String)?.contains("\"fixes\"") == true)
+        #expect(try client.send(line: Data(#"{"request":"location"}"#.utf8), answering: .location).refusal?.contains("\"fixes\"") == true)
         #expect(daemon.waitForFirings(1, seconds: 3).count == 1)
     }
 }

@@ -1,9 +1,11 @@
-/// A strict JSON (RFC 8259) reader, enough for holiday-cn's files.
+/// A strict JSON (RFC 8259) reader: Chime's one for text from outside,
+/// holiday-cn's files and gpsd's reports.
 ///
 /// Foundation's decoders say only "not valid JSON" on Linux, keep one of two
 /// duplicate keys silently and read `1` where a boolean belongs; a refused
-/// import has to say where and why, so the reader is our own.
-enum JSONValue: Hashable, Sendable {
+/// import has to say where and why, and a gpsd line is read in a few µs
+/// (JSONSerialization took about 30), so the reader is our own. Foundation-free.
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,27 +13,36 @@ enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Why the text is not JSON, with the line and column of the fault.
-    struct SyntaxError: Error {
-        let line: Int
-        let column: Int
-        let reason: String
+    /// Why the text is not JSON, with the place of the fault: its byte
+    /// offset, and its line and column (counted in characters).
+    public struct SyntaxError: Error, Sendable {
+        public let offset: Int
+        public let line: Int
+        public let column: Int
+        public let reason: String
     }
 
     /// Nesting deeper than this is refused rather than recursed into: no
     /// holiday file comes near it.
     static let maximumDepth = 64
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: bytes)
+    /// `lastKeyWins`: a member named twice keeps its last value (as gpsd's
+    /// readers do) rather than being refused. `keptDepth`: arrays and
+    /// objects nested deeper are checked but left empty (gpsd's SKY reports
+    /// carry satellite lists nobody reads), which reading a line needs not build.
+    public static func parse(_ bytes: [UInt8], lastKeyWins: Bool = false, keptDepth: Int = .max) throws(SyntaxError) -> JSONValue {
+        var reader = Reader(bytes: bytes, lastKeyWins: lastKeyWins, keptDepth: keptDepth)
         reader.skipSpace()
         let value = try reader.value(depth: 0)
         reader.skipSpace()
-        guard reader.index == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        guard reader.index == bytes.count else {
+            let what = if case .object = value { "object" } else { "value" }
+            throw reader.error("unexpected text after the JSON \(what)")
+        }
         return value
     }
 
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -44,6 +55,8 @@ enum JSONValue: Hashable, Sendable {
 
     private struct Reader {
         let bytes: [UInt8]
+        let lastKeyWins: Bool
+        let keptDepth: Int
         var index = 0
 
         func error(_ reason: String) -> SyntaxError {
@@ -61,7 +74,7 @@ enum JSONValue: Hashable, Sendable {
                 }
                 position += 1
             }
-            return SyntaxError(line: line, column: column, reason: reason)
+            return SyntaxError(offset: index, line: line, column: column, reason: reason)
         }
 
         var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -71,7 +84,7 @@ enum JSONValue: Hashable, Sendable {
         }
 
         mutating func value(depth: Int) throws(SyntaxError) -> JSONValue {
-            guard depth < JSONValue.maximumDepth else { throw error("nested more than \(JSONValue.maximumDepth) levels deep") }
+            guard depth < JSONValue.maximumDepth else { throw error("nested too deeply (more than \(JSONValue.maximumDepth) levels)") }
             guard let byte = current else { throw error("the text ends where a value should be") }
             switch byte {
             case UInt8(ascii: "{"): return try object(depth: depth)
@@ -89,9 +102,9 @@ enum JSONValue: Hashable, Sendable {
             byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
         }
 
-        mutating func literal(_ word: String) throws(SyntaxError) {
-            let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
+        mutating func literal(_ word: StaticString) throws(SyntaxError) {
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
                 throw error("unexpected text where a value should be (expected '\(word)'?)")
             }
             index += expected.count
@@ -99,6 +112,7 @@ enum JSONValue: Hashable, Sendable {
 
         mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
             index += 1
+            let keeps = depth < keptDepth
             var members: [String: JSONValue] = [:]
             skipSpace()
             if current == UInt8(ascii: "}") {
@@ -115,7 +129,7 @@ enum JSONValue: Hashable, Sendable {
                 index += 1
                 skipSpace()
                 let member = try value(depth: depth + 1)
-                guard members.updateValue(member, forKey: key) == nil else {
+                guard !keeps || members.updateValue(member, forKey: key) == nil || lastKeyWins else {
                     index = keyStart
                     throw error("the member \"\(key)\" appears twice")
                 }
@@ -130,6 +144,7 @@ enum JSONValue: Hashable, Sendable {
 
         mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
             index += 1
+            let keeps = depth < keptDepth
             var elements: [JSONValue] = []
             skipSpace()
             if current == UInt8(ascii: "]") {
@@ -138,7 +153,8 @@ enum JSONValue: Hashable, Sendable {
             }
             while true {
                 skipSpace()
-                elements.append(try value(depth: depth + 1))
+                let element = try value(depth: depth + 1)
+                if keeps { elements.append(element) }
                 skipSpace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
@@ -176,6 +192,16 @@ enum JSONValue: Hashable, Sendable {
 
         mutating func string() throws(SyntaxError) -> String {
             index += 1
+            // The common case, no escapes: validated and copied once.
+            let start = index
+            while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 { index += 1 }
+            if current == UInt8(ascii: "\"") {
+                // At the closing quote, as the run-by-run path below says it.
+                guard let text = String(validating: bytes[start..<index], as: UTF8.self) else { throw error("a string is not valid UTF-8") }
+                index += 1
+                return text
+            }
+            index = start
             var scalars = String.UnicodeScalarView()
             var runStart = index
             // Unescaped runs are validated as UTF-8 in one piece.
