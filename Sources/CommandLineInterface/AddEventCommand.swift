@@ -20,27 +20,29 @@ enum AddEventCommand {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime add event"
-        let parsed = try syntax.parse(arguments)
-        let title = try StoreOptions.positionals(parsed, ["TITLE"], command: command)[0]
-        guard let startText = parsed[ChimeOptions.start] else { throw .usage("\(command): missing --start WHEN (see '\(command) --help')") }
-        if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil {
-            throw .usage("\(command): give --end or --duration, not both")
+        let (parsed, given, checked, store) = try StoreOptions.start(syntax, arguments, positionals: ["TITLE"], access: .writing,
+                                                                     context: context) { parsed, _ throws(CommandFailure) in
+            guard let startText = parsed[ChimeOptions.start] else { throw .usage("\(command): missing --start WHEN (see '\(command) --help')") }
+            if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil {
+                throw .usage("\(command): give --end or --duration, not both")
+            }
+            if !parsed.all(ChimeOptions.exdate).isEmpty && parsed[ChimeOptions.repeatRule] == nil {
+                throw .usage("\(command): --exdate needs --repeat (only a repeating event has occurrences to leave out)")
+            }
+            let options = try ItemOptions(parsed, context: context, command: command)
+            let (start, end) = try times(startText: startText, parsed, options)
+            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
+            let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
+            let location = parsed[ChimeOptions.location] ?? ""
+            var alarms = try options.alarms(parsed, locationTitle: location) ?? []
+            try options.applyMissedWindow(parsed, to: &alarms)
+            try options.applyLocationOptions(parsed, to: &alarms)
+            let url = try parsed[ChimeOptions.url].map { text throws(CommandFailure) in try options.url(text) }
+            let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
+            return (start, end, rule, exceptions, location, alarms, url, key)
         }
-        if !parsed.all(ChimeOptions.exdate).isEmpty && parsed[ChimeOptions.repeatRule] == nil {
-            throw .usage("\(command): --exdate needs --repeat (only a repeating event has occurrences to leave out)")
-        }
-        let options = try ItemOptions(parsed, context: context, command: command)
-        let (start, end) = try times(startText: startText, parsed, options)
-        let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
-        let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
-        let location = parsed[ChimeOptions.location] ?? ""
-        var alarms = try options.alarms(parsed, locationTitle: location) ?? []
-        try options.applyMissedWindow(parsed, to: &alarms)
-        try options.applyLocationOptions(parsed, to: &alarms)
-        let url = try parsed[ChimeOptions.url].map { text throws(CommandFailure) in try options.url(text) }
-        let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
-
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let title = given[0]
+        let (start, end, rule, exceptions, location, alarms, url, key) = checked
         let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Event, Bool) in
             let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: true, command: command)
             var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,

@@ -30,32 +30,34 @@ enum AddReminderCommand {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime add reminder"
-        let parsed = try syntax.parse(arguments)
-        let title = try StoreOptions.positionals(parsed, ["TITLE"], command: command)[0]
-        if parsed[ChimeOptions.due] == nil {
-            if parsed[ChimeOptions.repeatRule] != nil { throw .usage("\(command): --repeat needs --due (the first occurrence)") }
-            if !parsed.all(ChimeOptions.alarm).isEmpty { throw .usage("\(command): --alarm needs --due (the time it counts from)") }
+        let (parsed, given, checked, store) = try StoreOptions.start(syntax, arguments, positionals: ["TITLE"], access: .writing,
+                                                                     context: context) { parsed, _ throws(CommandFailure) in
+            if parsed[ChimeOptions.due] == nil {
+                if parsed[ChimeOptions.repeatRule] != nil { throw .usage("\(command): --repeat needs --due (the first occurrence)") }
+                if !parsed.all(ChimeOptions.alarm).isEmpty { throw .usage("\(command): --alarm needs --due (the time it counts from)") }
+            }
+            let options = try ItemOptions(parsed, context: context, command: command)
+            let due = try parsed[ChimeOptions.due].map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
+            let priority = try parsed[ChimeOptions.priority].map { text throws(CommandFailure) in try options.priority(text) } ?? 0
+            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
+            let asked = try options.alarms(parsed, locationTitle: "")
+            if parsed[ChimeOptions.noAlarm] && asked != nil {
+                throw .usage("\(command): --no-alarm and an --alarm option exclude each other")
+            }
+            // Asked-for alarms replace the implied one; --no-alarm leaves it out.
+            var alarms: [Alarm] = []
+            if let asked {
+                alarms = asked
+            } else if !parsed[ChimeOptions.noAlarm] {
+                alarms = try ItemOptions.impliedAlarms(for: due, environment: context.environment, command: command)
+            }
+            try options.applyMissedWindow(parsed, to: &alarms)
+            try options.applyLocationOptions(parsed, to: &alarms)
+            let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
+            return (options, due, priority, rule, alarms, key)
         }
-        let options = try ItemOptions(parsed, context: context, command: command)
-        let due = try parsed[ChimeOptions.due].map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
-        let priority = try parsed[ChimeOptions.priority].map { text throws(CommandFailure) in try options.priority(text) } ?? 0
-        let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
-        let asked = try options.alarms(parsed, locationTitle: "")
-        if parsed[ChimeOptions.noAlarm] && asked != nil {
-            throw .usage("\(command): --no-alarm and an --alarm option exclude each other")
-        }
-        // Asked-for alarms replace the implied one; --no-alarm leaves it out.
-        var alarms: [Alarm] = []
-        if let asked {
-            alarms = asked
-        } else if !parsed[ChimeOptions.noAlarm] {
-            alarms = try ItemOptions.impliedAlarms(for: due, environment: context.environment, command: command)
-        }
-        try options.applyMissedWindow(parsed, to: &alarms)
-        try options.applyLocationOptions(parsed, to: &alarms)
-        let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
-
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let title = given[0]
+        let (options, due, priority, rule, alarms, key) = checked
         let (saved, updated) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Bool) in
             let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: false, command: command)
             var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed[ChimeOptions.notes] ?? "",

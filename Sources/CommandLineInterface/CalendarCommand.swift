@@ -34,17 +34,22 @@ enum CalendarCommand: Command {
         let calendar: ItemCalendar
         switch action {
         case "add":
-            let names = try StoreOptions.positionals(rest, ["NAME"], command: command)
-            let color = parsed[ChimeOptions.color] ?? ItemCalendar.defaultColor
-            let candidate = ItemCalendar(title: names[0], color: color.uppercased())
-            do { try candidate.validate() } catch { throw .data("\(command): \(error)") }
-            store = try StoreOptions.open(parsed, context: context, command: command)
+            let started = try StoreOptions.start(rest, positionals: ["NAME"], access: .writing, context: context,
+                                                 command: command) { parsed, names throws(CommandFailure) in
+                let color = parsed[ChimeOptions.color] ?? ItemCalendar.defaultColor
+                let candidate = ItemCalendar(title: names[0], color: color.uppercased())
+                do { try candidate.validate() } catch { throw .data("\(command): \(error)") }
+                return candidate
+            }
+            let candidate = started.checked
+            store = started.store
             try StoreOptions.run(command) { () throws(StoreError) in try store.save(candidate) }
             calendar = candidate
             if !parsed[ChimeOptions.json] { context.standardOutput("added calendar '\(calendar.title)'") }
         case "remove":
-            let names = try StoreOptions.positionals(rest, ["NAME"], command: command)
-            store = try StoreOptions.open(parsed, context: context, command: command)
+            let started = try StoreOptions.start(rest, positionals: ["NAME"], access: .writing, context: context, command: command)
+            let names = started.positionals
+            store = started.store
             calendar = try StoreOptions.run(command) { () throws(StoreError) in
                 let calendar = try store.calendar(named: names[0])
                 try store.removeCalendar(calendar.identifier, removingItems: parsed[ChimeOptions.yes])
@@ -52,8 +57,9 @@ enum CalendarCommand: Command {
             }
             if !parsed[ChimeOptions.json] { context.standardOutput("removed calendar '\(calendar.title)'") }
         case "rename":
-            let names = try StoreOptions.positionals(rest, ["OLD", "NEW"], command: command)
-            store = try StoreOptions.open(parsed, context: context, command: command)
+            let started = try StoreOptions.start(rest, positionals: ["OLD", "NEW"], access: .writing, context: context, command: command)
+            let names = started.positionals
+            store = started.store
             calendar = try StoreOptions.run(command) { () throws(StoreError) in
                 var calendar = try store.calendar(named: names[0])
                 calendar.title = names[1]

@@ -86,23 +86,24 @@ enum EditCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime edit"
-        let parsed = try syntax.parse(arguments)
-        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let given = syntax.options.filter { parsed.has($0) }.map(\.name)
-        guard given.contains(where: { !["--db", "--json", "--occurrence", "--span"].contains($0) }) else {
-            throw .usage("\(command): nothing to change; name a field such as --title (see '\(command) --help')")
+        let (parsed, positionals, span, store) = try StoreOptions.start(syntax, arguments, positionals: ["ID"], access: .writing,
+                                                                        context: context) { parsed, _ throws(CommandFailure) in
+            let given = syntax.options.filter { parsed.has($0) }.map(\.name)
+            guard given.contains(where: { !["--db", "--json", "--occurrence", "--span"].contains($0) }) else {
+                throw .usage("\(command): nothing to change; name a field such as --title (see '\(command) --help')")
+            }
+            if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil { throw .usage("\(command): give --end or --duration, not both") }
+            if parsed[ChimeOptions.tz] != nil && parsed[ChimeOptions.floating] {
+                throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
+            }
+            if parsed[ChimeOptions.noAlarms] && ChimeOptions.alarms.contains(where: { parsed.has($0.spec) }) {
+                throw .usage("\(command): --no-alarms and an --alarm option exclude each other")
+            }
+            let span = try ItemOptions.span(parsed, command: command)
+            if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
+            return span
         }
-        if parsed[ChimeOptions.end] != nil && parsed[ChimeOptions.duration] != nil { throw .usage("\(command): give --end or --duration, not both") }
-        if parsed[ChimeOptions.tz] != nil && parsed[ChimeOptions.floating] {
-            throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")
-        }
-        if parsed[ChimeOptions.noAlarms] && ChimeOptions.alarms.contains(where: { parsed.has($0.spec) }) {
-            throw .usage("\(command): --no-alarms and an --alarm option exclude each other")
-        }
-        let span = try ItemOptions.span(parsed, command: command)
-        if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
-
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let id = positionals[0]
         // Read, changed and written in one transaction: two edits of one
         // item at once both take effect, neither writes over the other's.
         let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> StoredItem in

@@ -63,12 +63,13 @@ enum HolidaysCommand: Command {
     }
 
     static func list(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        _ = try StoreOptions.positionals(parsed, [], command: command)
-        let year = try parsed[ChimeOptions.year].map { text throws(CommandFailure) -> Int in
-            guard let year = Int(text), (1900...9999).contains(year) else { throw .data("\(command): --year '\(text)' is not a year") }
-            return year
-        } ?? HolidayOptions.today(context).year
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let (_, year, store) = try StoreOptions.start(parsed, access: .reading, context: context,
+                                                      command: command) { parsed, _ throws(CommandFailure) in
+            try parsed[ChimeOptions.year].map { text throws(CommandFailure) -> Int in
+                guard let year = Int(text), (1900...9999).contains(year) else { throw .data("\(command): --year '\(text)' is not a year") }
+                return year
+            } ?? HolidayOptions.today(context).year
+        }
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let entries = calendar.exceptions(inYear: year)
@@ -101,8 +102,7 @@ enum HolidaysCommand: Command {
     }
 
     static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        _ = try StoreOptions.positionals(parsed, [], command: command)
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let (_, store) = try StoreOptions.start(parsed, access: .reading, context: context, command: command)
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let thisYear = HolidayOptions.today(context).year
@@ -138,30 +138,29 @@ enum HolidaysCommand: Command {
     }
 
     static func importFiles(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        guard !parsed.positionals.isEmpty else { throw .usage("\(command): name one or more FILEs (see 'chime holidays --help')") }
-        let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
-        var years: [HolidayYear] = []
-        for path in parsed.positionals {
-            guard FileManager.default.fileExists(atPath: path) else { throw .notFound("\(command): no file '\(path)'") }
-            do {
-                years += try HolidayData.read(path: path, region: region)
-            } catch {
-                throw .data("\(command): \(error); nothing imported")
+        let (_, years, store) = try StoreOptions.start(parsed, positionals: nil, access: .writing, context: context,
+                                                       command: command) { parsed, paths throws(CommandFailure) in
+            guard !paths.isEmpty else { throw .usage("\(command): name one or more FILEs (see 'chime holidays --help')") }
+            let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
+            var years: [HolidayYear] = []
+            for path in paths {
+                guard FileManager.default.fileExists(atPath: path) else { throw .notFound("\(command): no file '\(path)'") }
+                do {
+                    years += try HolidayData.read(path: path, region: region)
+                } catch {
+                    throw .data("\(command): \(error); nothing imported")
+                }
             }
+            try refuseDuplicates(years, command: command)
+            return years
         }
-        try refuseDuplicates(years, command: command)
-        let store = try StoreOptions.open(parsed, context: context, command: command)
         let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(years) }
         report(changes, checked: changes.count, parsed: parsed, context: context)
     }
 
     static func update(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        _ = try StoreOptions.positionals(parsed, [], command: command)
-        let feed: HolidayFeed
-        do { feed = try HolidayFeed(parsed[ChimeOptions.from]) } catch {
-            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
-        }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (_, feed, store) = try StoreOptions.start(parsed, access: .writing, context: context,
+                                                      command: command) { parsed, _ throws(CommandFailure) in try source(parsed, command: command) }
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let thisYear = HolidayOptions.today(context).year
         var years: [HolidayYear] = []
@@ -187,11 +186,19 @@ enum HolidaysCommand: Command {
         report(changes, checked: years.count, parsed: parsed, context: context, unpublished: unpublished.filter { $0 >= thisYear })
     }
 
+    /// The source `--from` names, checked before the store is opened.
+    static func source(_ parsed: ParsedArguments, command: String) throws(CommandFailure) -> HolidayFeed {
+        do { return try HolidayFeed(parsed[ChimeOptions.from]) } catch {
+            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+        }
+    }
+
     static func week(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DAYS at most (see 'chime holidays --help')") }
         // Showing the week only reads.
-        let store = parsed.positionals.isEmpty ? try StoreOptions.openForReading(parsed, context: context, command: command)
-            : try StoreOptions.open(parsed, context: context, command: command)
+        let (_, _, store) = try StoreOptions.start(parsed, positionals: nil, access: parsed.positionals.isEmpty ? .reading : .writing,
+                                                   context: context, command: command) { _, given throws(CommandFailure) in
+            guard given.count <= 1 else { throw .usage("\(command): one DAYS at most (see 'chime holidays --help')") }
+        }
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         if let text = parsed.positionals.first {
             guard let week = HolidayOptions.week(text), !week.workingDays.isEmpty else {

@@ -37,21 +37,23 @@ enum ListCommand: Command {
         let command = "chime list \(kind)"
         var rest = parsed
         rest.positionals.removeFirst()
-        _ = try StoreOptions.positionals(rest, [], command: command)
-        let filters = [ChimeOptions.incomplete, ChimeOptions.completed, ChimeOptions.all].map(\.spec).filter(parsed.has).map(\.name)
-        if kind == "events", let filter = filters.first { throw .usage("\(command): \(filter) is for reminders") }
-        if filters.count > 1 { throw .usage("\(command): give one of \(filters.joined(separator: ", "))") }
-        if parsed[ChimeOptions.all] && (parsed[ChimeOptions.from] != nil || parsed[ChimeOptions.to] != nil) {
-            throw .usage("\(command): --all lists every reminder; leave out --from and --to")
+        let (_, checked, store) = try StoreOptions.start(rest, access: .reading, context: context,
+                                                         command: command) { parsed, _ throws(CommandFailure) in
+            let filters = [ChimeOptions.incomplete, ChimeOptions.completed, ChimeOptions.all].map(\.spec).filter(parsed.has).map(\.name)
+            if kind == "events", let filter = filters.first { throw .usage("\(command): \(filter) is for reminders") }
+            if filters.count > 1 { throw .usage("\(command): give one of \(filters.joined(separator: ", "))") }
+            if parsed[ChimeOptions.all] && (parsed[ChimeOptions.from] != nil || parsed[ChimeOptions.to] != nil) {
+                throw .usage("\(command): --all lists every reminder; leave out --from and --to")
+            }
+            let options = try ItemOptions(parsed, context: context, command: command)
+            let from = try parsed[ChimeOptions.from].map { text throws(CommandFailure) in try bound(text, "--from", options) }
+            let to = try parsed[ChimeOptions.to].map { text throws(CommandFailure) in try bound(text, "--to", options) }
+            if let from, let to, to < from {
+                throw .data("\(command): --to '\(parsed[ChimeOptions.to]!)' is before --from '\(parsed[ChimeOptions.from]!)'")
+            }
+            return (options, from, to)
         }
-
-        let options = try ItemOptions(parsed, context: context, command: command)
-        let from = try parsed[ChimeOptions.from].map { text throws(CommandFailure) in try bound(text, "--from", options) }
-        let to = try parsed[ChimeOptions.to].map { text throws(CommandFailure) in try bound(text, "--to", options) }
-        if let from, let to, to < from {
-            throw .data("\(command): --to '\(parsed[ChimeOptions.to]!)' is before --from '\(parsed[ChimeOptions.from]!)'")
-        }
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let (options, from, to) = checked
         let (calendars, chosen) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.calendars(), try parsed.all(ChimeOptions.calendars).map { name throws(StoreError) in try store.calendar(named: name).identifier })
         }

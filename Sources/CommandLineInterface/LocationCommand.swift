@@ -176,7 +176,7 @@ enum LocationCommand: Command {
     }
 
     private static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let (_, store) = try StoreOptions.start(parsed, access: .reading, context: context, command: command)
         let (stored, alarms, snapshot) = try StoreOptions.run(command) { () throws(StoreError) in
             let ledger = try AlarmLedger(store: store)
             return (try ledger.latestPosition(), try store.locationAlarms(), try ledger.geofenceSnapshot())

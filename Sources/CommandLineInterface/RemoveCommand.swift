@@ -23,11 +23,13 @@ enum RemoveCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime remove"
-        let parsed = try syntax.parse(arguments)
-        let id = try StoreOptions.positionals(parsed, ["ID"], command: command)[0]
-        let span = try ItemOptions.span(parsed, command: command)
-        if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
+        let (parsed, given, span, store) = try StoreOptions.start(syntax, arguments, positionals: ["ID"], access: .writing,
+                                                                  context: context) { parsed, _ throws(CommandFailure) in
+            let span = try ItemOptions.span(parsed, command: command)
+            if span != nil && parsed[ChimeOptions.occurrence] == nil { throw .usage("\(command): --span needs --occurrence WHEN") }
+            return span
+        }
+        let id = given[0]
         let item = try StoredItem.find(id, in: store, command: command)
         struct Removal: Encodable {
             @Nullable var identifier: String?

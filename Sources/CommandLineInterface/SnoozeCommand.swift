@@ -20,17 +20,18 @@ enum SnoozeCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime snooze"
-        let parsed = try syntax.parse(arguments)
-        guard (1...2).contains(parsed.positionals.count) else { throw .usage("\(command): give ID and, optionally, DURATION (see '\(command) --help')") }
-        if parsed[ChimeOptions.dismiss] && parsed.positionals.count == 2 { throw .usage("\(command): --dismiss takes no DURATION") }
-        var seconds = 600
-        if parsed.positionals.count == 2 {
-            do { seconds = try DurationExpression(parsed.positionals[1]).seconds } catch {
+        let (parsed, _, seconds, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .writing,
+                                                                 context: context) { parsed, given throws(CommandFailure) in
+            guard (1...2).contains(given.count) else { throw .usage("\(command): give ID and, optionally, DURATION (see '\(command) --help')") }
+            if parsed[ChimeOptions.dismiss] && given.count == 2 { throw .usage("\(command): --dismiss takes no DURATION") }
+            guard given.count == 2 else { return 600 }
+            let seconds: Int
+            do { seconds = try DurationExpression(given[1]).seconds } catch {
                 throw .data("\(command): DURATION: \(error)")
             }
-            guard (1...7 * 86_400).contains(seconds) else { throw .data("\(command): DURATION '\(parsed.positionals[1])' must be from 1s to 7d") }
+            guard (1...7 * 86_400).contains(seconds) else { throw .data("\(command): DURATION '\(given[1])' must be from 1s to 7d") }
+            return seconds
         }
-        let store = try StoreOptions.open(parsed, context: context, command: command)
         let ledger = try StoreOptions.run(command) { () throws(StoreError) in try AlarmLedger(store: store) }
         let item = try StoreOptions.run(command) { () throws(StoreError) in try store.itemIdentifier(matching: parsed.positionals[0]) }
         guard let delivery = try StoreOptions.run(command, { () throws(StoreError) in try ledger.latestDelivery(of: item) }) else {

@@ -17,17 +17,46 @@ enum StoreOptions {
     /// answers as an empty one and is not created) or to change it.
     enum Access { case reading, writing }
 
-    /// How every store command starts: its arguments parsed by its syntax,
-    /// the positionals it names checked, and the store opened.
-    static func start(_ syntax: CommandSyntax, _ arguments: [String], positionals names: [String] = [], access: Access,
-                      context: CommandContext) throws(CommandFailure) -> (parsed: ParsedArguments, positionals: [String], store: CalendarStore) {
+    /// How every store command starts, always in this order: its arguments
+    /// parsed by its syntax, the positionals it names checked, its own values
+    /// read and checked (`check`, whose result the command gets back), and
+    /// only then the store opened, so that a wrong command line never creates
+    /// a store. `positionals: nil` leaves the count to `check`.
+    static func start<Checked>(_ syntax: CommandSyntax, _ arguments: [String], positionals names: [String]? = [], access: Access,
+                               context: CommandContext,
+                               check: (ParsedArguments, [String]) throws(CommandFailure) -> Checked)
+        throws(CommandFailure) -> (parsed: ParsedArguments, positionals: [String], checked: Checked, store: CalendarStore) {
         let parsed = try syntax.parse(arguments)
-        let given = try positionals(parsed, names, command: syntax.name)
-        let store = switch access {
-        case .reading: try openForReading(parsed, context: context, command: syntax.name)
-        case .writing: try open(parsed, context: context, command: syntax.name)
-        }
+        let (given, checked, store) = try start(parsed, positionals: names, access: access, context: context, command: syntax.name, check: check)
+        return (parsed, given, checked, store)
+    }
+
+    /// `start` for a command with nothing of its own to check first.
+    static func start(_ syntax: CommandSyntax, _ arguments: [String], positionals names: [String]? = [], access: Access,
+                      context: CommandContext) throws(CommandFailure) -> (parsed: ParsedArguments, positionals: [String], store: CalendarStore) {
+        let (parsed, given, _, store) = try start(syntax, arguments, positionals: names, access: access, context: context) { _, _ in () }
         return (parsed, given, store)
+    }
+
+    /// `start` for an action of a command (`chime calendar add`): the
+    /// command has parsed its arguments already, to choose the action.
+    static func start<Checked>(_ parsed: ParsedArguments, positionals names: [String]? = [], access: Access, context: CommandContext,
+                               command: String, check: (ParsedArguments, [String]) throws(CommandFailure) -> Checked)
+        throws(CommandFailure) -> (positionals: [String], checked: Checked, store: CalendarStore) {
+        let given = if let names { try positionals(parsed, names, command: command) } else { parsed.positionals }
+        let checked = try check(parsed, given)
+        let store = switch access {
+        case .reading: try openForReading(parsed, context: context, command: command)
+        case .writing: try open(parsed, context: context, command: command)
+        }
+        return (given, checked, store)
+    }
+
+    /// `start` for an action with nothing of its own to check first.
+    static func start(_ parsed: ParsedArguments, positionals names: [String]? = [], access: Access, context: CommandContext,
+                      command: String) throws(CommandFailure) -> (positionals: [String], store: CalendarStore) {
+        let (given, _, store) = try start(parsed, positionals: names, access: access, context: context, command: command) { _, _ in () }
+        return (given, store)
     }
 
     /// The store's path: `--db`, else `CHIME_DB`, else the XDG default.

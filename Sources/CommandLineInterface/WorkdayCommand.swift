@@ -22,12 +22,13 @@ enum WorkdayCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime workday"
-        let parsed = try syntax.parse(arguments)
-        guard parsed.positionals.count <= 1 else { throw .usage("\(command): one DATE at most (see '\(command) --help')") }
-        let date = try parsed.positionals.first.map { text throws(CommandFailure) in
-            try HolidayOptions.date(text, "DATE", context: context, command: command)
-        } ?? HolidayOptions.today(context)
-        let store = try StoreOptions.openForReading(parsed, context: context, command: command)
+        let (parsed, _, date, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .reading,
+                                                              context: context) { _, given throws(CommandFailure) in
+            guard given.count <= 1 else { throw .usage("\(command): one DATE at most (see '\(command) --help')") }
+            return try given.first.map { text throws(CommandFailure) in
+                try HolidayOptions.date(text, "DATE", context: context, command: command)
+            } ?? HolidayOptions.today(context)
+        }
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
         let answer = calendar.answer(on: date)

@@ -98,4 +98,14 @@ struct HelpParsingTests {
         let declared = Set(Chime.commands.flatMap { $0.syntaxes }.flatMap(\.options).filter(\.takesValue).map(\.name))
         #expect(completed == declared, "only completed: \(completed.subtracting(declared).sorted()), only declared: \(declared.subtracting(completed).sorted())")
     }
+
+    @Test("bash completion holds the block generated from the option declarations, word for word")
+    func completionHoldsTheGeneratedBlock() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = try String(contentsOf: root.appendingPathComponent("share/bash-completion/completions/chime"), encoding: .utf8)
+        let begin = try #require(script.range(of: BashCompletion.begin), "no generated block in the completion")
+        let end = try #require(script.range(of: BashCompletion.end, range: begin.upperBound..<script.endIndex))
+        let committed = String(script[begin.lowerBound..<end.upperBound])
+        #expect(committed == BashCompletion.declaredBlock, "replace the block with:\n\(BashCompletion.declaredBlock)")
+    }
 }
