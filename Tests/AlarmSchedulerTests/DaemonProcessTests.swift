@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import HolidayCalendars
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,13 +14,7 @@ import Glibc
 /// its standard output (the log notifier).
 @Suite("chimed, the process", .serialized)
 struct DaemonProcessTests {
-    static let executable: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chimed").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("chimed").path
-    }()
+    static let executable = PackagePaths.builtExecutable("chimed")
 
     /// A running daemon and the lines it has printed.
     final class Running: @unchecked Sendable {
@@ -80,9 +75,10 @@ struct DaemonProcessTests {
         }
     }
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-\(UUID().uuidString)").path
-    var storePath: String { folder + "/data/chime.db" }
-    var runtime: String { folder + "/run" }
+    let fixture = StoreFixture(zone: .utc, prefix: "chimed")
+    var folder: String { fixture.folder }
+    var storePath: String { fixture.path }
+    var runtime: String { fixture.runtime }
 
     func addReminder(_ title: String, dueIn seconds: Double) throws -> Date {
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
@@ -95,8 +91,8 @@ struct DaemonProcessTests {
 
     func prepare() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chimed first (swift build --build-tests)")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        _ = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        try fixture.makeRuntime()
+        _ = try fixture.open()
     }
 
     @Test("an alarm due in two seconds fires within a second of its time; a store change is seen at once; a second daemon is refused")

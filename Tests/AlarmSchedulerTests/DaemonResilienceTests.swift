@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import Geofencing
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,8 @@ import Glibc
 struct DaemonResilienceTests {
     typealias Running = DaemonProcessTests.Running
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-abuse-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("chimed-abuse", create: false)
+    var folder: String { temporary.path }
 
     /// A private runtime folder and an initialised store under `folder/name`.
     func lane(_ name: String) throws -> (store: String, runtime: String) {

@@ -3,6 +3,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Geofencing
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,10 @@ struct LocationDaemonTests {
         URL(fileURLWithPath: DaemonProcessTests.executable).deletingLastPathComponent().appendingPathComponent("chime").path
     }
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-location-\(UUID().uuidString)").path
-    var storePath: String { folder + "/data/chime.db" }
-    var runtime: String { folder + "/run" }
+    let fixture = StoreFixture(zone: .utc, prefix: "chimed-location")
+    var folder: String { fixture.folder }
+    var storePath: String { fixture.path }
+    var runtime: String { fixture.runtime }
 
     /// The office: a circle of 100 m; a leave fires beyond 120 m (the 20 m margin).
     static let office = try! StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 100)

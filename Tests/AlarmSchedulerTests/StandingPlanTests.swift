@@ -3,13 +3,15 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SeededRandom
+import TestSupport
 import Testing
 
 /// The daemon's standing plan: each item's next firing, kept up to date from
 /// the store's change log rather than made again.
 @Suite("The standing plan")
 struct StandingPlanTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-standing-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("chime-standing", create: false)
+    var folder: String { temporary.path }
 
     /// What a plan must hold: every item's first firing after `instant`,
     /// found by asking the planner about every item with alarms, none left out.
