@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import Geofencing
 import Synchronization
+import TestSupport
 import Testing
 
 /// The daemon run inside the test's process, with a notifier that records
@@ -84,12 +85,9 @@ struct DaemonInProcessTests {
 
     @Test("a firing the notifier cannot show is kept, the settled mark held before it, and shown once when it can be")
     func notifierAway() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-away-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
-        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let fixture = try StoreFixture.daemonFolder("chime-away")
+        let runtime = fixture.runtime, storePath = fixture.path
+        let store = try fixture.open()
         let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 1
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Away",
                                 due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
@@ -124,12 +122,9 @@ struct DaemonInProcessTests {
 
     @Test("the newest position reaches the store once the write interval is over, though no fix follows it")
     func newestPositionWritten() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-position-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
-        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let fixture = try StoreFixture.daemonFolder("chime-position")
+        let runtime = fixture.runtime, storePath = fixture.path
+        let store = try fixture.open()
         var options = Daemon.Options(storePath: storePath, runtimeFolder: runtime + "/chime")
         options.handlesSignals = false
         options.machineZone = { .utc }
