@@ -98,7 +98,6 @@ struct DaemonProcessTests {
     @Test("an alarm due in two seconds fires within a second of its time; a store change is seen at once; a second daemon is refused")
     func firesOnTime() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         usleep(300_000)
@@ -125,7 +124,6 @@ struct DaemonProcessTests {
     @Test("killed with SIGKILL and restarted, it does not fire again; one due while it was down fires once, late")
     func exactlyOnceAcrossRestarts() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder("Coffee", dueIn: 1)
         var daemon = try Running(store: storePath, runtime: runtime)
         #expect(daemon.waitForFirings(1, seconds: 4).count == 1, "printed: \(daemon.printed.map(\.line))")
@@ -179,7 +177,6 @@ struct DaemonProcessTests {
     @Test("the control socket answers status and next, and a garbage, unknown or oversized request gets an error while the daemon goes on")
     func controlSocket() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let socketPath = runtime + "/chime/chimed.sock"
@@ -215,7 +212,6 @@ struct DaemonProcessTests {
     @Test("setting the wall clock wakes the daemon to re-plan (a CLOCK_REALTIME timerfd)", .enabled(if: geteuid() == 0, "setting the clock needs root"))
     func clockSet() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let deadline = Date().addingTimeInterval(5)
@@ -240,7 +236,6 @@ struct DaemonProcessTests {
     @Test("a workday rule added while chimed runs is noticed at once, on standard error, when its region's data for this year is missing")
     func holidayNoticeAtTheChange() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         try importRegionZZ(into: store)
         let daemon = try Running(store: storePath, runtime: runtime)
@@ -261,7 +256,6 @@ struct DaemonProcessTests {
     @Test("with workday rules in use and a year's holiday data missing, one notice per year, not again after a restart")
     func missingHolidayDataNotice() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         try importRegionZZ(into: store)
         let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)

@@ -78,7 +78,6 @@ struct LocationDaemonTests {
 
     @Test("walking out of the circle fires the leave once; in and out again within the re-arm interval does not; nor does a restart")
     func leaveOnce() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reminder = try addReminder()
         var daemon = try startDaemon()
         // Jitter at the edge first: inside, then within the margin, which is no leave.
@@ -105,7 +104,6 @@ struct LocationDaemonTests {
 
     @Test("an arrive alarm with a dwell rings once the position stayed inside that long, with no further position fed")
     func dwellWithoutNewPositions() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder(Alarm(trigger: .proximity(Self.office, .enter), dwell: 2))
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -122,7 +120,6 @@ struct LocationDaemonTests {
 
     @Test("an alarm that asks for it rings on the first position when that finds you already there")
     func firstPositionRings() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder(Alarm(trigger: .proximity(Self.office, .leave), firesOnFirstFix: true))
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -133,7 +130,6 @@ struct LocationDaemonTests {
 
     @Test("--status shows the newest position chimed took, though it has not written that one to the store yet")
     func statusShowsTheDaemonsNewest() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -160,7 +156,6 @@ struct LocationDaemonTests {
 
     @Test("a position fed while no daemon runs is kept and evaluated when chimed starts")
     func evaluatedAtStart() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         var daemon = try startDaemon()
         #expect(try feed([Self.inside]).status == 0)
@@ -179,7 +174,6 @@ struct LocationDaemonTests {
 
     @Test("completing the reminder stops its location alarm")
     func completedStops() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reminder = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -193,7 +187,6 @@ struct LocationDaemonTests {
 
     @Test("the location request: counts in the reply, bad fixes refused by their place in the list, the rest used")
     func request() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }

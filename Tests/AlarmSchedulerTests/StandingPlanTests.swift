@@ -58,7 +58,6 @@ struct StandingPlanTests {
 
     @Test("kept up to date from the change log, the plan equals a plan made from scratch, through 150 random changes")
     func incrementalEqualsFull() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: zone)
         let events = try store.defaultCalendarForNewEvents().identifier
@@ -150,7 +149,6 @@ struct StandingPlanTests {
 
     @Test("a change the log no longer holds makes the plan start over instead of missing it")
     func prunedLog() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: zone)
         let calendar = try store.defaultCalendarForNewReminders().identifier
@@ -168,7 +166,6 @@ struct StandingPlanTests {
 
     @Test("wake after wake on the daemon's planning path, the clock-in reminder rings on every workday for a year with nobody completing it, through the National Day week and on its makeup Saturday")
     func clockInEveryWorkday() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         // Saved on Monday 2026-09-28, 07:00 in Shanghai, as `chime add reminder 'Clock in' --due 08:50 --repeat workdays --alarm 0`.
         let start = Int64(RFC3339.instant("2026-09-28T07:00:00+08:00")!)
