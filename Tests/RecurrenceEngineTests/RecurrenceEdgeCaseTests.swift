@@ -84,13 +84,7 @@ struct RecurrenceEdgeCaseTests {
 
     // MARK: Helpers
 
-    /// Unix time of an RFC 3339 text, parsed by Foundation rather than by the
-    /// code under test.
-    static func unixTime(_ text: String) throws -> Int64 {
-        Int64(try Date.ISO8601FormatStyle().parse(text).timeIntervalSince1970)
-    }
-
-    static func date(_ rfc3339: String) throws -> Date { Date(timeIntervalSince1970: TimeInterval(try unixTime(rfc3339))) }
+    static func date(_ rfc3339: String) throws -> Date { Date(timeIntervalSince1970: TimeInterval(try foundationUnixTime(rfc3339))) }
 
     static func recurrence(_ rule: String, from start: String, in zone: String = "UTC") throws -> Recurrence {
         Recurrence(rule: try RecurrenceRule(rfc5545: rule), start: try localTime(start), timeZone: try TimeZoneRules.named(zone))
@@ -113,7 +107,7 @@ struct RecurrenceEdgeCaseTests {
         switch query {
         case .all: Array(r.occurrences())
         case .first(let count): Array(r.occurrences().prefix(count))
-        case .after(let instant, let first): Array(r.occurrences(after: try unixTime(instant)).prefix(first ?? .max))
+        case .after(let instant, let first): Array(r.occurrences(after: try foundationUnixTime(instant)).prefix(first ?? .max))
         case .next(let instant): r.nextOccurrence(after: try date(instant)).map { [$0] } ?? []
         case .during(let from, let to): r.occurrences(in: try date(from)..<date(to))
         }
@@ -133,7 +127,7 @@ struct RecurrenceEdgeCaseTests {
                     #expect(actual.allSatisfy { $0.isAllDay }, "\(what)")
                     #expect(actual.map(\.day) == (try check.expected.map { try civilDate($0) }), "\(what)")
                 } else {
-                    #expect(actual.map(\.instant) == (try check.expected.map(Self.unixTime)), "\(what)")
+                    #expect(actual.map(\.instant) == (try check.expected.map(foundationUnixTime)), "\(what)")
                 }
             }
         }
@@ -669,7 +663,7 @@ struct RecurrenceEdgeCaseTests {
     static func expectOnlyStart(_ rule: String, from start: String,
                                 sourceLocation: SourceLocation = #_sourceLocation) throws {
         let r = try recurrence(rule, from: start)
-        let startInstant = try unixTime(start + "Z")
+        let startInstant = try foundationUnixTime(start + "Z")
         var all: [Occurrence] = []
         var sought: [Occurrence] = []
         var beforeStart: [Occurrence] = []

@@ -25,3 +25,9 @@ public func rfc3339Date(_ rfc3339: String, sourceLocation: SourceLocation = #_so
     Date(timeIntervalSince1970: try #require(RFC3339.instant(rfc3339), "'\(rfc3339)' is not an RFC 3339 instant",
                                              sourceLocation: sourceLocation))
 }
+
+/// Unix seconds of an RFC 3339 text, parsed by Foundation rather than by
+/// Chime's own `RFC3339`: the oracle where the model or engine is under test.
+public func foundationUnixTime(_ rfc3339: String) throws -> Int64 {
+    Int64(try Date.ISO8601FormatStyle().parse(rfc3339).timeIntervalSince1970)
+}
