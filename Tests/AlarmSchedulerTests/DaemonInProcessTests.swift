@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import Geofencing
 import Synchronization
+import TestSupport
 import Testing
 
 /// The daemon run inside the test's process, with a notifier that records,

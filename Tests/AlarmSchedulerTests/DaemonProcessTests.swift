@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import HolidayCalendars
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -13,13 +14,7 @@ import Glibc
 /// its standard output (the log notifier).
 @Suite("chimed, the process", .serialized)
 struct DaemonProcessTests {
-    static let executable: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chimed").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("chimed").path
-    }()
+    static let executable = PackagePaths.builtExecutable("chimed")
 
     /// A running daemon and the lines it has printed.
     final class Running: @unchecked Sendable {
@@ -80,9 +75,10 @@ struct DaemonProcessTests {
         }
     }
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-\(UUID().uuidString)").path
-    var storePath: String { folder + "/data/chime.db" }
-    var runtime: String { folder + "/run" }
+    let fixture = StoreFixture(zone: .utc, prefix: "chimed")
+    var folder: String { fixture.folder }
+    var storePath: String { fixture.path }
+    var runtime: String { fixture.runtime }
 
     func addReminder(_ title: String, dueIn seconds: Double) throws -> Date {
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
@@ -95,14 +91,13 @@ struct DaemonProcessTests {
 
     func prepare() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chimed first (swift build --build-tests)")
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        _ = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        try fixture.makeRuntime()
+        _ = try fixture.open()
     }
 
     @Test("an alarm due in two seconds fires within a second of its time; a store change is seen at once; a second daemon is refused")
     func firesOnTime() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         usleep(300_000)
@@ -129,7 +124,6 @@ struct DaemonProcessTests {
     @Test("killed with SIGKILL and restarted, it does not fire again; one due while it was down fires once, late")
     func exactlyOnceAcrossRestarts() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder("Coffee", dueIn: 1)
         var daemon = try Running(store: storePath, runtime: runtime)
         #expect(daemon.waitForFirings(1, seconds: 4).count == 1, "printed: \(daemon.printed.map(\.line))")
@@ -183,7 +177,6 @@ struct DaemonProcessTests {
     @Test("the control socket answers status and next, and a garbage, unknown or oversized request gets an error while the daemon goes on")
     func controlSocket() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let socketPath = runtime + "/chime/chimed.sock"
@@ -219,7 +212,6 @@ struct DaemonProcessTests {
     @Test("setting the wall clock wakes the daemon to re-plan (a CLOCK_REALTIME timerfd)", .enabled(if: geteuid() == 0, "setting the clock needs root"))
     func clockSet() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let deadline = Date().addingTimeInterval(5)
@@ -244,7 +236,6 @@ struct DaemonProcessTests {
     @Test("a workday rule added while chimed runs is noticed at once, on standard error, when its region's data for this year is missing")
     func holidayNoticeAtTheChange() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         try importRegionZZ(into: store)
         let daemon = try Running(store: storePath, runtime: runtime)
@@ -265,7 +256,6 @@ struct DaemonProcessTests {
     @Test("with workday rules in use and a year's holiday data missing, one notice per year, not again after a restart")
     func missingHolidayDataNotice() throws {
         try prepare()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         try importRegionZZ(into: store)
         let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)

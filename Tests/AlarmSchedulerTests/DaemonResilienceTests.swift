@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import Geofencing
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -16,7 +17,8 @@ import Glibc
 struct DaemonResilienceTests {
     typealias Running = DaemonProcessTests.Running
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-abuse-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("chimed-abuse", create: false)
+    var folder: String { temporary.path }
 
     /// A private runtime folder and an initialised store under `folder/name`.
     func lane(_ name: String) throws -> (store: String, runtime: String) {
@@ -60,7 +62,6 @@ struct DaemonResilienceTests {
 
     @Test("a firing the last run was showing when it was killed is shown again after the restart, marked interrupted; one past its window is listed as interrupted")
     func interruptedFiringShownAgain() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("interrupted")
         // What a run killed between writing the firing down and marking it
         // shown leaves: the log holds it as being shown, the settled mark before it.
@@ -99,7 +100,6 @@ struct DaemonResilienceTests {
 
     @Test("a location crossing the last run was showing when it was killed is shown again after the restart, marked interrupted")
     func interruptedCrossingShownAgain() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("crossing")
         let left = Self.now - 30
         let key: String
@@ -125,7 +125,6 @@ struct DaemonResilienceTests {
 
     @Test("killed with SIGKILL from 50 ms before to 50 ms after a firing, over 100 trials: each firing appears, twice only when marked interrupted")
     func killedWhileFiring() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         // Four daemons on four stores at once, 25 trials each: a trial takes
         // about a second (a reminder due at the next whole second).
         let lanes = 4, perLane = 25, trials = lanes * perLane
@@ -225,7 +224,6 @@ struct DaemonResilienceTests {
 
     @Test("a second daemon on the same store is refused (status 69, naming the first one's pid) from another runtime folder, and after the lock file was removed; one in the same runtime folder leaves the first one's socket alone")
     func oneDaemonPerStore() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("lock")
         let first = try Running(store: path, runtime: runtime)
         defer { first.kill(SIGTERM) }
@@ -275,7 +273,6 @@ struct DaemonResilienceTests {
 
     @Test("a store renamed over the open one, removed and brought back, or its folder made again is noticed: the new file's alarms ring, those due within the window late")
     func storeReplaced() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("replaced")
         let data = (path as NSString).deletingLastPathComponent
         let daemon = try Running(store: path, runtime: runtime)
@@ -350,7 +347,6 @@ struct DaemonResilienceTests {
 
     @Test("a reply larger than the socket buffer (1,000 firings) arrives whole to a client that reads late, and others are answered meanwhile")
     func largeReply() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("large")
         let title = try addMinutely(to: path)
         let daemon = try Running(store: path, runtime: runtime)
@@ -389,7 +385,6 @@ struct DaemonResilienceTests {
 
     @Test("a client that leaves a large reply unread is disconnected after the reply timeout, and others are answered meanwhile")
     func unreadReplyDropped() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (path, runtime) = try lane("unread")
         _ = try addMinutely(to: path)
         var options = Daemon.Options(storePath: path, runtimeFolder: runtime + "/chime")
@@ -422,7 +417,6 @@ struct DaemonResilienceTests {
 
     @Test("the client gives up at its timeout with a clear error when a reply trickles and never ends")
     func clientTimeout() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let runtime = folder + "/trickle"
         try FileManager.default.createDirectory(atPath: runtime + "/chime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A server that takes the request and answers a byte every 200 ms, never a newline.

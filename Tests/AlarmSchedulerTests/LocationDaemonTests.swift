@@ -3,6 +3,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Geofencing
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -17,9 +18,10 @@ struct LocationDaemonTests {
         URL(fileURLWithPath: DaemonProcessTests.executable).deletingLastPathComponent().appendingPathComponent("chime").path
     }
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-location-\(UUID().uuidString)").path
-    var storePath: String { folder + "/data/chime.db" }
-    var runtime: String { folder + "/run" }
+    let fixture = StoreFixture(zone: .utc, prefix: "chimed-location")
+    var folder: String { fixture.folder }
+    var storePath: String { fixture.path }
+    var runtime: String { fixture.runtime }
 
     /// The office: a circle of 100 m; a leave fires beyond 120 m (the 20 m margin).
     static let office = try! StructuredLocation(title: "Office", latitude: 52.52, longitude: 13.405, radius: 100)
@@ -76,7 +78,6 @@ struct LocationDaemonTests {
 
     @Test("walking out of the circle fires the leave once; in and out again within the re-arm interval does not; nor does a restart")
     func leaveOnce() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reminder = try addReminder()
         var daemon = try startDaemon()
         // Jitter at the edge first: inside, then within the margin, which is no leave.
@@ -105,7 +106,6 @@ struct LocationDaemonTests {
     /// is what rings it, and the test need not wait the dwell out.
     @Test("an arrive alarm with a dwell rings once the position stayed inside that long, with no further position fed")
     func dwellWithoutNewPositions() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder(Alarm(trigger: .proximity(Self.office, .enter), dwell: 2))
         let clock = ManualClock(now: Double(DaemonInProcessTests.start))
         let notifier = DaemonInProcessTests.RecordingNotifier(clock: clock)
@@ -136,7 +136,6 @@ struct LocationDaemonTests {
 
     @Test("an alarm that asks for it rings on the first position when that finds you already there")
     func firstPositionRings() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder(Alarm(trigger: .proximity(Self.office, .leave), firesOnFirstFix: true))
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -147,7 +146,6 @@ struct LocationDaemonTests {
 
     @Test("--status shows the newest position chimed took, though it has not written that one to the store yet")
     func statusShowsTheDaemonsNewest() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -174,7 +172,6 @@ struct LocationDaemonTests {
 
     @Test("a position fed while no daemon runs is kept and evaluated when chimed starts")
     func evaluatedAtStart() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         var daemon = try startDaemon()
         #expect(try feed([Self.inside]).status == 0)
@@ -193,7 +190,6 @@ struct LocationDaemonTests {
 
     @Test("completing the reminder stops its location alarm")
     func completedStops() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let reminder = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
@@ -207,7 +203,6 @@ struct LocationDaemonTests {
 
     @Test("the location request: counts in the reply, bad fixes refused by their place in the list, the rest used")
     func request() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         _ = try addReminder()
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }

@@ -3,13 +3,15 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SeededRandom
+import TestSupport
 import Testing
 
 /// The daemon's standing plan: each item's next firing, kept up to date from
 /// the store's change log rather than made again.
 @Suite("The standing plan")
 struct StandingPlanTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-standing-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("chime-standing", create: false)
+    var folder: String { temporary.path }
 
     /// What a plan must hold: every item's first firing after `instant`,
     /// found by asking the planner about every item with alarms, none left out.
@@ -45,7 +47,6 @@ struct StandingPlanTests {
 
     @Test("kept up to date from the change log, the plan equals a plan made from scratch, through 150 random changes")
     func incrementalEqualsFull() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: zone)
         let events = try store.defaultCalendarForNewEvents().identifier
@@ -137,7 +138,6 @@ struct StandingPlanTests {
 
     @Test("a change the log no longer holds makes the plan start over instead of missing it")
     func prunedLog() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         let store = try CalendarStore(path: folder + "/chime.db", machineTimeZone: zone)
         let calendar = try store.defaultCalendarForNewReminders().identifier
@@ -155,7 +155,6 @@ struct StandingPlanTests {
 
     @Test("wake after wake on the daemon's planning path, the clock-in reminder rings on every workday for a year with nobody completing it, through the National Day week and on its makeup Saturday")
     func clockInEveryWorkday() throws {
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let zone = try TimeZoneRules.named("Asia/Shanghai")
         // Saved on Monday 2026-09-28, 07:00 in Shanghai, as `chime add reminder 'Clock in' --due 08:50 --repeat workdays --alarm 0`.
         let start = Int64(RFC3339.instant("2026-09-28T07:00:00+08:00")!)

@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import SeededRandom
+import TestSupport
 import Testing
 
 /// Hand-built TZif files (RFC 8536) reach the reader's paths that the
@@ -63,10 +64,9 @@ struct TZifReaderTests {
     }
 
     private static func load(bytes: [UInt8]) throws -> TimeZoneRules {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("chime-tzif-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("Test"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try Data(bytes).write(to: directory.appendingPathComponent("Test/Zone"))
+        let directory = TemporaryFolder("chime-tzif")
+        try FileManager.default.createDirectory(atPath: directory.appending("Test"), withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.appending("Test/Zone")))
         return try TimeZoneRules.named("Test/Zone", directory: directory.path)
     }
 

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("Calendar store on a real SQLite file")

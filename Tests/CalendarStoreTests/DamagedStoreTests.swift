@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// Rows that another program (or a bad disk) wrote: reading them must fail

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// The expansion bound in the store: every event written meets it, and a

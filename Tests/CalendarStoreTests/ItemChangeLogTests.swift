@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The item change log the daemon re-plans from.

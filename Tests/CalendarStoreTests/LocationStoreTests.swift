@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Geofencing
+import TestSupport
 import Testing
 
 @Suite("the store's location state")

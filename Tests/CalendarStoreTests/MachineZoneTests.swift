@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import TestSupport
 import Testing
 
 @Suite("The machine's time zone")

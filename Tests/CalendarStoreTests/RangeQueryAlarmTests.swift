@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Alarms in range queries")

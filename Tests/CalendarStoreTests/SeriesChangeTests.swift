@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Splitting and moving series: COUNT across a split, exceptions and

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SeededRandom
+import TestSupport
 import Testing
 
 /// Splitting a series changes nothing but what the split asked: for random

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 /// A store written by the first schema version (Fixtures/store-v1.db, made

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Other processes writing and dying: the store loses nothing and keeps
@@ -9,15 +10,7 @@ import Testing
 /// built beside the tests.
 @Suite("Store reliability across processes")
 struct StoreReliabilityTests {
-    static var writer: String {
-        let tests = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var folder = tests.deletingLastPathComponent()
-        // The tests run from …/debug/ChimePackageTests.xctest or a bundle inside it.
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chime-bench").path) {
-            folder = folder.deletingLastPathComponent()
-        }
-        return folder.appendingPathComponent("chime-bench").path
-    }
+    static var writer: String { PackagePaths.builtExecutable("chime-bench") }
 
     static func launch(_ arguments: [String]) throws -> (Process, Pipe) {
         let process = Process()

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import HolidayCalendars
+import TestSupport
 import Testing
 
 /// Workday rules in the store: expanded against the store's workday

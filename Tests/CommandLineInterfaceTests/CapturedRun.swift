@@ -3,6 +3,7 @@ import CalendarStore
 import CommandLineInterface
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Runs `chime` in-process and keeps what it printed.
@@ -41,7 +42,8 @@ final class CapturedRun: Sendable {
 /// A store in a fresh temporary folder, a fixed clock (Tuesday 2026-12-01
 /// 08:00 in Shanghai) and machine zone, and `chime` run against them.
 final class Scratch {
-    let folder: String
+    private let temporary: TemporaryFolder
+    var folder: String { temporary.path }
     let path: String
     let zone: String
     var now: Date
@@ -52,15 +54,12 @@ final class Scratch {
     static let tuesdayMorning = Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T08:00:00+08:00")!)
 
     init(zone: String = "Asia/Shanghai", now: Date = Scratch.tuesdayMorning) {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-cli-\(UUID().uuidString)").path
-        path = folder + "/chime.db"
+        // Made here (0700): chime creates the folders of its default location only, not those of a --db path.
+        temporary = TemporaryFolder("chime-cli")
+        path = temporary.appending("chime.db")
         self.zone = zone
         self.now = now
-        // chime creates the folders of its default location only, not those of a --db path.
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Runs `chime ARGUMENTS --db PATH`.
     @discardableResult
@@ -110,23 +109,4 @@ final class Scratch {
         }
         #expect(try changeCounter() == before, "chime \(arguments.joined(separator: " ")) wrote to the store", sourceLocation: sourceLocation)
     }
-}
-
-/// Runs a program to its end with no input; returns its exit status and
-/// everything it wrote to standard output and standard error.
-func runProcess(_ executable: String, _ arguments: [String],
-                environment: [String: String]? = nil) throws -> (status: Int32, out: String, err: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe(), err = Pipe()
-    process.standardInput = FileHandle.nullDevice
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let printed = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, printed, errors)
 }

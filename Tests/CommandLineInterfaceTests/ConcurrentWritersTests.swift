@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Many real `chime` processes writing one real store at once: each
@@ -9,27 +10,15 @@ import Testing
 @Suite("Concurrent chime processes on one store", .serialized)
 struct ConcurrentWritersTests {
     /// The `chime` executable built beside the tests.
-    static let executable: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chime").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("chime").path
-    }()
+    static let executable = PackagePaths.builtExecutable("chime")
 
     static let rounds = 20
 
     /// A folder of its own (0700) for one round's store; the store file itself does not exist yet.
     final class Round {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-race-\(UUID().uuidString)").path
+        let temporary = TemporaryFolder("chime-race")
+        var folder: String { temporary.path }
         var path: String { folder + "/chime.db" }
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
 
         /// Starts every command line at once, then waits for all of them:
         /// their exit statuses and standard errors, in order.
@@ -63,7 +52,7 @@ struct ConcurrentWritersTests {
     func addsToANewStore() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
         for round in 1...Self.rounds {
-            let scratch = try Round()
+            let scratch = Round()
             let titles = (1...20).map { "reminder \($0)" }
             let results = try scratch.race(titles.map { ["add", "reminder", $0, "--due", "2030-01-01T09:00", "--tz", "UTC"] })
             for (index, result) in results.enumerated() {
@@ -79,7 +68,7 @@ struct ConcurrentWritersTests {
     func sameKeyAtOnce() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
         for round in 1...Self.rounds {
-            let scratch = try Round()
+            let scratch = Round()
             let results = try scratch.race((1...20).map {
                 ["add", "event", "version \($0)", "--start", "2030-01-01T09:00", "--tz", "UTC", "--key", "same"]
             })
@@ -98,7 +87,7 @@ struct ConcurrentWritersTests {
     func calendarsAtOnce() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
         for round in 1...Self.rounds {
-            let scratch = try Round()
+            let scratch = Round()
             _ = try CalendarStore(path: scratch.path, machineTimeZone: .utc)
             let added = try scratch.race(Array(repeating: ["calendar", "add", "Work"], count: 8))
             #expect(added.filter { $0.status == 0 }.count == 1, "round \(round): \(added)")
@@ -115,7 +104,7 @@ struct ConcurrentWritersTests {
     func editsAtOnce() throws {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
         for round in 1...Self.rounds {
-            let scratch = try Round()
+            let scratch = Round()
             let added = try scratch.race([["add", "reminder", "Plain", "--due", "2030-01-01T09:00", "--tz", "UTC"]])
             #expect(added[0].status == 0, "\(added[0].errors)")
             let identifier = try #require(try scratch.store().reminders(.all).first).identifier.rawValue
@@ -136,7 +125,7 @@ struct ConcurrentWritersTests {
         try #require(FileManager.default.fileExists(atPath: Self.executable), "build chime first (swift build --build-tests)")
         let utc = TimeZoneRules.utc
         for round in 1...Self.rounds {
-            let scratch = try Round()
+            let scratch = Round()
             let added = try scratch.race([["add", "reminder", "daily", "--due", "2030-01-01T09:00", "--tz", "UTC",
                                            "--repeat", "FREQ=DAILY"]])
             #expect(added[0].status == 0, "\(added[0].errors)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The quick start's scripts: running installs only what running needs,
@@ -6,8 +7,7 @@ import Testing
 /// README describes the scripts as they are.
 @Suite("contrib scripts and the quick start")
 struct ContribScriptsTests {
-    /// #filePath is <package>/Tests/CommandLineInterfaceTests/ContribScriptsTests.swift.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = PackagePaths.root
 
     static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4"]
     static let testOnly = ["dbus-daemon", "dbus-bin", "xvfb", "dunst", "desktop-file-utils", "libxml2-utils", "groff-base", "man-db",
@@ -24,11 +24,11 @@ struct ContribScriptsTests {
     /// A folder of stand-ins: dpkg-query that finds nothing installed, and
     /// apt-get and sudo that only log how they were called.
     final class Stubs {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-setup-\(UUID().uuidString)").path
+        let temporary = TemporaryFolder("chime-setup")
+        var folder: String { temporary.path }
         var log: String { folder + "/calls.log" }
 
         init() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let scripts = [
                 "dpkg-query": "#!/bin/sh\nexit 1\n",
                 "apt-get": "#!/bin/sh\necho \"apt-get $*\" >>\(log)\n",
@@ -43,8 +43,6 @@ struct ContribScriptsTests {
         var calls: [String] {
             ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0 != "sudo" }
         }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
     }
 
     @Test("running needs only the toolchain's packages; testing adds the notification server's and the validators'")

@@ -1,5 +1,6 @@
 import CommandLineInterface
 import Foundation
+import TestSupport
 import Testing
 
 /// The exit statuses a person can look up: README's table, chime(1)'s EXIT
@@ -7,8 +8,7 @@ import Testing
 /// and a command ends with each of them.
 @Suite("Exit statuses")
 struct ExitStatusTests {
-    /// #filePath is <package>/Tests/CommandLineInterfaceTests/ExitStatusTests.swift.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = PackagePaths.root
 
     static func text(_ relative: String) throws -> String {
         try String(contentsOfFile: root + "/" + relative, encoding: .utf8)

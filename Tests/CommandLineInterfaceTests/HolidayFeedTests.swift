@@ -1,5 +1,6 @@
 @testable import CommandLineInterface
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Fetching holiday-cn files from a web address or a folder")
@@ -32,12 +33,10 @@ struct HolidayFeedTests {
 
     @Test("a folder gives YEAR.json from it, and nil for a year it lacks")
     func folder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-holidays-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try Data(file2021).write(to: URL(fileURLWithPath: folder + "/2021.json"))
-        #expect(try HolidayFeed(folder).fetch(year: 2021)?.bytes == file2021)
-        #expect(try HolidayFeed(folder).fetch(year: 2022) == nil)
+        let folder = TemporaryFolder("chime-holidays")
+        try Data(file2021).write(to: URL(fileURLWithPath: folder.appending("2021.json")))
+        #expect(try HolidayFeed(folder.path).fetch(year: 2021)?.bytes == file2021)
+        #expect(try HolidayFeed(folder.path).fetch(year: 2022) == nil)
     }
 
     private func code(_ body: () throws(HolidayFeedError) -> Void) -> HolidayFeedError.Code? {

@@ -2,17 +2,16 @@ import CalendarModel
 import CalendarStore
 import CommandLineInterface
 import Foundation
+import TestSupport
 import Testing
 
 /// `chime workday`, `workdays` and `holidays`, on the bundled data and on
 /// holiday-cn files served from loopback.
 @Suite("chime workday, workdays and holidays")
 struct HolidaysCommandTests {
-    /// The holiday-cn fixtures in the repository, found from this file's path
-    /// (as Tests/HolidayCalendarsTests/TestSupport.swift finds them); missing, they fail.
+    /// The holiday-cn fixtures in the repository; missing, they fail.
     static func referenceFolder() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.path + "/Tests/Fixtures/holiday-cn"
+        let folder = try PackagePaths.requireHolidayCN()
         try #require(FileManager.default.fileExists(atPath: folder + "/2021.json"), "the holiday-cn fixtures are missing: no \(folder)/2021.json")
         return folder
     }

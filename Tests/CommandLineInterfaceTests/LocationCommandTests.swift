@@ -5,6 +5,7 @@ import CommandLineInterface
 import Foundation
 import Geofencing
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,8 @@ struct LocationCommandTests {
         }
     }
 
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-location-\(UUID().uuidString)").path
+    let temporary = TemporaryFolder("chime-location", create: false)
+    var folder: String { temporary.path }
     var storePath: String { folder + "/chime.db" }
     /// 2026-12-01T08:00:00Z.
     static let now = Date(timeIntervalSince1970: 1_796_112_000)

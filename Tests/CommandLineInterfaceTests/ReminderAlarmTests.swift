@@ -4,6 +4,7 @@ import CalendarStore
 import CommandLineInterface
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Alarms as a person means them: a due time rings, "10m" is before, and a
@@ -162,13 +163,11 @@ struct ReminderAlarmTests {
 
     @Test("chime add reminder Stretch --due +5s, with no alarm option, rings through the daemon at its due time")
     func stretchRingsThroughTheDaemon() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-stretch-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let runtime = folder + "/run"
-        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try FileManager.default.createDirectory(atPath: folder + "/data", withIntermediateDirectories: true,
+        let fixture = try StoreFixture.daemonFolder("chime-stretch")
+        let runtime = fixture.runtime, storePath = fixture.path
+        // chime creates the folders of its default location only, not those of a --db path.
+        try FileManager.default.createDirectory(atPath: fixture.folder + "/data", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        let storePath = folder + "/data/chime.db"
         let now = Date()
         let add = CapturedRun(["add", "reminder", "Stretch", "--due", "+5s", "--db", storePath], machineZone: "UTC", now: now)
         #expect(add.status == 0, "\(add.errors)")

@@ -2,6 +2,7 @@ import CalendarModel
 import CCurl
 @testable import CommandLineInterface
 import Foundation
+import TestSupport
 import Testing
 
 /// What the built `chime` process loads: the libraries only one command
@@ -9,13 +10,7 @@ import Testing
 @Suite("chime's start-up: what each command loads")
 struct StartupTests {
     /// The `chime` built beside these tests.
-    static let executable: String = {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.isExecutableFile(atPath: folder.appendingPathComponent("chime").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("chime").path
-    }()
+    static let executable = PackagePaths.builtExecutable("chime")
 
     /// Runs `chime ARGUMENTS` with the dynamic loader naming every file it
     /// loads (`LD_DEBUG=files`, on standard error with the command's own
@@ -47,18 +42,11 @@ struct StartupTests {
         return (process.terminationStatus, loaded, errors)
     }
 
-    static func scratchStore() throws -> (folder: String, store: String) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-startup-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return (folder, folder + "/chime.db")
-    }
-
     @Test("commands that do not fetch load neither libcurl, TLS nor FoundationNetworking",
           arguments: [["workday"], ["next", "--count", "1"], ["status"], ["add", "reminder", "Tea", "--due", "2030-01-01 09:00"],
                       ["list", "reminders"], ["holidays", "status"]])
     func noNetworkLibraries(arguments: [String]) throws {
-        let (folder, store) = try Self.scratchStore()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = TemporaryFolder("chime-startup"), store = folder.appending("chime.db")
         let run = try Self.run(arguments, store: store)
         // `chime workday` answers 1 on a day off.
         #expect(run.status == 0 || (arguments == ["workday"] && run.status == 1), "\(run.errors.suffix(2000))")
@@ -73,8 +61,7 @@ struct StartupTests {
 
     @Test("chime holidays update opens libcurl when it fetches, and imports what it fetched")
     func updateOpensLibcurl() throws {
-        let (folder, store) = try Self.scratchStore()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let folder = TemporaryFolder("chime-startup"), store = folder.appending("chime.db")
         // The process reads its own clock: each year near it gets a day off named after
         // the year, on a weekday of June.
         let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())

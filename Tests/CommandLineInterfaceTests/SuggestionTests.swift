@@ -1,6 +1,7 @@
 import CalendarModel
 import CommandLineInterface
 import Foundation
+import TestSupport
 import Testing
 
 /// A misspelt word gets the nearest known one, from one helper, wherever
@@ -70,11 +71,7 @@ struct SuggestionTests {
 
     /// The built executable next to the test bundle.
     static func executable(_ name: String) throws -> String {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
-            folder.deleteLastPathComponent()
-        }
-        let path = folder.appendingPathComponent(name).path
+        let path = PackagePaths.builtExecutable(name)
         try #require(FileManager.default.isExecutableFile(atPath: path), "build \(name) first (swift build --build-tests)")
         return path
     }

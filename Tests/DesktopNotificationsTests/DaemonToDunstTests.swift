@@ -4,6 +4,7 @@ import CalendarStore
 import DesktopNotifications
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -15,25 +16,18 @@ extension DesktopNotifierTests {
     /// dunst, one test at a time.
     @Suite("chimed to dunst")
     struct ThroughTheDaemon {
-        static let executable: String = {
-            var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-            while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("chimed").path) {
-                folder.deleteLastPathComponent()
-            }
-            return folder.appendingPathComponent("chimed").path
-        }()
+        static let executable = PackagePaths.builtExecutable("chimed")
 
         let server: NotificationServer
-        let folder: String
+        let fixture: StoreFixture
+        var folder: String { fixture.folder }
         let store: CalendarStore
 
         init() throws {
             server = try NotificationServer.shared.get()
             try server.reset()
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("chimed-dunst-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            store = try CalendarStore(path: folder + "/data/chime.db", machineTimeZone: .utc)
+            fixture = try StoreFixture.daemonFolder("chimed-dunst")
+            store = try fixture.open()
         }
 
         /// A running chimed; its standard output and error, line by line.
@@ -105,15 +99,10 @@ extension DesktopNotifierTests {
             return (reminder, due)
         }
 
-        func cleanUp(_ daemon: Chimed) {
-            daemon.stop()
-            try? FileManager.default.removeItem(atPath: folder)
-        }
-
         @Test("a reminder due in two seconds reaches dunst within a second of its time: summary, escaped body, critical, Snooze, Done, Dismiss")
         func arrivesOnTime() throws {
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             let (_, due) = try reminder("<b>& Tea", notes: "Tom & <Jerry>", dueIn: 2)
             let call = try #require(server.notify(summary: "<b>& Tea", within: 6), "chimed: \(daemon.printed)")
             let sent = try #require(call.sent)
@@ -131,7 +120,7 @@ extension DesktopNotifierTests {
         @Test("Snooze from dunst's menu brings it back after the snooze; snoozed again while on screen, it comes back in its place")
         func snoozeComesBack() throws {
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             _ = try reminder("Stretch", dueIn: 1)
             let first = try #require(server.notify(summary: "Stretch", within: 5), "chimed: \(daemon.printed)")
             let firstID = try #require(first.returnedID)
@@ -159,7 +148,7 @@ extension DesktopNotifierTests {
         @Test("Done in dunst's menu completes the reminder in the store")
         func doneCompletes() throws {
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             let (reminder, _) = try reminder("Water plants", dueIn: 1)
             let call = try #require(server.notify(summary: "Water plants", within: 5), "chimed: \(daemon.printed)")
             try server.chooseInMenu("[\(try #require(call.returnedID)),done]")
@@ -172,7 +161,7 @@ extension DesktopNotifierTests {
               arguments: ["done", "snooze", "dismiss"])
         func answeredCloses(action: String) throws {
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             _ = try reminder("Answer \(action)", dueIn: 1)
             let call = try #require(server.notify(summary: "Answer \(action)", within: 5), "chimed: \(daemon.printed)")
             let id = try #require(call.returnedID)
@@ -188,7 +177,7 @@ extension DesktopNotifierTests {
               arguments: ["complete", "remove", "move"])
         func doneElsewhereCloses(how: String) throws {
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             var (reminder, due) = try reminder("Elsewhere \(how)", dueIn: 1)
             let call = try #require(server.notify(summary: "Elsewhere \(how)", within: 5), "chimed: \(daemon.printed)")
             let id = try #require(call.returnedID)
@@ -216,7 +205,7 @@ extension DesktopNotifierTests {
             #expect(NotificationServer.waitUntil(seconds: 3) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
             first.stop(with: signal)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
-            defer { cleanUp(second) }
+            defer { second.stop() }
             // Shown again in its place, quietly, with the same buttons.
             let again = try #require(server.notify(summary: "Survives \(signal)", skipping: 1, within: 10), "chimed: \(second.printed)")
             #expect(again.replacesID == id)
@@ -243,7 +232,7 @@ extension DesktopNotifierTests {
             first.stop()
             try store.complete(reminder.identifier)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
-            defer { cleanUp(second) }
+            defer { second.stop() }
             #expect(NotificationServer.waitUntil(seconds: 5) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
             #expect(server.notify(summary: "Done while down", skipping: 1, within: 0.5) == nil)
         }
@@ -254,7 +243,7 @@ extension DesktopNotifierTests {
             var dunstRunning = false
             defer { if !dunstRunning { try? server.script("start-dunst") } }
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             _ = try reminder("While away", dueIn: 1)
             #expect(NotificationServer.waitUntil(seconds: 5) { daemon.printed.contains { $0.contains("could not show 'While away'") } },
                     "chimed: \(daemon.printed)")
@@ -294,7 +283,7 @@ extension DesktopNotifierTests {
             try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Buy milk",
                                     alarms: [.proximity(office, .leave)]))
             let daemon = try startDaemon()
-            defer { cleanUp(daemon) }
+            defer { daemon.stop() }
             let inside = "52.5200 13.4050 5", edge = "52.5209 13.4050 5", margin = "52.5210 13.4050 5", away = "52.5227 13.4050 5"
             // Jitter at the edge and within the margin is no leave.
             #expect(try feed([inside, margin, inside, margin, edge]) == 0)

@@ -5,6 +5,7 @@ import DesktopNotifications
 import Foundation
 import HolidayCalendars
 import Synchronization
+import TestSupport
 import Testing
 
 extension DesktopNotifierTests {
@@ -15,16 +16,14 @@ extension DesktopNotifierTests {
     @Suite("the missing-holiday-data notice on the desktop")
     struct HolidayNotice {
         let server: NotificationServer
-        let folder: String
+        let fixture: StoreFixture
         let store: CalendarStore
 
         init() throws {
             server = try NotificationServer.shared.get()
             try server.reset()
-            folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-holiday-notice-\(UUID().uuidString)").path
-            try FileManager.default.createDirectory(atPath: folder + "/run", withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            store = try CalendarStore(path: folder + "/data/chime.db", machineTimeZone: .utc)
+            fixture = try StoreFixture.daemonFolder("chime-holiday-notice")
+            store = try fixture.open()
             let source = HolidaySource(format: .holidayCNJSON, location: "test")
             _ = try store.importHolidayYears([try HolidayYear(region: "zz", year: 2030, entries: [
                 HolidayEntry(date: CivilDate(year: 2030, month: 1, day: 1)!, isOffDay: true, name: "New Year"),
@@ -39,7 +38,7 @@ extension DesktopNotifierTests {
         /// seconds), and stops it: its start runs the first wake, which
         /// shows the notice.
         func runDaemon(at now: Double) throws -> [String] {
-            var options = Daemon.Options(storePath: folder + "/data/chime.db", runtimeFolder: folder + "/run/chime")
+            var options = Daemon.Options(storePath: fixture.path, runtimeFolder: fixture.runtime + "/chime")
             options.handlesSignals = false
             options.machineZone = { .utc }
             options.clock = ManualClock(now: now)
@@ -59,7 +58,6 @@ extension DesktopNotifierTests {
 
         @Test("in December, with next year's data missing, one desktop notice says so and how to fix it; not again after a restart")
         func december() throws {
-            defer { try? FileManager.default.removeItem(atPath: folder) }
             let earlier = shownBefore()
             // 2030-12-01T09:00:00Z
             let log = try runDaemon(at: 1_922_346_000)
@@ -76,7 +74,6 @@ extension DesktopNotifierTests {
 
         @Test("before December, next year's data missing is no news: no notice")
         func june() throws {
-            defer { try? FileManager.default.removeItem(atPath: folder) }
             let earlier = shownBefore()
             // 2030-06-16T09:00:00Z
             let log = try runDaemon(at: 1_907_830_800)

@@ -2,6 +2,7 @@ import AlarmScheduler
 import DesktopNotifications
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The private notification server of this test process: a session bus,
@@ -15,9 +16,7 @@ final class NotificationServer: Sendable {
         var description: String
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-    static let script = packageRoot + "/contrib/notification-server"
+    static let script = PackagePaths.root + "/contrib/notification-server"
 
     let directory: String
     let environment: Mutex<[String: String]>

@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import HolidayCalendars
+import TestSupport
 import Testing
 
 /// A date from its ISO form, which is the literal the tests read.
@@ -12,23 +13,16 @@ func day(_ iso: String, sourceLocation: SourceLocation = #_sourceLocation) -> Ci
     return date
 }
 
-/// The holiday-cn reference files (per-year JSON and ICS, 2007-2027, with
-/// their licence), kept in the repository at `Tests/Fixtures/holiday-cn` and
-/// found from this file's path, so a clone needs nothing beside it. A missing
+/// The holiday-cn reference files (`PackagePaths.holidayCN`). A missing
 /// folder or file is a failure, never a skip.
 enum Reference {
-    /// #filePath is <package>/Tests/HolidayCalendarsTests/TestSupport.swift.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let packageRoot = PackagePaths.root
 
-    static let folder = packageRoot + "/Tests/Fixtures/holiday-cn"
+    static let folder = PackagePaths.holidayCN
 
     /// The folder, or a recorded failure naming it.
     static func requireFolder(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        var isDirectory: ObjCBool = false
-        try #require(FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) && isDirectory.boolValue,
-                     "the holiday-cn fixtures are missing: no folder \(folder)", sourceLocation: sourceLocation)
-        return folder
+        try PackagePaths.requireHolidayCN(sourceLocation: sourceLocation)
     }
 
     static func bytes(_ name: String) throws -> [UInt8] {

@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import RecurrenceEngine
+import TestSupport
 import Testing
 
 /// The expansion bound: a COUNT rule is walked at most
@@ -8,16 +9,12 @@ import Testing
 /// seek into it costs that at worst, never a walk to year 9999.
 @Suite("Expansion bound")
 struct ExpansionBoundTests {
-    static func unixTime(_ text: String) throws -> Int64 {
-        Int64(try Date.ISO8601FormatStyle().parse(text).timeIntervalSince1970)
-    }
-
     static func recurrence(_ rule: String, from start: String = "2026-12-01T08:00:00") throws -> Recurrence {
         Recurrence(rule: try RecurrenceRule(rfc5545: rule), start: try #require(LocalDateTime(parsing: start)), timeZone: .utc)
     }
 
     static func next(_ recurrence: Recurrence, after text: String) throws -> String? {
-        recurrence.occurrences(after: try unixTime(text)).first(where: { _ in true })?.rfc3339
+        recurrence.occurrences(after: try foundationUnixTime(text)).first(where: { _ in true })?.rfc3339
     }
 
     @Test("the bound is 100,000 occurrences")

@@ -1,6 +1,7 @@
 import CalendarModel
 import Foundation
 import RecurrenceEngine
+import TestSupport
 import Testing
 
 // Weekdays used below (checked with Python's datetime): 2021-09-17 Fri,
@@ -29,18 +30,13 @@ struct WorkdayRecurrenceTests {
                               workdays: workdays)
     }
 
-    /// Unix time of an RFC 3339 text, parsed by Foundation rather than by the code under test.
-    static func instant(_ text: String) throws -> Int64 {
-        Int64(try Date.ISO8601FormatStyle().parse(text).timeIntervalSince1970)
-    }
-
     /// Checks the printed form and the instant of each occurrence.
     static func expectTimes(_ occurrences: some Sequence<Occurrence>, _ expected: [String],
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
         let actual = Array(occurrences)
         #expect(actual.map(\.rfc3339) == expected, sourceLocation: sourceLocation)
         if !expected.isEmpty && !expected[0].contains("T") { return }
-        #expect(actual.map(\.instant) == (try expected.map(instant)), sourceLocation: sourceLocation)
+        #expect(actual.map(\.instant) == (try expected.map(foundationUnixTime)), sourceLocation: sourceLocation)
     }
 
     static func scheduled(_ occurrences: some Sequence<Occurrence>) -> [String] {
@@ -181,9 +177,9 @@ struct WorkdayRecurrenceTests {
             "2024-02-05T18:00:00", "2024-02-10T09:00:00", "2024-02-09T18:00:00", "2024-02-24T09:00:00", "2024-02-23T18:00:00",
         ])
         // A seek lands in the middle of it.
-        let after = try Self.instant("2024-02-09T12:00:00+08:00")
+        let after = try foundationUnixTime("2024-02-09T12:00:00+08:00")
         try Self.expectTimes(r.occurrences(after: after).prefix(2), ["2024-02-09T18:00:00+08:00", "2024-02-23T09:00:00+08:00"])
-        let morning = try Self.instant("2024-02-09T08:00:00+08:00")
+        let morning = try foundationUnixTime("2024-02-09T08:00:00+08:00")
         #expect(r.nextOccurrence(after: Date(timeIntervalSince1970: TimeInterval(morning))) == occurrences[1])
     }
 
@@ -212,7 +208,7 @@ struct WorkdayRecurrenceTests {
         #expect(Self.scheduled(occurrences) == ["2030-01-01T08:00:00", "2031-02-05T08:00:00"])
 
         // Seeks inside the break find the same.
-        let june = Date(timeIntervalSince1970: TimeInterval(try Self.instant("2030-06-01T00:00:00Z")))
+        let june = Date(timeIntervalSince1970: TimeInterval(try foundationUnixTime("2030-06-01T00:00:00Z")))
         #expect(forward.nextOccurrence(after: june)?.rfc3339 == "2031-02-05T08:00:00+00:00")
         #expect(forward.nextOccurrence(after: june)?.scheduledTime.description == "2031-02-05T08:00:00")
         #expect(backward.nextOccurrence(after: june)?.rfc3339 == "2031-02-05T08:00:00+00:00")
@@ -246,8 +242,8 @@ struct WorkdayRecurrenceTests {
     @Test("RETURN with X-BREAK=3: the first workday after Mid-Autumn and after National Day 2021")
     func backToWorkAfterAHoliday() throws {
         let r = try Self.recurrence("FREQ=DAILY;X-WORKDAY=RETURN;X-BREAK=3", from: "2021-09-01T08:00:00")
-        let range = Date(timeIntervalSince1970: TimeInterval(try Self.instant("2021-09-01T00:00:00+08:00")))
-            ..< Date(timeIntervalSince1970: TimeInterval(try Self.instant("2022-01-01T00:00:00+08:00")))
+        let range = Date(timeIntervalSince1970: TimeInterval(try foundationUnixTime("2021-09-01T00:00:00+08:00")))
+            ..< Date(timeIntervalSince1970: TimeInterval(try foundationUnixTime("2022-01-01T00:00:00+08:00")))
         // Wed 09-22 after 09-19…21; Fri 10-08 after 10-01…07. The makeup
         // days 09-26 and 10-09 break the weekends next to them.
         try Self.expectTimes(r.occurrences(in: range), ["2021-09-22T08:00:00+08:00", "2021-10-08T08:00:00+08:00"])
@@ -256,7 +252,7 @@ struct WorkdayRecurrenceTests {
         let eight = try Self.recurrence("FREQ=DAILY;X-WORKDAY=RETURN;X-BREAK=8", from: "2021-09-01T08:00:00")
         try Self.expectTimes(eight.occurrences(in: range), [])
         // Seeking from inside the break.
-        let during = Date(timeIntervalSince1970: TimeInterval(try Self.instant("2021-10-07T12:00:00+08:00")))
+        let during = Date(timeIntervalSince1970: TimeInterval(try foundationUnixTime("2021-10-07T12:00:00+08:00")))
         #expect(r.nextOccurrence(after: during)?.rfc3339 == "2021-10-08T08:00:00+08:00")
     }
 
@@ -278,8 +274,8 @@ struct WorkdayRecurrenceTests {
         let days = [5, 6, 7, 8, 9, 18, 19, 20, 21, 22].map { "2024-02-\($0 < 10 ? "0" : "")\($0)T08:50:00+08:00" }
         try Self.expectTimes(r.occurrences(), days)
         // Seeking honours the same end.
-        try Self.expectTimes(r.occurrences(after: try Self.instant("2024-02-20T00:00:00+08:00")), Array(days.suffix(3)))
-        try Self.expectTimes(r.occurrences(after: try Self.instant("2024-02-22T08:50:00+08:00")), [])
+        try Self.expectTimes(r.occurrences(after: try foundationUnixTime("2024-02-20T00:00:00+08:00")), Array(days.suffix(3)))
+        try Self.expectTimes(r.occurrences(after: try foundationUnixTime("2024-02-22T08:50:00+08:00")), [])
         // A start on a day off is dropped and not counted.
         let fromSaturday = try Self.recurrence("FREQ=DAILY;COUNT=3;X-WORKDAY=SKIP", from: "2024-02-17T08:50:00")
         try Self.expectTimes(fromSaturday.occurrences(), [
@@ -352,7 +348,7 @@ struct WorkdayRecurrenceTests {
         #expect(occurrences.map(\.day.description) == ["2024-01-10", "2024-02-18", "2024-03-11", "2024-04-10"])
         #expect(occurrences.map(\.scheduledTime.date.description) == ["2024-01-10", "2024-02-10", "2024-03-10", "2024-04-10"])
         // Local midnight of the new date: 2024-02-18T00:00+08:00.
-        #expect(occurrences[1].instant == (try Self.instant("2024-02-18T00:00:00+08:00")))
+        #expect(occurrences[1].instant == (try foundationUnixTime("2024-02-18T00:00:00+08:00")))
         let excluded = try Self.allDay("FREQ=MONTHLY;BYMONTHDAY=10;X-WORKDAY=FORWARD", from: "2024-01-10", exceptions: ["2024-02-10"])
         try Self.expectTimes(excluded.occurrences().prefix(2), ["2024-01-10", "2024-03-11"])
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import SQLiteDatabase
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Two connections on one file")

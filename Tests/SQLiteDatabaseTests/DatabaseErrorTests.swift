@@ -1,4 +1,5 @@
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 @Suite("Errors carry the code, the extended code, SQLite's message and the SQL")

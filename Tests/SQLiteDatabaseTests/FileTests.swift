@@ -1,5 +1,6 @@
 import Glibc
 import SQLiteDatabase
+import TestSupport
 import Testing
 
 @Suite("Files: WAL, private modes, read-only access")

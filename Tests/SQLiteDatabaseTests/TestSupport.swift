@@ -1,21 +1,12 @@
 import Foundation
 import Glibc
 import SQLiteDatabase
-
-/// Runs `body` with the path of a new empty folder under the system's temporary
-/// folder, and removes the folder and everything in it afterwards.
-func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
-    let path = FileManager.default.temporaryDirectory
-        .appendingPathComponent("chime-sqlite-tests-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
-}
+import TestSupport
 
 /// Runs `body` with a new database file in a temporary folder.
 func withTemporaryDatabase<T>(options: DatabaseOptions = DatabaseOptions(),
                               _ body: (Database, String) throws -> T) throws -> T {
-    try withTemporaryDirectory { folder throws in
+    try withTemporaryDirectory("chime-sqlite-tests") { folder throws in
         let path = folder + "/test.sqlite"
         let db = try Database(path: path, options: options)
         return try body(db, path)
