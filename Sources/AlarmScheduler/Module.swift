@@ -1,10 +1,12 @@
 // AlarmScheduler: when each alarm rings and that it rings once. The
 // planner (the coming firings of every alarm, in order, with their
 // reasons), the standing plan between wakes, the daemon (timer, watches,
-// delivery, control socket, location), the `Notifier` protocol, and the
+// delivery, control socket, location) on a `DaemonClock` it is given (the
+// wall clock, or tests' `ManualClock`), the `Notifier` protocol, and the
 // ledger: this machine's memory of what it showed, in the store's file
 // under migrations of its own, never exported or synced.
 //
 // Imports: CalendarModel, RecurrenceEngine, CalendarStore, HolidayCalendars,
-// Geofencing, CTimerFD. Never DesktopNotifications (it implements
+// Geofencing, SQLiteDatabase (the ledger's tables), JSONValues (control-socket
+// requests), SystemCalls, CTimerFD. Never DesktopNotifications (it implements
 // `Notifier`, not the other way round) nor a command-line module.
