@@ -3,11 +3,6 @@ import Foundation
 import Glibc
 #endif
 
-/// A command the CLI benchmark runs is missing or failed.
-struct CLIBenchmarkError: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// Issue #17's start-up figures: a cold `chime` process per command beside
 /// its peer, `chime-bench-peer` (Foundation's hello world, `print(Date())`,
 /// built in release mode by this package), run alternately pair by pair in
@@ -40,7 +35,7 @@ public struct CLIBenchmark {
         let folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let chime = folder + "/chime", peer = folder + "/chime-bench-peer"
         for executable in [chime, peer] where !FileManager.default.isExecutableFile(atPath: executable) {
-            throw CLIBenchmarkError(description: "cli benchmark: no \(executable): build it beside chime-bench "
+            throw BenchmarkError(description: "cli benchmark: no \(executable): build it beside chime-bench "
                           + "(swift build -c release --product chime; swift build -c release --product chime-bench-peer)")
         }
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("chime-cli-bench-\(UUID().uuidString)").path
@@ -52,7 +47,7 @@ public struct CLIBenchmark {
                            "PATH": "/usr/bin:/bin"]
         // The store as a person has it after a first use: created at its default location, migrated, one reminder.
         let first = try ChildProcess.measure(chime, ["add", "reminder", "First", "--due", "tomorrow 08:00"], environment: environment)
-        guard first.status == 0 else { throw CLIBenchmarkError(description: "chime add reminder: exit status \(first.status)") }
+        guard first.status == 0 else { throw BenchmarkError(description: "chime add reminder: exit status \(first.status)") }
 
         report("cli benchmark — cold chime processes beside chime-bench-peer (Foundation's print(Date()), release), "
                + "\(pairs) pairs each, run alternately; medians of the per-pair ratios")
@@ -75,7 +70,7 @@ public struct CLIBenchmark {
                 guard let chimeRun, let peerRun else { continue }
                 // `chime workday` answers 1 on a day off.
                 guard chimeRun.status == 0 || (test.label == "workday" && chimeRun.status == 1), peerRun.status == 0 else {
-                    throw CLIBenchmarkError(description: "chime \(test.arguments.joined(separator: " ")): exit status \(chimeRun.status); peer: \(peerRun.status)")
+                    throw BenchmarkError(description: "chime \(test.arguments.joined(separator: " ")): exit status \(chimeRun.status); peer: \(peerRun.status)")
                 }
                 cpu.append(chimeRun.cpuMilliseconds / max(peerRun.cpuMilliseconds, 0.001))
                 wall.append(chimeRun.wallMilliseconds / max(peerRun.wallMilliseconds, 0.001))

@@ -7,11 +7,6 @@ import Synchronization
 import Glibc
 #endif
 
-/// The daemon under measure did not start.
-struct DaemonBenchmarkError: Error, CustomStringConvertible {
-    var description: String
-}
-
 /// Issue #5's daemon figures, on the `chimed` built beside this benchmark:
 /// a store with 100,000 alarms (single and recurring events, some on the
 /// every-workday rule); start to armed timer; a re-plan after a change;
@@ -130,7 +125,7 @@ public struct DaemonBenchmark {
         let daemon = try Daemon(executable: executable, store: path, runtime: runtime)
         defer { daemon.stop() }
         guard let started = daemon.wait(for: "chimed: started", seconds: 60).first else {
-            throw DaemonBenchmarkError(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
+            throw BenchmarkError(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
         }
         let startToArmed = started.at.timeIntervalSince(daemon.spawned) * 1000
         let resident = daemon.residentKilobytes

@@ -1,30 +1,25 @@
 import Foundation
+import SystemCalls
 
-/// A holiday source that is not one, or a file it would not give: `code`
-/// for a caller to match, `description` for people.
-struct HolidayFeedError: Error, CustomStringConvertible {
-    enum Code: Equatable {
-        /// `--from` names a scheme other than http and https.
-        case notASource
-        case noSuchFolder
-        case notAFolder
-        /// The folder's file is there but cannot be read.
-        case unreadable
-        case notAnAddress
-        /// The download failed (libcurl's code says how).
-        case download(LibCurlError.Code)
-        /// The server answered with a status other than 200 and 404.
-        case httpStatus(Int)
-    }
+/// A holiday source that is not one, or a file it would not give.
+typealias HolidayFeedError = CodedError<HolidayFeedFailure>
 
-    var code: Code
-    var description: String
+/// What `HolidayFeedError` says went wrong.
+enum HolidayFeedFailure: Equatable {
+    /// `--from` names a scheme other than http and https.
+    case notASource
+    case noSuchFolder
+    case notAFolder
+    /// The folder's file is there but cannot be read.
+    case unreadable
+    case notAnAddress
+    /// The download failed (libcurl's code says how).
+    case download(LibCurlError.Code)
+    /// The server answered with a status other than 200 and 404.
+    case httpStatus(Int)
+}
 
-    init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
-
+extension CodedError where CodeType == HolidayFeedFailure {
     /// The exit status it ends `chime holidays update` with: a source that
     /// is not one is bad data (65), a folder that is not there not found
     /// (66), the rest unavailable (69).

@@ -97,62 +97,58 @@ struct ItemJSON {
         return object
     }
 
-    struct EventObject: Encodable {
-        var type = "event"
+    /// The keys events and reminders both write.
+    struct ItemCommon: Encodable {
+        var type: String
         var identifier: String
         var shortIdentifier: String
         @Nullable var calendar: String?
         var calendarIdentifier: String
         var title: String
-        var location: String
         var notes: String
+        @Nullable var recurrenceRule: String?
+        var alarms: [AlarmObject]
+        @Nullable var externalKey: String?
+        /// `chime add event|reminder --key`: whether it updated the item holding the key.
+        var updatedExisting: Bool?
+    }
+
+    /// An event or a reminder: `ItemCommon`'s keys, and beside them in the
+    /// same object the keys of its kind (`EventFields`, `ReminderFields`).
+    @dynamicMemberLookup
+    struct ItemObject<Fields: Encodable>: Encodable {
+        var common: ItemCommon
+        var fields: Fields
+
+        subscript<Value>(dynamicMember path: WritableKeyPath<ItemCommon, Value>) -> Value {
+            get { common[keyPath: path] }
+            set { common[keyPath: path] = newValue }
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            // Both write into the one object the encoder holds.
+            try common.encode(to: encoder)
+            try fields.encode(to: encoder)
+        }
+    }
+
+    typealias EventObject = ItemObject<EventFields>
+    typealias ReminderObject = ItemObject<ReminderFields>
+
+    struct EventFields: Encodable {
+        var location: String
         @Nullable var url: String?
         var allDay: Bool
         var floating: Bool
         @Nullable var timeZone: String?
         @Nullable var start: String?
         @Nullable var end: String?
-        @Nullable var recurrenceRule: String?
         var exceptionDates: [String?]
-        var alarms: [AlarmObject]
-        @Nullable var externalKey: String?
         @Nullable var seriesIdentifier: String?
         @Nullable var originalStart: String?
-        /// `chime add event --key`: whether it updated the item holding the key.
-        var updatedExisting: Bool?
     }
 
-    func event(_ event: Event) -> EventObject {
-        EventObject(
-            identifier: event.identifier.rawValue,
-            shortIdentifier: event.identifier.short,
-            calendar: calendars[event.calendarIdentifier]?.title,
-            calendarIdentifier: event.calendarIdentifier.rawValue,
-            title: event.title,
-            location: event.location,
-            notes: event.notes,
-            url: event.url,
-            allDay: event.isAllDay,
-            floating: { if case .floating = event.start { return true }; return false }(),
-            timeZone: event.start.zoneName,
-            start: time(event.start),
-            end: time(event.end),
-            recurrenceRule: event.recurrenceRule?.rfc5545,
-            exceptionDates: event.exceptionDates.map { seriesTime($0, start: event.start) },
-            alarms: event.alarms.map(Self.alarm),
-            externalKey: event.externalKey,
-            seriesIdentifier: event.seriesIdentifier?.rawValue,
-            originalStart: event.originalStart.flatMap { seriesTime($0, start: event.start) })
-    }
-
-    struct ReminderObject: Encodable {
-        var type = "reminder"
-        var identifier: String
-        var shortIdentifier: String
-        @Nullable var calendar: String?
-        var calendarIdentifier: String
-        var title: String
-        var notes: String
+    struct ReminderFields: Encodable {
         var priority: Int
         @Nullable var start: String?
         @Nullable var due: String?
@@ -161,11 +157,32 @@ struct ItemJSON {
         var completed: Bool
         @Nullable var completionDate: String?
         var overdue: Bool
-        @Nullable var recurrenceRule: String?
-        var alarms: [AlarmObject]
-        @Nullable var externalKey: String?
-        /// `chime add reminder --key`: whether it updated the item holding the key.
-        var updatedExisting: Bool?
+    }
+
+    private func common(type: String, identifier: ItemIdentifier, calendar: ItemIdentifier, title: String, notes: String,
+                        rule: RecurrenceRule?, alarms: [Alarm], externalKey: String?) -> ItemCommon {
+        .init(type: type, identifier: identifier.rawValue, shortIdentifier: identifier.short,
+              calendar: calendars[calendar]?.title, calendarIdentifier: calendar.rawValue,
+              title: title, notes: notes, recurrenceRule: rule?.rfc5545,
+              alarms: alarms.map(Self.alarm), externalKey: externalKey)
+    }
+
+    func event(_ event: Event) -> EventObject {
+        EventObject(
+            common: common(type: "event", identifier: event.identifier, calendar: event.calendarIdentifier,
+                           title: event.title, notes: event.notes, rule: event.recurrenceRule,
+                           alarms: event.alarms, externalKey: event.externalKey),
+            fields: EventFields(
+                location: event.location,
+                url: event.url,
+                allDay: event.isAllDay,
+                floating: { if case .floating = event.start { return true }; return false }(),
+                timeZone: event.start.zoneName,
+                start: time(event.start),
+                end: time(event.end),
+                exceptionDates: event.exceptionDates.map { seriesTime($0, start: event.start) },
+                seriesIdentifier: event.seriesIdentifier?.rawValue,
+                originalStart: event.originalStart.flatMap { seriesTime($0, start: event.start) }))
     }
 
     /// `reminder` as shown (a repeating one at its current occurrence);
@@ -173,22 +190,17 @@ struct ItemJSON {
     func reminder(_ reminder: Reminder, storedDue: ItemTime?, now: Int64) -> ReminderObject {
         let text = ItemText(zone: machine, now: now)
         return ReminderObject(
-            identifier: reminder.identifier.rawValue,
-            shortIdentifier: reminder.identifier.short,
-            calendar: calendars[reminder.calendarIdentifier]?.title,
-            calendarIdentifier: reminder.calendarIdentifier.rawValue,
-            title: reminder.title,
-            notes: reminder.notes,
-            priority: reminder.priority,
-            start: time(reminder.start),
-            due: time(reminder.due),
-            storedDue: time(storedDue),
-            timeZone: reminder.due?.zoneName ?? reminder.start?.zoneName,
-            completed: reminder.isCompleted,
-            completionDate: reminder.completionDate.map(Self.utc),
-            overdue: text.isOverdue(reminder),
-            recurrenceRule: reminder.recurrenceRule?.rfc5545,
-            alarms: reminder.alarms.map(Self.alarm),
-            externalKey: reminder.externalKey)
+            common: common(type: "reminder", identifier: reminder.identifier, calendar: reminder.calendarIdentifier,
+                           title: reminder.title, notes: reminder.notes, rule: reminder.recurrenceRule,
+                           alarms: reminder.alarms, externalKey: reminder.externalKey),
+            fields: ReminderFields(
+                priority: reminder.priority,
+                start: time(reminder.start),
+                due: time(reminder.due),
+                storedDue: time(storedDue),
+                timeZone: reminder.due?.zoneName ?? reminder.start?.zoneName,
+                completed: reminder.isCompleted,
+                completionDate: reminder.completionDate.map(Self.utc),
+                overdue: text.isOverdue(reminder)))
     }
 }

@@ -1,27 +1,20 @@
 import CCurl
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// libcurl could not be loaded, or a transfer through it failed: `code`
-/// for a caller to match, `description` for people.
-struct LibCurlError: Error, CustomStringConvertible {
-    enum Code: Equatable {
-        /// The library is not installed, lacks a function, or would not initialise.
-        case unavailable
-        /// The answer is longer than `LibCurl.maximumBody`.
-        case tooLarge
-        /// The transfer failed with this CURLcode (6: the host is unknown, 7: it refused the connection, 28: timed out).
-        case transfer(Int32)
-    }
+/// libcurl could not be loaded, or a transfer through it failed.
+typealias LibCurlError = CodedError<LibCurlFailure>
 
-    var code: Code
-    var description: String
-
-    init(_ code: Code, _ description: String) {
-        self.code = code
-        self.description = description
-    }
+/// What `LibCurlError` says went wrong.
+enum LibCurlFailure: Equatable {
+    /// The library is not installed, lacks a function, or would not initialise.
+    case unavailable
+    /// The answer is longer than `LibCurl.maximumBody`.
+    case tooLarge
+    /// The transfer failed with this CURLcode (6: the host is unknown, 7: it refused the connection, 28: timed out).
+    case transfer(Int32)
 }
 
 /// libcurl, opened with dlopen by the one command that fetches (`chime

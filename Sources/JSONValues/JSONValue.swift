@@ -111,55 +111,54 @@ public enum JSONValue: Hashable, Sendable {
         }
 
         mutating func object(depth: Int) throws(SyntaxError) -> JSONValue {
-            index += 1
             let keeps = depth < keptDepth
             var members: [String: JSONValue] = [:]
-            skipSpace()
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            while true {
-                skipSpace()
-                guard current == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
-                let keyStart = index
-                let key = try string()
-                skipSpace()
-                guard current == UInt8(ascii: ":") else { throw error("expected ':' after the member name \"\(key)\"") }
-                index += 1
-                skipSpace()
-                let member = try value(depth: depth + 1)
-                guard !keeps || members.updateValue(member, forKey: key) == nil || lastKeyWins else {
-                    index = keyStart
-                    throw error("the member \"\(key)\" appears twice")
-                }
-                skipSpace()
-                switch current {
-                case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "}"): index += 1; return .object(members)
-                default: throw error("expected ',' or '}' in an object")
+            try sequence(closedBy: UInt8(ascii: "}"), in: "an object") { (reader: inout Reader) throws(SyntaxError) in
+                guard reader.current == UInt8(ascii: "\"") else { throw reader.error("expected a member name in double quotes") }
+                let keyStart = reader.index
+                let key = try reader.string()
+                reader.skipSpace()
+                guard reader.current == UInt8(ascii: ":") else { throw reader.error("expected ':' after the member name \"\(key)\"") }
+                reader.index += 1
+                reader.skipSpace()
+                let member = try reader.value(depth: depth + 1)
+                guard !keeps || members.updateValue(member, forKey: key) == nil || reader.lastKeyWins else {
+                    reader.index = keyStart
+                    throw reader.error("the member \"\(key)\" appears twice")
                 }
             }
+            return .object(members)
         }
 
         mutating func array(depth: Int) throws(SyntaxError) -> JSONValue {
-            index += 1
             let keeps = depth < keptDepth
             var elements: [JSONValue] = []
+            try sequence(closedBy: UInt8(ascii: "]"), in: "an array") { (reader: inout Reader) throws(SyntaxError) in
+                let element = try reader.value(depth: depth + 1)
+                if keeps { elements.append(element) }
+            }
+            return .array(elements)
+        }
+
+        /// An object's or an array's body, from its opening bracket past
+        /// `close`: `element` reads each member or element (from its first
+        /// character); the commas between them are read here.
+        mutating func sequence(closedBy close: UInt8, in container: StaticString,
+                               _ element: (inout Reader) throws(SyntaxError) -> Void) throws(SyntaxError) {
+            index += 1
             skipSpace()
-            if current == UInt8(ascii: "]") {
+            if current == close {
                 index += 1
-                return .array(elements)
+                return
             }
             while true {
                 skipSpace()
-                let element = try value(depth: depth + 1)
-                if keeps { elements.append(element) }
+                try element(&self)
                 skipSpace()
                 switch current {
                 case UInt8(ascii: ","): index += 1
-                case UInt8(ascii: "]"): index += 1; return .array(elements)
-                default: throw error("expected ',' or ']' in an array")
+                case close: index += 1; return
+                default: throw error("expected ',' or '\(Self.show(close))' in \(container)")
                 }
             }
         }
