@@ -18,9 +18,10 @@ extension AlarmLedger {
         public var server: String
         /// The firing, as the daemon wrote it, to show again.
         public var firing: String
-        public var shownAt: Date
+        /// When it was shown, in Unix seconds.
+        public var shownAt: Int64
 
-        public init(rootKey: String, key: String, serverID: UInt32, server: String, firing: String, shownAt: Date) {
+        public init(rootKey: String, key: String, serverID: UInt32, server: String, firing: String, shownAt: Int64) {
             self.rootKey = rootKey
             self.key = key
             self.serverID = serverID
@@ -40,7 +41,7 @@ extension AlarmLedger {
                 INSERT INTO notifications_shown (root_key, key, server_id, server, firing, shown_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(root_key) DO UPDATE SET key = excluded.key, server_id = excluded.server_id, server = excluded.server,
                     firing = excluded.firing, shown_at = excluded.shown_at
-                """, [shown.rootKey, shown.key, Int64(shown.serverID), shown.server, shown.firing, shown.shownAt.timeIntervalSince1970])
+                """, [shown.rootKey, shown.key, Int64(shown.serverID), shown.server, shown.firing, Double(shown.shownAt)])
             try database.execute("""
                 DELETE FROM notifications_shown WHERE root_key NOT IN
                     (SELECT root_key FROM notifications_shown ORDER BY shown_at DESC LIMIT ?)
@@ -67,7 +68,7 @@ extension AlarmLedger {
                     let id: Int64 = try row.value(2)
                     return ShownNotification(rootKey: try row.value(0), key: try row.value(1), serverID: UInt32(clamping: id),
                                              server: try row.value(3), firing: try row.value(4),
-                                             shownAt: Date(timeIntervalSince1970: try row.value(5)))
+                                             shownAt: AlarmLedger.second(try row.value(5)))
                 }
         }
     }

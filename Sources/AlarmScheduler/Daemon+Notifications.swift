@@ -17,7 +17,7 @@ extension Daemon {
         guard let shown else { return }
         do {
             try ledger.recordShown(AlarmLedger.ShownNotification(rootKey: firing.rootKey, key: firing.key, serverID: shown.id,
-                                                                  server: shown.server, firing: firing.record(late: late), shownAt: clock.date))
+                                                                  server: shown.server, firing: firing.record(late: late), shownAt: clock.second))
         } catch {
             log("chimed: cannot remember the notification of '\(firing.title)': \(error)")
         }
