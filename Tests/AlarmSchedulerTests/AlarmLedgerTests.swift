@@ -77,8 +77,10 @@ struct AlarmLedgerTests {
         #expect(try ledger.deliveries().map(\.recordedAt) == [1_796_461_201])
         #expect(try ledger.shownNotifications().map(\.shownAt) == [1_796_461_201])
         // What it writes now, the columns hold as before: REAL seconds.
-        try ledger.recordShown(.init(rootKey: "k", key: "k", serverID: 8, server: ":1.42", firing: "{}", shownAt: 1_796_461_300))
-        let stored: String? = try database.scalar("SELECT typeof(shown_at) || ' ' || shown_at FROM notifications_shown WHERE root_key = 'k'")
+        let other = FiringKey(alarm: alarm, occurrence: .once)
+        try ledger.recordShown(.init(rootKey: other, key: other, serverID: 8, server: ":1.42", firing: "{}", shownAt: 1_796_461_300))
+        let stored: String? = try database.scalar("SELECT typeof(shown_at) || ' ' || shown_at FROM notifications_shown WHERE root_key = ?",
+                                                  [other.description])
         #expect(stored == "real 1796461300.0")
     }
 
