@@ -63,12 +63,18 @@ extension AlarmLedger {
 
     static func insert(_ deliveries: [Delivery], in db: Database) throws {
         for delivery in deliveries {
-            try db.execute("""
-                INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
-                """, [delivery.key.description, delivery.alarm.rawValue, delivery.item.rawValue, delivery.title, delivery.due,
-                      Double(delivery.recordedAt), delivery.outcome.rawValue])
+            try insert(key: delivery.key.description, alarm: delivery.alarm, item: delivery.item, title: delivery.title,
+                       due: delivery.due, outcome: delivery.outcome, recordedAt: delivery.recordedAt, in: db)
         }
+    }
+
+    /// One row of the log, a firing's or a notice's; a key already there keeps its row.
+    private static func insert(key: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
+                               outcome: Delivery.Outcome, recordedAt: Int64, in db: Database) throws {
+        try db.execute("""
+            INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
+            """, [key, alarm.rawValue, item.rawValue, title, due, Double(recordedAt), outcome.rawValue])
     }
 
     /// Sets the outcome of recorded firings (`showing` → `delivered`, …).
@@ -151,11 +157,8 @@ extension AlarmLedger {
     public func recordHolidayNotice(region: String, year: Int, at instant: Int64) throws(StoreError) {
         try StoreError.wrap {
             // The log's columns want an alarm and an item: identifiers of none.
-            try database.execute("""
-                INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
-                """, [Self.holidayNoticeKey(region: region, year: year), ItemIdentifier.random().rawValue, ItemIdentifier.random().rawValue,
-                      "holiday data \(region) \(year)", instant, Double(instant), Delivery.Outcome.delivered.rawValue])
+            try Self.insert(key: Self.holidayNoticeKey(region: region, year: year), alarm: .random(), item: .random(),
+                            title: "holiday data \(region) \(year)", due: instant, outcome: .delivered, recordedAt: instant, in: database)
         }
     }
 
