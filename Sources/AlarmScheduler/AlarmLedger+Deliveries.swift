@@ -26,22 +26,23 @@ extension AlarmLedger {
         }
 
         /// The firing's identity: its alarm and its occurrence.
-        public var key: String
+        public var key: FiringKey
         public var alarm: ItemIdentifier
         public var item: ItemIdentifier
         public var title: String
         /// When it was due, in Unix seconds.
         public var due: Int64
         public var outcome: Outcome
-        public var recordedAt: Date
+        /// When the log recorded it, in Unix seconds.
+        public var recordedAt: Int64
 
         /// An occurrence of a repeating reminder not completed before the
         /// next came due, which the reminder moved on from: logged as
         /// missed under the reminder's identifier instead of an alarm's.
         public var isNotDone: Bool { alarm == item }
 
-        public init(key: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
-                    outcome: Outcome, recordedAt: Date) {
+        public init(key: FiringKey, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
+                    outcome: Outcome, recordedAt: Int64) {
             self.key = key
             self.alarm = alarm
             self.item = item
@@ -62,34 +63,45 @@ extension AlarmLedger {
 
     static func insert(_ deliveries: [Delivery], in db: Database) throws {
         for delivery in deliveries {
-            try db.execute("""
-                INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
-                VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
-                """, [delivery.key, delivery.alarm.rawValue, delivery.item.rawValue, delivery.title, delivery.due,
-                      delivery.recordedAt.timeIntervalSince1970, delivery.outcome.rawValue])
+            try insert(key: delivery.key.description, alarm: delivery.alarm, item: delivery.item, title: delivery.title,
+                       due: delivery.due, outcome: delivery.outcome, recordedAt: delivery.recordedAt, in: db)
         }
     }
 
+    /// One row of the log, a firing's or a notice's; a key already there keeps its row.
+    private static func insert(key: String, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64,
+                               outcome: Delivery.Outcome, recordedAt: Int64, in db: Database) throws {
+        try db.execute("""
+            INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
+            VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING
+            """, [key, alarm.rawValue, item.rawValue, title, due, Double(recordedAt), outcome.rawValue])
+    }
+
     /// Sets the outcome of recorded firings (`showing` → `delivered`, …).
-    public func setOutcome(_ outcome: Delivery.Outcome, keys: [String]) throws(StoreError) {
+    public func setOutcome(_ outcome: Delivery.Outcome, keys: [FiringKey]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = CalendarStore.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys.map(\.description))
             try database.execute("UPDATE deliveries SET outcome = ? WHERE key IN (SELECT value FROM json_each(?))", [outcome.rawValue, list])
         }
     }
 
     /// Drops records, for firings that could not be shown and are to be tried again.
-    public func forgetDeliveries(keys: [String]) throws(StoreError) {
+    public func forgetDeliveries(keys: [FiringKey]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = CalendarStore.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys.map(\.description))
             try database.execute("DELETE FROM deliveries WHERE key IN (SELECT value FROM json_each(?))", [list])
         }
     }
 
     /// Which of `keys` the log already holds.
-    public func recordedKeys(among keys: [String]) throws(StoreError) -> Set<String> {
+    public func recordedKeys(among keys: [FiringKey]) throws(StoreError) -> Set<FiringKey> {
+        let found = try recorded(among: keys.map(\.description))
+        return Set(keys.filter { found.contains($0.description) })
+    }
+
+    private func recorded(among keys: [String]) throws(StoreError) -> Set<String> {
         guard !keys.isEmpty else { return [] }
         return try StoreError.wrap {
             var found: Set<String> = []
@@ -111,21 +123,46 @@ extension AlarmLedger {
     private func deliveries(where condition: String, _ arguments: [(any DatabaseValueConvertible)?],
                             limit: Int = 100) throws(StoreError) -> [Delivery] {
         try StoreError.wrap {
-            let sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries WHERE \(condition) "
-                + "ORDER BY due_at DESC, key LIMIT ?"
+            let sql = "SELECT key, alarm_id, item_id, title, due_at, outcome, recorded_at FROM deliveries "
+                + "WHERE (\(condition)) AND key NOT GLOB '\(Self.noticeKeyPrefix)*' ORDER BY due_at DESC, key LIMIT ?"
             return try database.query(sql, arguments + [limit]).map { row in
                 let key: String = try row.value(0), outcome: String = try row.value(5)
                 guard let known = Delivery.Outcome(rawValue: outcome) else {
                     throw StoreError.damaged(item: "delivery \(key)", reason: "its outcome '\(outcome)' is not one the log records")
                 }
-                return Delivery(key: key, alarm: try .stored(try row.value(1), row: "delivery \(key)", column: "alarm id"),
+                guard let firingKey = FiringKey(key) else {
+                    throw StoreError.damaged(item: "delivery \(key)", reason: "'\(key)' is not a firing's key")
+                }
+                return Delivery(key: firingKey, alarm: try .stored(try row.value(1), row: "delivery \(key)", column: "alarm id"),
                                 item: try .stored(try row.value(2), row: "delivery \(key)", column: "item id"),
                                 title: try row.value(3), due: try row.value(4), outcome: known,
-                                recordedAt: Date(timeIntervalSince1970: try row.value(6)))
+                                recordedAt: AlarmLedger.second(try row.value(6)))
             }
         }
     }
+}
 
+/// Notices the daemon shows once (a year without holiday data): logged with
+/// the firings, so that each is shown once, but no firing (no alarm, no
+/// occurrence), so under a key of their own that the firings' readers pass by.
+extension AlarmLedger {
+    static let noticeKeyPrefix = "holiday-data-"
+
+    /// Whether the notice that `region` has no holiday data for `year` was shown.
+    public func holidayNoticeShown(region: String, year: Int) throws(StoreError) -> Bool {
+        try !recorded(among: [Self.holidayNoticeKey(region: region, year: year)]).isEmpty
+    }
+
+    /// Logs the notice that `region` has no holiday data for `year` as shown at `instant`.
+    public func recordHolidayNotice(region: String, year: Int, at instant: Int64) throws(StoreError) {
+        try StoreError.wrap {
+            // The log's columns want an alarm and an item: identifiers of none.
+            try Self.insert(key: Self.holidayNoticeKey(region: region, year: year), alarm: .random(), item: .random(),
+                            title: "holiday data \(region) \(year)", due: instant, outcome: .delivered, recordedAt: instant, in: database)
+        }
+    }
+
+    private static func holidayNoticeKey(region: String, year: Int) -> String { "\(noticeKeyPrefix)\(region)@\(year)" }
 }
 
 /// Snoozes: a firing that was shown rings again later, under a key of its
@@ -144,21 +181,14 @@ extension AlarmLedger {
 
         /// The key of the firing the snooze makes.
         public var key: FiringKey { firingKey.snoozed(until: fireAt) }
-
-        public init(firingKey: FiringKey, alarm: ItemIdentifier, item: ItemIdentifier, title: String, due: Int64, fireAt: Int64) {
-            self.firingKey = firingKey
-            self.alarm = alarm
-            self.item = item
-            self.title = title
-            self.due = due
-            self.fireAt = fireAt
-        }
+        // Made only by the ledger: the memberwise initializer serves.
     }
 
-    /// Snoozes the firing with `key` for `seconds` from `now`: firings ring
-    /// on whole seconds, so the time is rounded up, never sooner than asked.
-    public func snooze(_ key: String, for seconds: Int64, from now: Date) throws(StoreError) -> Snooze {
-        try snooze(key, until: Int64(now.timeIntervalSince1970.rounded(.up)) + seconds)
+    /// Snoozes the firing with `key` for `seconds` from `now`, a whole second
+    /// (firings ring on whole seconds): the caller rounds its clock up
+    /// (`DaemonClock.secondUp`), so a snooze never rings sooner than asked.
+    public func snooze(_ key: String, for seconds: Int64, from now: Int64) throws(StoreError) -> Snooze {
+        try snooze(key, until: now + seconds)
     }
 
     /// Snoozes the firing with `key` (from the log) until `fireAt`; a firing
@@ -225,7 +255,7 @@ extension AlarmLedger {
         try StoreError.wrap {
             try store.transaction { () throws(StoreError) in
                 let passed = try store.complete(reminder)
-                let at = now()
+                let at = nowSecond
                 try record(passed.map { Delivery($0, recordedAt: at) })
                 return passed
             }
@@ -237,8 +267,8 @@ extension AlarmLedger.Delivery {
     /// A passed-over occurrence's record: logged as missed under the
     /// reminder's identifier and the occurrence's scheduled time (alarms'
     /// firings have their alarm's).
-    public init(_ notDone: CalendarStore.NotDone, recordedAt: Date) {
-        self.init(key: notDone.reminder.rawValue + "@" + String(notDone.occurrence.scheduledTime.localSeconds), alarm: notDone.reminder,
+    public init(_ notDone: CalendarStore.NotDone, recordedAt: Int64) {
+        self.init(key: FiringKey(alarm: notDone.reminder, occurrence: .scheduled(notDone.occurrence.scheduledTime.localSeconds)), alarm: notDone.reminder,
                   item: notDone.reminder, title: notDone.title, due: notDone.occurrence.instant, outcome: .missed, recordedAt: recordedAt)
     }
 }

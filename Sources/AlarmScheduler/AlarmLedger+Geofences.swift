@@ -11,7 +11,8 @@ extension AlarmLedger {
     /// A position fed in, and when it reached the ledger.
     public struct StoredPosition: Hashable, Sendable {
         public var fix: Fix
-        public var recordedAt: Date
+        /// In Unix seconds (the second it fell in: the column keeps fractions).
+        public var recordedAt: Int64
     }
 
     /// The saved states and the newest fix time the monitor took; empty
@@ -92,7 +93,7 @@ extension AlarmLedger {
             guard let row = rows.first else { return nil }
             let fix = try Fix(latitude: try row.value(0), longitude: try row.value(1), accuracy: try row.value(2) as Double?,
                               time: try row.value(3))
-            return StoredPosition(fix: fix, recordedAt: Date(timeIntervalSince1970: try row.value(4)))
+            return StoredPosition(fix: fix, recordedAt: AlarmLedger.second(try row.value(4)))
         }
     }
 

@@ -8,9 +8,9 @@ import Foundation
 extension AlarmLedger {
     public struct ShownNotification: Hashable, Sendable {
         /// The key of the firing the notification continues (see `Firing.rootKey`).
-        public var rootKey: String
+        public var rootKey: FiringKey
         /// The key of the firing it shows now.
-        public var key: String
+        public var key: FiringKey
         /// The id the notification server gave it.
         public var serverID: UInt32
         /// Which server gave the id (its unique bus name): another server's
@@ -18,9 +18,10 @@ extension AlarmLedger {
         public var server: String
         /// The firing, as the daemon wrote it, to show again.
         public var firing: String
-        public var shownAt: Date
+        /// When it was shown, in Unix seconds.
+        public var shownAt: Int64
 
-        public init(rootKey: String, key: String, serverID: UInt32, server: String, firing: String, shownAt: Date) {
+        public init(rootKey: FiringKey, key: FiringKey, serverID: UInt32, server: String, firing: String, shownAt: Int64) {
             self.rootKey = rootKey
             self.key = key
             self.serverID = serverID
@@ -40,7 +41,7 @@ extension AlarmLedger {
                 INSERT INTO notifications_shown (root_key, key, server_id, server, firing, shown_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT(root_key) DO UPDATE SET key = excluded.key, server_id = excluded.server_id, server = excluded.server,
                     firing = excluded.firing, shown_at = excluded.shown_at
-                """, [shown.rootKey, shown.key, Int64(shown.serverID), shown.server, shown.firing, shown.shownAt.timeIntervalSince1970])
+                """, [shown.rootKey.description, shown.key.description, Int64(shown.serverID), shown.server, shown.firing, Double(shown.shownAt)])
             try database.execute("""
                 DELETE FROM notifications_shown WHERE root_key NOT IN
                     (SELECT root_key FROM notifications_shown ORDER BY shown_at DESC LIMIT ?)
@@ -49,10 +50,10 @@ extension AlarmLedger {
     }
 
     /// Forgets the notifications showing these firings (by their key or root key).
-    public func forgetShown(keys: [String]) throws(StoreError) {
+    public func forgetShown(keys: [FiringKey]) throws(StoreError) {
         guard !keys.isEmpty else { return }
         try StoreError.wrap {
-            let list = CalendarStore.jsonArray(keys)
+            let list = CalendarStore.jsonArray(keys.map(\.description))
             try database.execute("""
                 DELETE FROM notifications_shown WHERE key IN (SELECT value FROM json_each(?1)) OR root_key IN (SELECT value FROM json_each(?1))
                 """, [list])
@@ -64,10 +65,13 @@ extension AlarmLedger {
         try StoreError.wrap {
             try database.query("SELECT root_key, key, server_id, server, firing, shown_at FROM notifications_shown ORDER BY shown_at, root_key")
                 .map { row in
-                    let id: Int64 = try row.value(2)
-                    return ShownNotification(rootKey: try row.value(0), key: try row.value(1), serverID: UInt32(clamping: id),
+                    let id: Int64 = try row.value(2), rootText: String = try row.value(0), text: String = try row.value(1)
+                    guard let rootKey = FiringKey(rootText), let key = FiringKey(text) else {
+                        throw StoreError.damaged(item: "notification of \(rootText)", reason: "'\(text)' is not a firing's key")
+                    }
+                    return ShownNotification(rootKey: rootKey, key: key, serverID: UInt32(clamping: id),
                                              server: try row.value(3), firing: try row.value(4),
-                                             shownAt: Date(timeIntervalSince1970: try row.value(5)))
+                                             shownAt: AlarmLedger.second(try row.value(5)))
                 }
         }
     }

@@ -38,6 +38,13 @@ public final class AlarmLedger {
         now = store.now
     }
 
+    /// The store's clock in whole Unix seconds, the planner's instant.
+    var nowSecond: Int64 { Self.second(now().timeIntervalSince1970) }
+
+    /// A time as the ledger's REAL columns hold it (rows written before the
+    /// ledger took whole seconds have fractions), as the planner's instant.
+    static func second(_ seconds: Double) -> Int64 { Int64(seconds.rounded(.down)) }
+
     /// The ledger's schema history: append, never edit (see `Migrator`).
     static var migrator: Migrator {
         var migrator = Migrator(table: "ledger_migrations")

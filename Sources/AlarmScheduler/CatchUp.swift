@@ -30,9 +30,9 @@ extension CatchUp {
     /// delivery log already holds (`known`): per alarm, the latest within
     /// its window (the alarm's `missedWindow`, else `window` seconds) of
     /// `now` is shown late, the rest recorded as missed.
-    public init(due: [Firing], known: Set<String>, now: Int64, window: Int64) {
+    public init(due: [Firing], known: Set<FiringKey>, now: Int64, window: Int64) {
         var latest: [ItemIdentifier: Firing] = [:]
-        for firing in due.sorted() where !known.contains(firing.key) {
+        for firing in due.sorted() where !known.contains(firing.firingKey) {
             if let earlier = latest[firing.alarm.identifier] { missed.append(earlier) }
             latest[firing.alarm.identifier] = firing
         }
@@ -54,7 +54,7 @@ extension CatchUp {
     /// `interrupted` (being shown when the last run stopped) come due again
     /// and are marked so. Each item goes back into `plan` with its next firing.
     static func settle(_ plan: inout StandingPlan, store: CalendarStore, ledger: AlarmLedger, settled: Int64, now: Int64,
-                       window: Int64, interrupted: Set<String> = []) throws(StoreError) -> CatchUp {
+                       window: Int64, interrupted: Set<FiringKey> = []) throws(StoreError) -> CatchUp {
         let planner = FiringPlanner(store: store, ledger: ledger)
         var due: [Firing] = []
         let items = plan.takeDue(through: now)
@@ -76,9 +76,9 @@ extension CatchUp {
             due += snoozes.compactMap { snooze in live[snooze.item].map { Firing(snoozed: snooze, kind: $0, alarm: alarms[snooze.alarm]) } }
         }
         guard !due.isEmpty else { return CatchUp() }
-        if !interrupted.isEmpty { due = due.map { var firing = $0; firing.interrupted = interrupted.contains(firing.key); return firing } }
+        if !interrupted.isEmpty { due = due.map { var firing = $0; firing.interrupted = interrupted.contains(firing.firingKey); return firing } }
         // The log holds the interrupted ones as being shown: they are not known, they come due again.
-        return CatchUp(due: due, known: try ledger.recordedKeys(among: due.map(\.key)).subtracting(interrupted), now: now, window: window)
+        return CatchUp(due: due, known: try ledger.recordedKeys(among: due.map(\.firingKey)).subtracting(interrupted), now: now, window: window)
     }
 }
 
@@ -139,8 +139,8 @@ extension FiringPlanner {
 
 extension AlarmLedger.Delivery {
     /// The log's record of a firing.
-    public init(_ firing: Firing, outcome: Outcome, at date: Date) {
-        self.init(key: firing.key, alarm: firing.alarm.identifier, item: firing.itemIdentifier, title: firing.title,
-                  due: firing.instant, outcome: outcome, recordedAt: date)
+    public init(_ firing: Firing, outcome: Outcome, at instant: Int64) {
+        self.init(key: firing.firingKey, alarm: firing.alarm.identifier, item: firing.itemIdentifier, title: firing.title,
+                  due: firing.instant, outcome: outcome, recordedAt: instant)
     }
 }

@@ -135,8 +135,8 @@ extension Daemon {
             location.latestSaved = false
         }
         var firings = transitions.compactMap(firing)
-        let known = try ledger.recordedKeys(among: firings.map(\.key))
-        firings.removeAll { known.contains($0.key) }
+        let known = try ledger.recordedKeys(among: firings.map(\.firingKey))
+        firings.removeAll { known.contains($0.firingKey) }
         try saveLocation(recording: firings, now: now)
         if !firings.isEmpty {
             undelivered += firings
@@ -198,15 +198,14 @@ extension Daemon {
     /// missed window, is listed as interrupted. After `startLocation`,
     /// before the first wake.
     func showInterruptedCrossings() {
-        let crossings = interrupted.filter { FiringKey($0)?.isCrossing == true }
+        let crossings = interrupted.filter(\.isCrossing)
         guard !crossings.isEmpty else { return }
         interrupted.subtract(crossings)
-        var gone: [String] = []
+        var gone: [FiringKey] = []
         let now = clock.second
         for key in crossings.sorted() {
-            let parts = key.split(separator: "@").map(String.init)
-            guard let alarm = ItemIdentifier(parts[0]), let kind = Transition.Kind(rawValue: parts[1]), let second = Int64(parts[2]),
-                  var firing = firing(alarm: alarm, kind: kind, second: second),
+            guard case .crossing(let proximity, let second) = key.occurrence, let kind = Transition.Kind(rawValue: proximity.rawValue),
+                  var firing = firing(alarm: key.alarm, kind: kind, second: second),
                   now - second <= firing.alarm.missedWindow.map(Int64.init) ?? options.lateness else {
                 gone.append(key)
                 continue
@@ -237,7 +236,7 @@ extension Daemon {
         }
         try ledger.saveGeofenceStates(changed, removed: location.removed, latestFixTime: location.monitor.latestFixTime,
                                      position: location.latestSaved ? nil : location.latest,
-                                     recording: firings.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.date) })
+                                     recording: firings.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.second) })
         for (alarm, state) in changed { location.saved[alarm] = state }
         for alarm in location.removed { location.saved[alarm] = nil }
         location.removed = []

@@ -16,8 +16,8 @@ extension Daemon {
         onScreen[firing.key] = firing
         guard let shown else { return }
         do {
-            try ledger.recordShown(AlarmLedger.ShownNotification(rootKey: firing.rootKey, key: firing.key, serverID: shown.id,
-                                                                  server: shown.server, firing: firing.record(late: late), shownAt: clock.date))
+            try ledger.recordShown(AlarmLedger.ShownNotification(rootKey: firing.firingKey.root, key: firing.firingKey, serverID: shown.id,
+                                                                  server: shown.server, firing: firing.record(late: late), shownAt: clock.second))
         } catch {
             log("chimed: cannot remember the notification of '\(firing.title)': \(error)")
         }
@@ -27,7 +27,9 @@ extension Daemon {
     /// about to be) and needs no taking back.
     func forgetShown(_ key: String) {
         onScreen[key] = nil
-        do { try ledger.forgetShown(keys: [key]) } catch { log("chimed: \(error)") }
+        // A key that is no firing's was never shown.
+        guard let firingKey = FiringKey(key) else { return }
+        do { try ledger.forgetShown(keys: [firingKey]) } catch { log("chimed: \(error)") }
     }
 
     /// Whether `firing` still rings as it was shown: its item is there (a
@@ -47,13 +49,13 @@ extension Daemon {
     /// or edited so that the firing is gone.
     func withdrawStale(items: Set<ItemIdentifier>?) throws {
         if let items, items.isEmpty { return }
-        var gone: [String] = []
+        var gone: [FiringKey] = []
         for firing in onScreen.values where items?.contains(firing.itemIdentifier) ?? true {
             guard try !isCurrent(firing) else { continue }
             notifier.withdraw(key: firing.key)
-            gone.append(firing.key)
+            gone.append(firing.firingKey)
         }
-        for key in gone { onScreen[key] = nil }
+        for key in gone { onScreen[key.description] = nil }
         try ledger.forgetShown(keys: gone)
     }
 

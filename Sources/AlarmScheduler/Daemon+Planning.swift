@@ -69,12 +69,12 @@ extension Daemon {
         let sorted = try CatchUp.settle(&plan, store: store, ledger: ledger, settled: settled, now: now, window: options.lateness,
                                         interrupted: interrupted)
         settled = now
-        try ledger.record(sorted.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.date) })
+        try ledger.record(sorted.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.second) })
         undelivered += sorted.late
         if !interrupted.isEmpty {
             // Those not shown again (past their window, the alarm's earlier
             // ones, or no longer in the store) are listed as interrupted.
-            try ledger.setOutcome(.interrupted, keys: Array(interrupted.subtracting(sorted.late.map(\.key))))
+            try ledger.setOutcome(.interrupted, keys: Array(interrupted.subtracting(sorted.late.map(\.firingKey))))
             interrupted = []
         }
         if !sorted.late.isEmpty {
@@ -103,11 +103,11 @@ extension Daemon {
         let isStale = { (firing: Firing) in now - firing.instant > firing.alarm.missedWindow.map(Int64.init) ?? self.options.lateness }
         let stale = undelivered.filter(isStale)
         if !stale.isEmpty {
-            try ledger.record(stale.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.date) })
+            try ledger.record(stale.map { AlarmLedger.Delivery($0, outcome: .missed, at: clock.second) })
             undelivered.removeAll(where: isStale)
         }
-        try ledger.record(undelivered.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.date) })
-        var onTime: [String] = [], late: [String] = []
+        try ledger.record(undelivered.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.second) })
+        var onTime: [FiringKey] = [], late: [FiringKey] = []
         var shown = 0
         for firing in undelivered {
             // Shown as due only if this process was watching when it came due,
@@ -123,12 +123,12 @@ extension Daemon {
             }
             shown += 1
             remember(firing, late: !isDue, shown: notification)
-            if isDue { onTime.append(firing.key) } else { late.append(firing.key) }
+            if isDue { onTime.append(firing.firingKey) } else { late.append(firing.firingKey) }
         }
         try ledger.setOutcome(.delivered, keys: onTime)
         try ledger.setOutcome(.late, keys: late)
         undelivered.removeFirst(shown)
-        try ledger.forgetDeliveries(keys: undelivered.map(\.key))
+        try ledger.forgetDeliveries(keys: undelivered.map(\.firingKey))
         let mark = undelivered.first.map { min(settled, $0.instant - 1) } ?? settled
         if mark != settledInStore {
             try ledger.setSettledThrough(mark)

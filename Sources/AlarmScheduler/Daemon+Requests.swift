@@ -47,7 +47,7 @@ extension Daemon {
         case .snooze(let key, let seconds):
             guard (1...7 * 86_400).contains(seconds) else { return .refused("\"seconds\" must be 1 to 604800") }
             do {
-                let snooze = try ledger.snooze(key, for: Int64(seconds), from: clock.date)
+                let snooze = try ledger.snooze(key, for: Int64(seconds), from: clock.secondUp)
                 wake()
                 return .snoozed(key: snooze.key.description, at: RFC3339.utc(snooze.fireAt))
             } catch {
@@ -75,7 +75,7 @@ extension Daemon {
         do {
             switch response {
             case .snooze(let seconds):
-                let snooze = try ledger.snooze(key, for: seconds, from: clock.date)
+                let snooze = try ledger.snooze(key, for: seconds, from: clock.secondUp)
                 log("chimed: snoozed '\(snooze.title)' until \(RFC3339.utc(snooze.fireAt))")
                 forgetShown(key)
                 notifier.withdraw(key: key)

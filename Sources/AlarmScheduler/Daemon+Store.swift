@@ -344,7 +344,7 @@ extension Daemon {
         let left = try ledger.deliveries(outcomes: [.showing], limit: CatchUp.limit)
         interrupted = Set(left.map(\.key))
         guard !left.isEmpty else { return }
-        if let first = left.filter({ FiringKey($0.key)?.isCrossing != true }).map(\.due).min() { settled = min(settled, first - 1) }
+        if let first = left.filter({ !$0.key.isCrossing }).map(\.due).min() { settled = min(settled, first - 1) }
         log("chimed: \(left.count) firing(s) were being shown when the last run stopped; showing them again")
     }
 }

@@ -106,7 +106,7 @@ public final class Daemon: @unchecked Sendable {
     var reopenTimer: DispatchSourceTimer?
     var reopenDelay: Double = 0
     /// Keys of firings a run that stopped left being shown: shown again, marked so.
-    var interrupted: Set<String> = []
+    var interrupted: Set<FiringKey> = []
     var armedFor: Int64?
     /// When this process began watching: anything due before it came due unwatched.
     var startedAt: Double = 0
@@ -332,16 +332,13 @@ public final class Daemon: @unchecked Sendable {
         for region in try store.workdayRegionsInUse().sorted() {
             let calendar = try store.workdayCalendar(region: region)
             for missing in years where !calendar.hasData(forYear: missing) {
-                let key = "holiday-data-\(region)@\(missing)"
-                guard try ledger.recordedKeys(among: [key]).isEmpty else { continue }
+                guard try !ledger.holidayNoticeShown(region: region, year: missing) else { continue }
                 let title = "No holiday data for \(missing) (\(region))"
                 let body = "workday rules follow the ordinary week in \(missing) until its data is in; "
                     + "'chime holidays update' fetches it"
                 log("chimed: notice: \(title) — \(body)")
                 try notifier.showNotice(title: title, body: body)
-                try ledger.record([AlarmLedger.Delivery(key: key, alarm: ItemIdentifier.random(), item: ItemIdentifier.random(),
-                                                         title: "holiday data \(region) \(missing)", due: now, outcome: .delivered,
-                                                         recordedAt: clock.date)])
+                try ledger.recordHolidayNotice(region: region, year: missing, at: now)
             }
         }
     }

@@ -32,7 +32,9 @@ public protocol ClockTimer: AnyObject {
 extension DaemonClock {
     /// The whole second the clock is in, as the planner counts.
     public var second: Int64 { Int64(now.rounded(.down)) }
-    public var date: Date { Date(timeIntervalSince1970: now) }
+    /// The first whole second not before now: a time a person asks for
+    /// "from now" (a snooze) counts from it, so it never comes sooner.
+    public var secondUp: Int64 { Int64(now.rounded(.up)) }
 
     /// Runs `handler` on `queue` `seconds` from now.
     func schedule(in seconds: Double, on queue: DispatchQueue, _ handler: @escaping () -> Void) -> any ClockTimer {

@@ -182,7 +182,7 @@ enum LocationCommand: Command {
             return (try ledger.latestPosition(), try store.locationAlarms(), try ledger.geofenceSnapshot())
         }
         // `recorded` is when the position reached the store; nil for one only chimed holds yet.
-        var position = stored.map { (fix: $0.fix, recorded: Optional($0.recordedAt.timeIntervalSince1970)) }
+        var position = stored.map { (fix: $0.fix, recorded: Optional(Double($0.recordedAt))) }
         if let newer = daemonPosition(storePath: StoreOptions.path(parsed, context: context), context: context),
            newer.time > position?.fix.time ?? -.infinity {
             position = (newer, nil)

@@ -27,7 +27,7 @@ enum MissedCommand: Command {
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.
             let logged = try AlarmLedger(store: store).deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
-            let open = try store.occurrencesNotDone(through: now, limit: count).map { AlarmLedger.Delivery($0, recordedAt: context.now()) }
+            let open = try store.occurrencesNotDone(through: now, limit: count).map { AlarmLedger.Delivery($0, recordedAt: now) }
             return Array((logged + open).sorted { $0.due != $1.due ? $0.due > $1.due : $0.key < $1.key }.prefix(count))
         }
         let zone = context.machineTimeZone()
@@ -37,7 +37,7 @@ enum MissedCommand: Command {
             }
             let list = missed.map {
                 Missed(due: RFC3339.text($0.due, in: zone), item: $0.item.rawValue, alarm: $0.alarm.rawValue, title: $0.title,
-                       outcome: $0.isNotDone ? "not-done" : $0.outcome.rawValue, key: $0.key)
+                       outcome: $0.isNotDone ? "not-done" : $0.outcome.rawValue, key: $0.key.description)
             }
             StoreOptions.printJSON(["missed": list], context: context)
             return

@@ -39,19 +39,21 @@ enum SnoozeCommand: Command {
         }
         let zone = context.machineTimeZone()
         if parsed[ChimeOptions.dismiss] {
-            let dropped = try StoreOptions.run(command) { () throws(StoreError) in try ledger.dismiss(delivery.key) }
+            let dropped = try StoreOptions.run(command) { () throws(StoreError) in try ledger.dismiss(delivery.key.description) }
             if parsed[ChimeOptions.json] {
                 struct Dismissal: Encodable {
                     var key: String
                     var dropped: Int
                 }
-                StoreOptions.printJSON(Dismissal(key: delivery.key, dropped: dropped), context: context)
+                StoreOptions.printJSON(Dismissal(key: delivery.key.description, dropped: dropped), context: context)
             } else {
                 context.standardOutput(dropped == 0 ? "no snooze of '\(delivery.title)' to drop" : "dismissed '\(delivery.title)'")
             }
             return
         }
-        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try ledger.snooze(delivery.key, for: Int64(seconds), from: context.now()) }
+        // From the next whole second, so that it never rings sooner than asked.
+        let from = Int64(context.now().timeIntervalSince1970.rounded(.up))
+        let snooze = try StoreOptions.run(command) { () throws(StoreError) in try ledger.snooze(delivery.key.description, for: Int64(seconds), from: from) }
         if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["key": snooze.key.description, "at": RFC3339.text(snooze.fireAt, in: zone), "title": snooze.title], context: context)
         } else {

@@ -44,7 +44,7 @@ struct AlarmLedgerTests {
 
         let ledger = try fixture.open()
         // 2026-12-05T09:00:00Z, snoozed to 09:13:20Z
-        #expect(try ledger.deliveries().map(\.key) == [key])
+        #expect(try ledger.deliveries().map(\.key.description) == [key])
         #expect(try ledger.deliveries().first?.outcome == .delivered)
         #expect(try ledger.snoozes(after: 0).map(\.fireAt) == [1_796_462_000])
         #expect(try ledger.shownNotifications().map(\.serverID) == [7])
@@ -58,6 +58,41 @@ struct AlarmLedgerTests {
         #expect(try !Migrator(table: "schema_migrations").appliedMigrations(in: database).contains { $0.contains("ledger") })
         // Opened again, nothing is migrated twice.
         #expect(try fixture.open().settledThrough() == 1_796_461_250)
+    }
+
+    @Test("times logged with fractions of a second, as the ledger wrote them before it took whole seconds, read back as the second they fall in")
+    func fractionalTimesReadAsTheirSecond() throws {
+        let fixture = LedgerFixture()
+        let ledger = try fixture.open()
+        let alarm = ItemIdentifier.random(), item = ItemIdentifier.random()
+        let key = alarm.rawValue + "@1796461200"
+        let database = try Database(path: fixture.path)
+        try database.executeScript("""
+            INSERT INTO deliveries (key, alarm_id, item_id, title, due_at, recorded_at, outcome)
+                VALUES ('\(key)', '\(alarm.rawValue)', '\(item.rawValue)', 'Pay rent', 1796461200, 1796461201.75, 'delivered');
+            INSERT INTO notifications_shown (root_key, key, server_id, server, firing, shown_at)
+                VALUES ('\(key)', '\(key)', 7, ':1.42', '{}', 1796461201.75);
+            """)
+        // 2026-12-05T09:00:01.75Z
+        #expect(try ledger.deliveries().map(\.recordedAt) == [1_796_461_201])
+        #expect(try ledger.shownNotifications().map(\.shownAt) == [1_796_461_201])
+        // What it writes now, the columns hold as before: REAL seconds.
+        let other = FiringKey(alarm: alarm, occurrence: .once)
+        try ledger.recordShown(.init(rootKey: other, key: other, serverID: 8, server: ":1.42", firing: "{}", shownAt: 1_796_461_300))
+        let stored: String? = try database.scalar("SELECT typeof(shown_at) || ' ' || shown_at FROM notifications_shown WHERE root_key = ?",
+                                                  [other.description])
+        #expect(stored == "real 1796461300.0")
+    }
+
+    @Test("a holiday-data notice is logged once, apart from the firings: the firings' readers never see it")
+    func holidayNoticeApartFromFirings() throws {
+        let ledger = try LedgerFixture().open()
+        #expect(try !ledger.holidayNoticeShown(region: "CN", year: 2027))
+        try ledger.recordHolidayNotice(region: "CN", year: 2027, at: 1_796_112_000) // 2026-12-01T08:00:00Z
+        try ledger.recordHolidayNotice(region: "CN", year: 2027, at: 1_796_112_060)
+        #expect(try ledger.holidayNoticeShown(region: "CN", year: 2027))
+        #expect(try !ledger.holidayNoticeShown(region: "CN", year: 2028))
+        #expect(try ledger.deliveries().isEmpty)
     }
 
     @Test("a new store's ledger starts empty, with no settled mark")
@@ -82,8 +117,8 @@ struct AlarmLedgerTests {
         let alarm = ItemIdentifier.random()
         let reminder = (identifier: ItemIdentifier.random(), title: "Pay rent")
         let key = "\(alarm.rawValue)@1796461200" // due 2026-12-05T09:00:00Z
-        try ledger.record([AlarmLedger.Delivery(key: key, alarm: alarm, item: reminder.identifier, title: "Pay rent", due: 1_796_461_200,
-                                                 outcome: .delivered, recordedAt: Date(timeIntervalSince1970: 1_796_461_201) /* 2026-12-05T09:00:01Z */)])
+        try ledger.record([AlarmLedger.Delivery(key: try #require(FiringKey(key)), alarm: alarm, item: reminder.identifier, title: "Pay rent", due: 1_796_461_200,
+                                                 outcome: .delivered, recordedAt: 1_796_461_201 /* 2026-12-05T09:00:01Z */)])
         _ = try ledger.snooze(key, until: 1_796_462_000)
         #expect(try ledger.deliveries().map(\.alarm) == [alarm])
         #expect(try ledger.snoozes(after: 0).map(\.item) == [reminder.identifier])
@@ -159,8 +194,8 @@ struct AlarmLedgerTests {
         let fixture = LedgerFixture()
         let ledger = try fixture.open()
         let alarm = ItemIdentifier.random(), item = ItemIdentifier.random()
-        let delivery = AlarmLedger.Delivery(key: alarm.rawValue + "@leave@1796112000", alarm: alarm, item: item, title: "Buy milk",
-                                              due: 1_796_112_000, outcome: .showing, recordedAt: Date())
+        let delivery = AlarmLedger.Delivery(key: FiringKey(alarm: alarm, occurrence: .crossing(.leave, 1_796_112_000)), alarm: alarm, item: item, title: "Buy milk",
+                                              due: 1_796_112_000, outcome: .showing, recordedAt: 1_796_112_000)
         try ledger.saveGeofenceStates([alarm.rawValue: GeofenceState(presence: .outside, lastFiredAt: 1_796_112_000)],
                                      latestFixTime: 1_796_112_000, position: try Fix(latitude: 1, longitude: 2, time: 1_796_112_000),
                                      recording: [delivery])

@@ -62,7 +62,7 @@ struct CatchUpTests {
         let settled = instant("2026-12-01T08:00:00+08:00"), now = instant("2026-12-01T13:00:00+08:00")
         let plan = try settle(store, settled: settled, now: now)
         #expect(plan.late.map(\.title) == ["Stand-up", "Lunch"])
-        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) })
+        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: $0.instant) })
         // A restart that lost the settled mark plans the same span again: nothing to show.
         let again = try settle(try self.store(), settled: settled, now: now)
         #expect(again.late.isEmpty && again.missed.isEmpty)
@@ -80,8 +80,8 @@ struct CatchUpTests {
         try daily(store)
         let firing = try FiringPlanner(store: store).firings(after: instant("2026-12-01T00:00:00+08:00"), count: 1)[0]
         let counter = try store.changeCounter()
-        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .delivered, at: Date())])
-        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .missed, at: Date())])
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .delivered, at: firing.instant)])
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(firing, outcome: .missed, at: firing.instant)])
         #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered])
         #expect(try store.changeCounter() == counter, "the log is not a change to the items")
     }
@@ -102,7 +102,7 @@ struct SnoozeTests {
         let nine = Int64(RFC3339.instant("2026-12-01T09:00:00+08:00")!)
         let shown = try settle(store, settled: nine - 60, now: nine).late
         try #require(shown.count == 1)
-        try AlarmLedger(store: store).record([AlarmLedger.Delivery(shown[0], outcome: .delivered, at: Date())])
+        try AlarmLedger(store: store).record([AlarmLedger.Delivery(shown[0], outcome: .delivered, at: shown[0].instant)])
         #expect(throws: StoreError.self) { try AlarmLedger(store: store).snooze("nonesuch@1", until: nine + 600) }
 
         let snooze = try AlarmLedger(store: store).snooze(shown[0].key, until: nine + 600)
@@ -111,8 +111,8 @@ struct SnoozeTests {
         #expect(next.first?.key == shown[0].key + "~" + String(nine + 600) && next.first?.key == snooze.key.description)
         #expect(next.first?.explanation == "snoozed")
         // For a length from a moment within a second: rounded up, never sooner than asked.
-        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine) + 0.1)).fireAt == nine + 3)
-        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: Date(timeIntervalSince1970: TimeInterval(nine))).fireAt == nine + 2)
+        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: ManualClock(now: Double(nine) + 0.1).secondUp).fireAt == nine + 3)
+        #expect(try AlarmLedger(store: store).snooze(snooze.key.description, for: 2, from: ManualClock(now: Double(nine)).secondUp).fireAt == nine + 2)
         // Snoozed again from the snoozed firing: moved, not doubled.
         _ = try AlarmLedger(store: store).snooze(snooze.key.description, until: nine + 1200)
         next = try planner.firings(after: nine, count: 5)
@@ -120,7 +120,7 @@ struct SnoozeTests {
         // Shown when it comes due, once.
         let again = try settle(store, settled: nine, now: nine + 1200).late
         #expect(again.map(\.key) == [shown[0].key + "~" + String(nine + 1200)])
-        try AlarmLedger(store: store).record(again.map { AlarmLedger.Delivery($0, outcome: .delivered, at: Date()) })
+        try AlarmLedger(store: store).record(again.map { AlarmLedger.Delivery($0, outcome: .delivered, at: $0.instant) })
         #expect(try settle(store, settled: nine, now: nine + 1300).late.isEmpty)
         // A dismissed snooze does not ring.
         _ = try AlarmLedger(store: store).snooze(shown[0].key, until: nine + 3600)

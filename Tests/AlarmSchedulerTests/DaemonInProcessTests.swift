@@ -16,12 +16,12 @@ struct DaemonInProcessTests {
     /// Records what it is asked to show, and when by `clock`.
     final class RecordingNotifier: Notifier {
         let clock: any DaemonClock
-        let shown = Mutex<[(firing: Firing, late: Bool, at: Date)]>([])
+        let shown = Mutex<[(firing: Firing, late: Bool, at: Double)]>([])
         init(clock: any DaemonClock = WallClock()) { self.clock = clock }
-        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.date)) } }
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.now)) } }
         func showNotice(title: String, body: String) throws {}
 
-        func first(titled title: String) -> (firing: Firing, late: Bool, at: Date)? {
+        func first(titled title: String) -> (firing: Firing, late: Bool, at: Double)? {
             shown.withLock { $0.first { $0.firing.title == title } }
         }
     }
@@ -102,7 +102,7 @@ struct DaemonInProcessTests {
         let shown = try #require(notifier.first(titled: "Floating"), "\(lines.withLock { $0 })")
         #expect(shown.firing.instant == due)
         #expect(!shown.late)
-        #expect(shown.at.timeIntervalSince1970 >= Double(due))
+        #expect(shown.at >= Double(due))
         #expect(lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") })
         // The store was told the zone, not opened again.
         #expect(daemon.queue.sync { daemon.store.map(ObjectIdentifier.init) } == opened)

@@ -74,7 +74,7 @@ struct DaemonResilienceTests {
             let firings = try FiringPlanner(store: store).firings(after: old - 1, count: 2)
             try #require(firings.map(\.instant) == [old, due])
             (oldKey, key) = (firings[0].key, firings[1].key)
-            try AlarmLedger(store: store).record(firings.map { AlarmLedger.Delivery($0, outcome: .showing, at: Date()) })
+            try AlarmLedger(store: store).record(firings.map { AlarmLedger.Delivery($0, outcome: .showing, at: $0.instant) })
             try AlarmLedger(store: store).setSettledThrough(old - 1)
         }
         var daemon = try Running(store: path, runtime: runtime)
@@ -85,9 +85,9 @@ struct DaemonResilienceTests {
         #expect(wait(seconds: 3) { logged("started on", by: daemon) })
         daemon.kill(SIGTERM)
         let log = try AlarmLedger(store: CalendarStore(path: path, machineTimeZone: .utc)).deliveries()
-        #expect(log.first { $0.key == key }?.outcome == .late)
+        #expect(log.first { $0.key.description == key }?.outcome == .late)
         // Four hours is the missed window: the older one is listed, not shown.
-        #expect(log.first { $0.key == oldKey }?.outcome == .interrupted)
+        #expect(log.first { $0.key.description == oldKey }?.outcome == .interrupted)
         #expect(fired("Yesterday's kettle", in: [daemon]).isEmpty)
 
         // Shown again once: a further restart shows nothing.
@@ -111,8 +111,8 @@ struct DaemonResilienceTests {
             try store.save(reminder)
             // As a run killed between saving the crossing and showing it leaves it.
             key = "\(reminder.alarms[0].identifier.rawValue)@leave@\(left)"
-            try AlarmLedger(store: store).record([AlarmLedger.Delivery(key: key, alarm: reminder.alarms[0].identifier, item: reminder.identifier, title: "Buy milk",
-                                                     due: left, outcome: .showing, recordedAt: Date())])
+            try AlarmLedger(store: store).record([AlarmLedger.Delivery(key: try #require(FiringKey(key)), alarm: reminder.alarms[0].identifier, item: reminder.identifier, title: "Buy milk",
+                                                     due: left, outcome: .showing, recordedAt: left)])
         }
         let daemon = try Running(store: path, runtime: runtime)
         let lines = daemon.waitForFirings(1, seconds: 5).map(\.line)
@@ -120,7 +120,7 @@ struct DaemonResilienceTests {
                 && lines[0].hasSuffix("] (interrupted)"), "printed: \(daemon.printed.map(\.line))")
         #expect(wait(seconds: 3) { logged("started on", by: daemon) })
         daemon.kill(SIGTERM)
-        #expect(try AlarmLedger(store: CalendarStore(path: path, machineTimeZone: .utc)).deliveries().first { $0.key == key }?.outcome == .delivered)
+        #expect(try AlarmLedger(store: CalendarStore(path: path, machineTimeZone: .utc)).deliveries().first { $0.key.description == key }?.outcome == .delivered)
     }
 
     @Test("killed with SIGKILL from 50 ms before to 50 ms after a firing, over 100 trials: each firing appears, twice only when marked interrupted")

@@ -144,8 +144,8 @@ struct FiringPlannerTests {
         // Left the office at 2026-12-01T17:32:00+08:00, shown, then snoozed ten minutes.
         let left = Int64(RFC3339.instant("2026-12-01T17:32:00+08:00")!)
         let key = alarm.identifier.rawValue + "@leave@" + String(left)
-        try AlarmLedger(store: fixture.store).record([AlarmLedger.Delivery(key: key, alarm: alarm.identifier, item: reminder.identifier, title: "Buy milk",
-                                                         due: left, outcome: .delivered, recordedAt: Date(timeIntervalSince1970: TimeInterval(left)))])
+        try AlarmLedger(store: fixture.store).record([AlarmLedger.Delivery(key: try #require(FiringKey(key)), alarm: alarm.identifier, item: reminder.identifier, title: "Buy milk",
+                                                         due: left, outcome: .delivered, recordedAt: left)])
         _ = try AlarmLedger(store: fixture.store).snooze(key, until: left + 600)
         let snoozed = try #require(try fixture.firings(after: "2026-12-01T17:33:00+08:00").first)
         #expect(snoozed.instant == left + 600)

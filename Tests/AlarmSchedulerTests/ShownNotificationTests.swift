@@ -60,21 +60,23 @@ struct ShownNotificationTests {
         var snoozed = firing
         snoozed.snoozedFrom = firing.firingKey
         snoozed.instant += 600
-        let at = Date(timeIntervalSince1970: 1_796_172_000)
-        try AlarmLedger(store: store).recordShown(.init(rootKey: firing.rootKey, key: firing.key, serverID: 7, server: ":1.4", firing: firing.record(late: false), shownAt: at))
-        try AlarmLedger(store: store).recordShown(.init(rootKey: snoozed.rootKey, key: snoozed.key, serverID: 7, server: ":1.4", firing: snoozed.record(late: false),
-                                    shownAt: at.addingTimeInterval(600)))
+        let at: Int64 = 1_796_172_000
+        try AlarmLedger(store: store).recordShown(.init(rootKey: firing.firingKey.root, key: firing.firingKey, serverID: 7, server: ":1.4", firing: firing.record(late: false), shownAt: at))
+        try AlarmLedger(store: store).recordShown(.init(rootKey: snoozed.firingKey.root, key: snoozed.firingKey, serverID: 7, server: ":1.4", firing: snoozed.record(late: false),
+                                    shownAt: at + 600))
         let shown = try AlarmLedger(store: store).shownNotifications()
-        #expect(shown.map(\.key) == [snoozed.key] && shown.map(\.serverID) == [7] && shown.map(\.server) == [":1.4"])
-        try AlarmLedger(store: store).forgetShown(keys: [snoozed.key])
+        #expect(shown.map(\.key) == [snoozed.firingKey] && shown.map(\.serverID) == [7] && shown.map(\.server) == [":1.4"])
+        try AlarmLedger(store: store).forgetShown(keys: [snoozed.firingKey])
         #expect(try AlarmLedger(store: store).shownNotifications().isEmpty)
 
+        let alarm = ItemIdentifier.random()
+        func key(_ index: Int) -> FiringKey { FiringKey(alarm: alarm, occurrence: .scheduled(Int64(index))) }
         for index in 0..<1005 {
-            try AlarmLedger(store: store).recordShown(.init(rootKey: "k\(index)", key: "k\(index)", serverID: UInt32(index + 1), server: ":1.4", firing: "{}",
-                                        shownAt: at.addingTimeInterval(Double(index))))
+            try AlarmLedger(store: store).recordShown(.init(rootKey: key(index), key: key(index), serverID: UInt32(index + 1), server: ":1.4", firing: "{}",
+                                        shownAt: at + Int64(index)))
         }
         let kept = try AlarmLedger(store: store).shownNotifications()
         #expect(kept.count == AlarmLedger.shownNotificationsKept)
-        #expect(kept.first?.key == "k5" && kept.last?.key == "k1004")
+        #expect(kept.first?.key == key(5) && kept.last?.key == key(1004))
     }
 }

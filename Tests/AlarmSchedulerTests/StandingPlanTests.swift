@@ -175,7 +175,7 @@ struct StandingPlanTests {
             let sorted = try CatchUp.settle(&plan, store: store, ledger: ledger, settled: settled, now: now, window: CatchUp.defaultWindow)
             settled = now
             #expect(sorted.missed.isEmpty)
-            try ledger.record(sorted.late.map { AlarmLedger.Delivery($0, outcome: .delivered, at: Date(timeIntervalSince1970: TimeInterval(now))) })
+            try ledger.record(sorted.late.map { AlarmLedger.Delivery($0, outcome: .delivered, at: now) })
             shown += sorted.late.map { "\(zone.localTime(at: $0.instant))" }
         }
         // 10-01…10-07 (2026) are the National Day days off, 10-10 (a Saturday) its makeup workday.

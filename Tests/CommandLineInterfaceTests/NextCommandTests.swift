@@ -56,8 +56,8 @@ struct MissedCommandTests {
         let store = try scratch.store()
         let plan = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T08:00:00+08:00")!),
                                        now: Int64(RFC3339.instant("2026-12-03T10:00:00+08:00")!))
-        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) }
-                         + plan.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: Date()) })
+        try AlarmLedger(store: store).record(plan.late.map { AlarmLedger.Delivery($0, outcome: .late, at: $0.instant) }
+                         + plan.missed.map { AlarmLedger.Delivery($0, outcome: .missed, at: $0.instant) })
         #expect(scratch.ok("missed").output == [
             "Thu 12-03 09:00        Stand-up  [\(id)]  shown late",
             "Wed 12-02 09:00        Stand-up  [\(id)]  missed",
@@ -79,7 +79,7 @@ struct SnoozeCommandTests {
         let store = try scratch.store()
         let shown = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T06:00:00+08:00")!),
                                                             now: Int64(scratch.now.timeIntervalSince1970)).late
-        try AlarmLedger(store: store).record(shown.map { AlarmLedger.Delivery($0, outcome: .late, at: Date()) })
+        try AlarmLedger(store: store).record(shown.map { AlarmLedger.Delivery($0, outcome: .late, at: $0.instant) })
         #expect(scratch.ok("snooze", id).output == ["'Stretch' rings again at Tue 12-01 08:10"])
         #expect(scratch.ok("snooze", id, "30m").output == ["'Stretch' rings again at Tue 12-01 08:30"])
         #expect(scratch.ok("next").output.count == 1)
