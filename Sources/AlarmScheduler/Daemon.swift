@@ -9,30 +9,20 @@ import Glibc
 
 /// What stopped the daemon from starting or from keeping its store:
 /// `code` for a caller to match, `description` for people.
-public struct DaemonError: Error, CustomStringConvertible {
-    public enum Code: Sendable, Equatable {
-        /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
-        case alreadyRunning
-        /// The runtime folder cannot be made, or is not a private folder of this user's.
-        case runtimeFolder
-        /// A lock file cannot be opened, or keeps being replaced.
-        case lock
-        /// The control socket cannot be made.
-        case controlSocket
-        /// The store cannot be opened, or keeps being replaced while it is.
-        case store
-    }
+public typealias DaemonError = CodedError<DaemonFailure>
 
-    public var code: Code
-    public var description: String
-    /// The system call that failed beneath, when one did.
-    public var systemError: SystemError?
-
-    public init(_ code: Code, _ description: String, systemError: SystemError? = nil) {
-        self.code = code
-        self.description = description
-        self.systemError = systemError
-    }
+/// What `DaemonError` says went wrong.
+public enum DaemonFailure: Sendable, Equatable {
+    /// Another daemon holds the store or the runtime folder: `chimed` exits 69 (unavailable).
+    case alreadyRunning
+    /// The runtime folder cannot be made, or is not a private folder of this user's.
+    case runtimeFolder
+    /// A lock file cannot be opened, or keeps being replaced.
+    case lock
+    /// The control socket cannot be made.
+    case controlSocket
+    /// The store cannot be opened, or keeps being replaced while it is.
+    case store
 }
 
 /// `chimed`: knows the next moment any alarm must ring, sleeps on one

@@ -6,32 +6,22 @@ import Glibc
 
 /// No daemon answered, or not as one should: `code` for a caller to
 /// match, `description` for people.
-public struct DaemonClientError: Error, CustomStringConvertible {
-    public enum Code: Sendable, Equatable {
-        /// Nothing listens at the socket: no daemon is running.
-        case notRunning
-        /// The daemon took no connection, or did not answer (or finish its answer) in time.
-        case timedOut
-        /// The daemon would not take the request, or closed the connection before its answer was whole.
-        case refused
-        /// The answer is not one JSON object, or is longer than a client takes.
-        case badReply
-        /// The request cannot be sent: it is not JSON, or the socket's path is too long.
-        case badRequest
-        /// The client's own socket could not be made.
-        case noSocket
-    }
+public typealias DaemonClientError = CodedError<DaemonClientFailure>
 
-    public var code: Code
-    public var description: String
-    /// The system call that failed beneath, when one did.
-    public var systemError: SystemError?
-
-    init(_ code: Code, _ description: String, systemError: SystemError? = nil) {
-        self.code = code
-        self.description = description
-        self.systemError = systemError
-    }
+/// What `DaemonClientError` says went wrong.
+public enum DaemonClientFailure: Sendable, Equatable {
+    /// Nothing listens at the socket: no daemon is running.
+    case notRunning
+    /// The daemon took no connection, or did not answer (or finish its answer) in time.
+    case timedOut
+    /// The daemon would not take the request, or closed the connection before its answer was whole.
+    case refused
+    /// The answer is not one JSON object, or is longer than a client takes.
+    case badReply
+    /// The request cannot be sent: it is not JSON, or the socket's path is too long.
+    case badRequest
+    /// The client's own socket could not be made.
+    case noSocket
 }
 
 /// Talks to a running `chimed` over its control socket: one JSON request
