@@ -1,5 +1,6 @@
 import AlarmScheduler
 import Foundation
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -12,16 +13,7 @@ struct DaemonClientErrorTests {
 
     /// A socket where chimed's would be, whose one connection `serve` handles.
     private func listen(_ serve: @escaping @Sendable (Int32) -> Void) throws -> (client: DaemonClient, listener: Int32) {
-        try FileManager.default.createDirectory(atPath: folder + "/chime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let path = folder + "/chime/chimed.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in Array(path.utf8).enumerated() { buffer[index] = byte } }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0 && Glibc.listen(listener, 4) == 0)
+        let listener = try listenWhereTheDaemonWould(runtime: folder)
         Thread {
             let peer = accept(listener, nil, nil)
             guard peer >= 0 else { return }

@@ -418,17 +418,8 @@ struct DaemonResilienceTests {
     @Test("the client gives up at its timeout with a clear error when a reply trickles and never ends")
     func clientTimeout() throws {
         let runtime = folder + "/trickle"
-        try FileManager.default.createDirectory(atPath: runtime + "/chime", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // A server that takes the request and answers a byte every 200 ms, never a newline.
-        let path = runtime + "/chime/chimed.sock"
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in Array(path.utf8).enumerated() { buffer[index] = byte } }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        try #require(bound == 0 && listen(listener, 4) == 0)
+        let listener = try listenWhereTheDaemonWould(runtime: runtime)
         let stop = Shared(false)
         let server = Thread {
             let peer = accept(listener, nil, nil)
