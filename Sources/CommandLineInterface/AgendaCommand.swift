@@ -23,7 +23,7 @@ enum AgendaCommand: Command {
         let command = syntax.name
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         let today = zone.localTime(at: now).date
         let low = zone.resolve(LocalDateTime(date: today)!).instant
         let high = zone.resolve(LocalDateTime(date: today.adding(days: 2))!).instant

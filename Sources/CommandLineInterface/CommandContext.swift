@@ -19,6 +19,9 @@ public struct CommandContext: Sendable {
     /// The current time: what `now`, `today`, `+10m` and the agenda are read
     /// against, and the completion date `chime complete` records.
     public var now: @Sendable () -> Date
+    /// `now()` in whole Unix seconds, as the store and the planner count:
+    /// the second it falls in.
+    func second() -> Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
     /// The descriptor commands that read a stream (`chime location --stdin`) read from.
     public var standardInput: Int32 = STDIN_FILENO
     /// Where a JSON document goes: standard output without the escaping of

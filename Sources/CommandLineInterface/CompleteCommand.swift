@@ -24,7 +24,7 @@ enum CompleteCommand: Command {
         // Read and completed in one transaction: a `chime complete` running
         // beside this one completes the occurrence after this one's.
         let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         let (before, after) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Reminder) in
             guard case .reminder(let stored) = try StoredItem.find(id, in: store, command: command) else {
                 throw .data("\(command): '\(id)' is an event; only reminders are completed")

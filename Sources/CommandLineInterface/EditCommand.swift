@@ -121,7 +121,7 @@ enum EditCommand: Command {
             }
         }
         let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         switch (saved, parsed[ChimeOptions.json]) {
         case (.event(let event), true):
             let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
@@ -158,7 +158,7 @@ enum EditCommand: Command {
     /// floating times and dates (a date made timed lands in the machine's zone).
     static func options(for time: ItemTime?, _ context: CommandContext, command: String) -> ItemOptions {
         let machine = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         var floating = false
         if case .floating = time { floating = true }
         let zone = (time.flatMap { try? $0.timeZone(machine: machine) }) ?? machine

@@ -18,13 +18,13 @@ enum HolidayOptions {
     /// A date option or argument, read on the machine's wall clock
     /// (`2026-10-01`, `today`, `tomorrow`, `monday`).
     static func date(_ text: String, _ what: String, context: CommandContext, command: String) throws(CommandFailure) -> CivilDate {
-        let options = ItemOptions(command: command, now: Int64(context.now().timeIntervalSince1970.rounded(.down)),
+        let options = ItemOptions(command: command, now: context.second(),
                                   zone: context.machineTimeZone(), floating: false)
         return AddEventCommand.day(try options.time(text, what), options)
     }
 
     static func today(_ context: CommandContext) -> CivilDate {
-        context.machineTimeZone().localTime(at: Int64(context.now().timeIntervalSince1970.rounded(.down))).date
+        context.machineTimeZone().localTime(at: context.second()).date
     }
 
     /// The warning for answers that fell back to the ordinary week.

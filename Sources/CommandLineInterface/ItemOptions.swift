@@ -26,7 +26,7 @@ struct ItemOptions {
     init(_ parsed: ParsedArguments, context: CommandContext, command: String,
          defaultZone: TimeZoneRules? = nil, defaultFloating: Bool = false) throws(CommandFailure) {
         self.command = command
-        now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        now = context.second()
         if let name = parsed[ChimeOptions.tz] {
             if parsed[ChimeOptions.floating] {
                 throw .usage("\(command): --tz and --floating exclude each other (a floating time has no zone)")

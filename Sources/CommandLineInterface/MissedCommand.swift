@@ -23,7 +23,7 @@ enum MissedCommand: Command {
         let command = syntax.name
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let count = parsed[Self.count] ?? 20
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.
             let logged = try AlarmLedger(store: store).deliveries(outcomes: [.missed, .late, .interrupted], limit: count)

@@ -28,7 +28,7 @@ enum NextCommand: Command {
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let count = parsed[Self.count] ?? 10
         let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         var after = now
         if let text = parsed[ChimeOptions.after] {
             let options = ItemOptions(command: command, now: now, zone: zone, floating: false)

@@ -25,7 +25,7 @@ enum ShowCommand: Command {
         }
         let calendars = try StoreOptions.run(command) { () throws(StoreError) in try store.calendars() }
         let zone = context.machineTimeZone()
-        let now = Int64(context.now().timeIntervalSince1970.rounded(.down))
+        let now = context.second()
         var storedDue: ItemTime?
         if case .reminder(let reminder) = item {
             let shown = try StoreOptions.shown([reminder], store: store, now: now, command: command)[0]
