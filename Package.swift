@@ -14,6 +14,8 @@ let package = Package(
     targets: [
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
+        // iCalendar (RFC 5545) text to values and back, and to and from CalendarModel's items; no store.
+        .target(name: "ICalendar", dependencies: ["CalendarModel"]),
         // The one JSON reader for text from outside (holiday files, gpsd lines, socket requests); Foundation-free.
         .target(name: "JSONValues"),
         // BundledData links to share/holidays, the single source of the data;
@@ -64,6 +66,7 @@ let package = Package(
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["TestSupport", "HolidayCalendars", "CalendarModel"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["TestSupport", "ICalendar", "CalendarModel", "RecurrenceEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -34,18 +34,23 @@ public struct Alarm: Hashable, Sendable {
     /// where one already was, and starting the laptop at the office is not
     /// arriving at it.
     public var firesOnFirstFix: Bool
+    /// For an alarm read from iCalendar: the VALARM's properties Chime does
+    /// not model (UID, ACTION other than DISPLAY, ATTACH, X-…), as unfolded
+    /// content lines each ending in CR LF, to be written back; else empty.
+    public var unmodelled: String
 
     public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil, dwell: Int = 0,
-                firesOnFirstFix: Bool = false) {
+                firesOnFirstFix: Bool = false, unmodelled: String = "") {
         self.identifier = identifier
         self.trigger = trigger
         self.missedWindow = missedWindow
         self.dwell = dwell
         self.firesOnFirstFix = firesOnFirstFix
+        self.unmodelled = unmodelled
     }
 
     /// The same alarm under a new identifier: for an item copied from another.
-    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix) }
+    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix, unmodelled: unmodelled) }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
     public static func relative(seconds: Int) -> Alarm { Alarm(trigger: .relative(seconds: seconds)) }

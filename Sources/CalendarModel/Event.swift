@@ -22,8 +22,9 @@ public struct Event: Hashable, Sendable {
         var extraDates: [LocalDateTime]
         var alarms: [Alarm]
         var externalKey: String?
+        var origin: ICalendarOrigin?
 
-        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?) {
+        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?, origin: ICalendarOrigin?) {
             self.identifier = identifier
             self.calendarIdentifier = calendarIdentifier
             self.title = title
@@ -35,10 +36,11 @@ public struct Event: Hashable, Sendable {
             self.extraDates = extraDates
             self.alarms = alarms
             self.externalKey = externalKey
+            self.origin = origin
         }
 
         func copy() -> Shared {
-            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey)
+            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
         }
     }
 
@@ -93,6 +95,11 @@ public struct Event: Hashable, Sendable {
         get { shared.externalKey }
         set { unique().externalKey = newValue }
     }
+    /// Set when the event came from an iCalendar file or server.
+    public var origin: ICalendarOrigin? {
+        get { shared.origin }
+        set { unique().origin = newValue }
+    }
     public var start: ItemTime
     public var end: ItemTime
     /// For an occurrence or a detached occurrence: the series it belongs to.
@@ -104,9 +111,9 @@ public struct Event: Hashable, Sendable {
     public init(identifier: ItemIdentifier = .random(), calendarIdentifier: ItemIdentifier, title: String,
                 location: String = "", notes: String = "", url: String? = nil, start: ItemTime, end: ItemTime,
                 recurrenceRule: RecurrenceRule? = nil, exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
-                alarms: [Alarm] = [], externalKey: String? = nil,
+                alarms: [Alarm] = [], externalKey: String? = nil, origin: ICalendarOrigin? = nil,
                 seriesIdentifier: ItemIdentifier? = nil, originalStart: LocalDateTime? = nil) {
-        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey)
+        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
         self.start = start
         self.end = end
         self.seriesIdentifier = seriesIdentifier
@@ -133,6 +140,7 @@ public struct Event: Hashable, Sendable {
             && lhs.extraDates == rhs.extraDates
             && lhs.alarms == rhs.alarms
             && lhs.externalKey == rhs.externalKey
+            && lhs.origin == rhs.origin
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -147,6 +155,7 @@ public struct Event: Hashable, Sendable {
         hasher.combine(extraDates)
         hasher.combine(alarms)
         hasher.combine(externalKey)
+        hasher.combine(origin)
         hasher.combine(start)
         hasher.combine(end)
         hasher.combine(seriesIdentifier)

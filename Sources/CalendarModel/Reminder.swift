@@ -29,11 +29,13 @@ public struct Reminder: Hashable, Sendable {
     public var recurrenceRule: RecurrenceRule?
     public var alarms: [Alarm]
     public var externalKey: String?
+    /// Set when the reminder came from an iCalendar file or server.
+    public var origin: ICalendarOrigin?
 
     public init(identifier: ItemIdentifier = .random(), calendarIdentifier: ItemIdentifier, title: String,
                 notes: String = "", priority: Int = 0, start: ItemTime? = nil, due: ItemTime? = nil,
                 isCompleted: Bool = false, completionDate: Date? = nil, recurrenceRule: RecurrenceRule? = nil,
-                alarms: [Alarm] = [], externalKey: String? = nil) {
+                alarms: [Alarm] = [], externalKey: String? = nil, origin: ICalendarOrigin? = nil) {
         self.identifier = identifier
         self.calendarIdentifier = calendarIdentifier
         self.title = title
@@ -46,6 +48,7 @@ public struct Reminder: Hashable, Sendable {
         self.recurrenceRule = recurrenceRule
         self.alarms = alarms
         self.externalKey = externalKey
+        self.origin = origin
     }
 
     public func validate() throws(ValidationError) {

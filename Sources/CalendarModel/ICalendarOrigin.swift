@@ -1,0 +1,24 @@
+/// What an item read from an iCalendar file or server brought with it
+/// besides what Chime models: its revision (to tell which copy is newer when
+/// the same UID comes again) and every property, parameter and component
+/// Chime has no field for (ATTENDEE, ORGANIZER, X-…, a VALARM's UID, …),
+/// kept to be written back as they came. The UID itself is the item's
+/// `externalKey`.
+///
+/// Only items that came from outside carry one; an item made in Chime has
+/// none until it is first exported or synced.
+public struct ICalendarOrigin: Hashable, Sendable {
+    /// SEQUENCE (RFC 5545 §3.8.7.4): the organizer's revision count.
+    public var sequence: Int
+    /// LAST-MODIFIED (else DTSTAMP), Unix seconds.
+    public var lastModified: Int64?
+    /// The unmodelled content lines and components, as iCalendar text:
+    /// unfolded lines, each ending in CR LF, in the order they came.
+    public var unmodelled: String
+
+    public init(sequence: Int = 0, lastModified: Int64? = nil, unmodelled: String = "") {
+        self.sequence = sequence
+        self.lastModified = lastModified
+        self.unmodelled = unmodelled
+    }
+}

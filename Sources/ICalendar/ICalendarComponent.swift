@@ -1,0 +1,96 @@
+/// One iCalendar component (RFC 5545 §3.6): `VCALENDAR`, `VEVENT`, `VTODO`,
+/// `VALARM`, `VTIMEZONE`, `STANDARD`, `DAYLIGHT`, or any other (kept as read).
+///
+/// Names are upper case. Order is kept, properties and components alike, so
+/// that what Chime does not model is written back as it came.
+public struct ICalendarComponent: Hashable, Sendable {
+    public var name: String
+    public var properties: [ICalendarProperty]
+    public var components: [ICalendarComponent]
+    /// The physical line of its `BEGIN:`, counted from 1; 0 when built in code.
+    /// Not part of equality: the same component read from two files is equal.
+    public var line: Int
+
+    public init(name: String, properties: [ICalendarProperty] = [], components: [ICalendarComponent] = [], line: Int = 0) {
+        self.name = name.uppercased()
+        self.properties = properties
+        self.components = components
+        self.line = line
+    }
+
+    /// The first property of that name (upper case), if any.
+    public subscript(name: String) -> ICalendarProperty? {
+        properties.first { $0.name == name }
+    }
+
+    /// Every property of that name (upper case), in order.
+    public func properties(named name: String) -> [ICalendarProperty] {
+        properties.filter { $0.name == name }
+    }
+
+    /// The sub-components of that name (upper case), in order.
+    public func components(named name: String) -> [ICalendarComponent] {
+        components.filter { $0.name == name }
+    }
+
+    public static func == (lhs: ICalendarComponent, rhs: ICalendarComponent) -> Bool {
+        lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.components == rhs.components
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(properties)
+        hasher.combine(components)
+    }
+}
+
+/// One content line (RFC 5545 §3.1) after unfolding: `NAME;PARAM=V:value`.
+///
+/// `value` is the text after the colon exactly as the file has it (TEXT
+/// values still escaped, §3.3.11); `ICalendarText.unescape` reads it.
+public struct ICalendarProperty: Hashable, Sendable {
+    public var name: String
+    public var parameters: [ICalendarParameter]
+    public var value: String
+    /// The physical line it starts on, counted from 1; 0 when built in code.
+    /// Not part of equality.
+    public var line: Int
+
+    public init(name: String, parameters: [ICalendarParameter] = [], value: String, line: Int = 0) {
+        self.name = name.uppercased()
+        self.parameters = parameters
+        self.value = value
+        self.line = line
+    }
+
+    /// The first value of the parameter of that name (upper case), if any.
+    public subscript(parameter name: String) -> String? {
+        parameters.first { $0.name == name }?.values.first
+    }
+
+    public static func == (lhs: ICalendarProperty, rhs: ICalendarProperty) -> Bool {
+        lhs.name == rhs.name && lhs.parameters == rhs.parameters && lhs.value == rhs.value
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(parameters)
+        hasher.combine(value)
+    }
+}
+
+/// A property parameter (RFC 5545 §3.2): a name and one or more values, as
+/// read: quotes removed, RFC 6868 `^n ^^ ^'` escapes decoded.
+public struct ICalendarParameter: Hashable, Sendable {
+    public var name: String
+    public var values: [String]
+
+    public init(name: String, values: [String]) {
+        self.name = name.uppercased()
+        self.values = values
+    }
+
+    public init(_ name: String, _ value: String) {
+        self.init(name: name, values: [value])
+    }
+}

@@ -1,0 +1,68 @@
+/// TEXT values (RFC 5545 §3.3.11): backslash escapes for `\`, `;`, `,` and
+/// line breaks.
+public enum ICalendarText {
+    /// The value text for `text`: `\` `;` `,` escaped, line breaks as `\n`
+    /// (a CR LF pair or a lone CR is one break).
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            defer { previousWasCR = scalar == "\r" }
+            switch scalar {
+            case "\\": out += "\\\\"
+            case ";": out += "\\;"
+            case ",": out += "\\,"
+            case "\r": out += "\\n"
+            case "\n": if !previousWasCR { out += "\\n" }
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The text a value says. Lenient as readers must be: `\N` is a line
+    /// break like `\n`, an unknown escape (`\:`, seen from Outlook) keeps the
+    /// character after the backslash, a lone trailing backslash is kept.
+    public static func unescape(_ value: some StringProtocol) -> String {
+        guard value.utf8.contains(UInt8(ascii: "\\")) else { return String(value) }
+        var out = ""
+        var escaping = false
+        for scalar in value.unicodeScalars {
+            if escaping {
+                escaping = false
+                out.unicodeScalars.append(scalar == "n" || scalar == "N" ? "\n" : scalar)
+            } else if scalar == "\\" {
+                escaping = true
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if escaping { out += "\\" }
+        return out
+    }
+
+    /// A list value (CATEGORIES, RESOURCES) split on its unescaped commas,
+    /// each part unescaped.
+    public static func list(_ value: some StringProtocol) -> [String] {
+        var parts: [String] = []
+        var current = Substring(value).startIndex
+        var start = current
+        var escaping = false
+        let text = Substring(value)
+        while current < text.endIndex {
+            let character = text[current]
+            if escaping {
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "," {
+                parts.append(unescape(text[start..<current]))
+                start = text.index(after: current)
+            }
+            current = text.index(after: current)
+        }
+        parts.append(unescape(text[start..<text.endIndex]))
+        return parts
+    }
+}

@@ -1,0 +1,67 @@
+import CalendarModel
+import ICalendar
+import Testing
+
+@Suite struct ICalendarValueTests {
+    @Test("TEXT escapes backslash, semicolon, comma and line breaks, and reads them back") func textEscapes() {
+        let text = "Stand-up; room 4, floor 2\\east\r\nbring notes\nand coffee"
+        let value = ICalendarText.escape(text)
+        #expect(value == "Stand-up\\; room 4\\, floor 2\\\\east\\nbring notes\\nand coffee")
+        #expect(ICalendarText.unescape(value) == "Stand-up; room 4, floor 2\\east\nbring notes\nand coffee")
+        #expect(ICalendarText.unescape("a\\Nb\\:c\\") == "a\nb:c\\")
+        #expect(ICalendarText.list("Work,Home\\, garden,") == ["Work", "Home, garden", ""])
+    }
+
+    @Test("a DATE-TIME reads as a date, a floating, a UTC or a zoned time by its shape") func dateTimeShapes() throws {
+        let day = try #require(CivilDate(year: 2026, month: 12, day: 1))
+        let time = try #require(LocalDateTime(date: day, hour: 8, minute: 50))
+        #expect(try ICalendarDateTime(value: "20261201") == .date(day))
+        #expect(try ICalendarDateTime(value: "20261201T085000") == .floating(time))
+        #expect(try ICalendarDateTime(value: "20261201T085000Z", tzid: "Asia/Shanghai") == .utc(time))
+        #expect(try ICalendarDateTime(value: "20261201t085000", tzid: "Asia/Shanghai") == .zoned(time, tzid: "Asia/Shanghai"))
+        let lastDay = try #require(CivilDate(year: 2026, month: 12, day: 31))
+        let lastSecond = try #require(LocalDateTime(date: lastDay, hour: 23, minute: 59, second: 59))
+        #expect(try ICalendarDateTime(value: "20261231T235960") == .floating(lastSecond), "a leap second, 2026-12-31T23:59:60, reads as :59")
+        for bad in ["2026120", "20261301", "20260230", "20261201T250000", "20261201 085000", "20261201T0850"] {
+            #expect(throws: ICalendarValueError.self, "\(bad)") { try ICalendarDateTime(value: bad) }
+        }
+        let property = ICalendarProperty(name: "EXDATE", parameters: [ICalendarParameter("TZID", "Europe/Berlin")],
+                                         value: "20261201T085000,20261202T085000", line: 12)
+        #expect(try ICalendarDateTime.list(property).count == 2)
+        let broken = ICalendarProperty(name: "EXDATE", value: "20261201T085000,tomorrow", line: 12)
+        #expect(throws: ICalendarValueError(property: "EXDATE", value: "tomorrow", line: 12,
+                                            reason: "is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS, Z for UTC)")) {
+            try ICalendarDateTime.list(broken)
+        }
+    }
+
+    @Test("a DURATION keeps nominal days apart from seconds", arguments: [
+        ("P1W", 7, 0, "P1W"), ("-PT15M", 0, -900, "-PT15M"), ("P1DT12H", 1, 43_200, "P1DT12H"),
+        ("PT0S", 0, 0, "PT0S"), ("+pt1h30m", 0, 5_400, "PT1H30M"), ("P15DT5H0M20S", 15, 18_020, "P15DT5H20S"),
+        ("-P2D", -2, 0, "-P2D"), ("PT", 0, 0, "PT0S"),
+    ])
+    func durationDays(text: String, days: Int, seconds: Int, written: String) throws {
+        let duration = try ICalendarDuration(value: text)
+        #expect(duration == ICalendarDuration(days: days, seconds: seconds))
+        #expect(duration.value == written)
+    }
+
+    @Test("a malformed DURATION is refused") func malformedDuration() {
+        for bad in ["", "P", "1D", "PT1D", "P1H", "P1D1D", "PT1H1H", "P12345678901D", "-"] {
+            #expect(throws: ICalendarValueError.self, "\(bad)") { try ICalendarDuration(value: bad) }
+        }
+    }
+
+    @Test("UTC offsets read and write with optional seconds, and -0000 is refused") func utcOffsets() throws {
+        #expect(try ICalendarUTCOffset.seconds("+0800") == 28_800)
+        #expect(try ICalendarUTCOffset.seconds("-0500") == -18_000)
+        #expect(try ICalendarUTCOffset.seconds("+053000") == 19_800)
+        #expect(try ICalendarUTCOffset.seconds("+0000") == 0)
+        #expect(ICalendarUTCOffset.value(19_800) == "+0530")
+        #expect(ICalendarUTCOffset.value(-16_200) == "-0430")
+        #expect(ICalendarUTCOffset.value(4_075) == "+010755")
+        for bad in ["-0000", "0800", "+2400", "+0860", "+08:00"] {
+            #expect(throws: ICalendarValueError.self, "\(bad)") { try ICalendarUTCOffset.seconds(bad) }
+        }
+    }
+}
