@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(name: "HolidayCalendarsTests", dependencies: ["TestSupport", "HolidayCalendars", "CalendarModel"]),
         .testTarget(name: "GeofencingTests", dependencies: ["Geofencing", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "ICalendarTests", dependencies: ["TestSupport", "ICalendar", "CalendarModel", "RecurrenceEngine"]),
+        .testTarget(name: "ICalendarTests", dependencies: ["TestSupport", "ICalendar", "CalendarModel", "RecurrenceEngine"],
+                    resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )
