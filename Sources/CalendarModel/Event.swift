@@ -23,12 +23,14 @@ public struct Event: Hashable, Sendable {
         var alarms: [Alarm]
         var externalKey: String?
         var origin: ICalendarOrigin?
+        var structuredLocation: StructuredLocation?
 
-        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?, origin: ICalendarOrigin?) {
+        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, structuredLocation: StructuredLocation?, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?, origin: ICalendarOrigin?) {
             self.identifier = identifier
             self.calendarIdentifier = calendarIdentifier
             self.title = title
             self.location = location
+            self.structuredLocation = structuredLocation
             self.notes = notes
             self.url = url
             self.recurrenceRule = recurrenceRule
@@ -40,7 +42,7 @@ public struct Event: Hashable, Sendable {
         }
 
         func copy() -> Shared {
-            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
+            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, structuredLocation: structuredLocation, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
         }
     }
 
@@ -61,6 +63,12 @@ public struct Event: Hashable, Sendable {
     public var location: String {
         get { shared.location }
         set { unique().location = newValue }
+    }
+    /// Where the event is as coordinates (EKEvent's `structuredLocation`):
+    /// from a GEO or X-APPLE-STRUCTURED-LOCATION property, say.
+    public var structuredLocation: StructuredLocation? {
+        get { shared.structuredLocation }
+        set { unique().structuredLocation = newValue }
     }
     public var notes: String {
         get { shared.notes }
@@ -109,11 +117,11 @@ public struct Event: Hashable, Sendable {
     public var originalStart: LocalDateTime?
 
     public init(identifier: ItemIdentifier = .random(), calendarIdentifier: ItemIdentifier, title: String,
-                location: String = "", notes: String = "", url: String? = nil, start: ItemTime, end: ItemTime,
+                location: String = "", structuredLocation: StructuredLocation? = nil, notes: String = "", url: String? = nil, start: ItemTime, end: ItemTime,
                 recurrenceRule: RecurrenceRule? = nil, exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
                 alarms: [Alarm] = [], externalKey: String? = nil, origin: ICalendarOrigin? = nil,
                 seriesIdentifier: ItemIdentifier? = nil, originalStart: LocalDateTime? = nil) {
-        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
+        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, structuredLocation: structuredLocation, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
         self.start = start
         self.end = end
         self.seriesIdentifier = seriesIdentifier
@@ -133,6 +141,7 @@ public struct Event: Hashable, Sendable {
             && lhs.calendarIdentifier == rhs.calendarIdentifier
             && lhs.title == rhs.title
             && lhs.location == rhs.location
+            && lhs.structuredLocation == rhs.structuredLocation
             && lhs.notes == rhs.notes
             && lhs.url == rhs.url
             && lhs.recurrenceRule == rhs.recurrenceRule
@@ -148,6 +157,7 @@ public struct Event: Hashable, Sendable {
         hasher.combine(calendarIdentifier)
         hasher.combine(title)
         hasher.combine(location)
+        hasher.combine(structuredLocation)
         hasher.combine(notes)
         hasher.combine(url)
         hasher.combine(recurrenceRule)

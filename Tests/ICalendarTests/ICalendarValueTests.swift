@@ -65,3 +65,38 @@ import Testing
         }
     }
 }
+
+@Suite struct ICalendarContentLineTests {
+    @Test("a content line with quoted and RFC 6868-escaped parameters reads and writes back the same")
+    func contentLineRoundTrip() throws {
+        let line = #"ATTENDEE;CN="Wang, Wei";X-NOTE=say ^'hi^'^nthen go;ROLE=REQ-PARTICIPANT,OPT-PARTICIPANT:mailto:wei@example.com"#
+        let property = try ICalendarProperty(contentLine: line, line: 7)
+        #expect(property.name == "ATTENDEE")
+        #expect(property.parameters == [ICalendarParameter("CN", "Wang, Wei"), ICalendarParameter("X-NOTE", "say \"hi\"\nthen go"),
+                                        ICalendarParameter(name: "ROLE", values: ["REQ-PARTICIPANT", "OPT-PARTICIPANT"])])
+        #expect(property.value == "mailto:wei@example.com")
+        #expect(property.line == 7)
+        #expect(try ICalendarProperty(contentLine: property.contentLine) == property)
+        #expect(try ICalendarProperty(contentLine: "dtstart;tzid=Asia/Shanghai:20261201T085000").name == "DTSTART")
+    }
+
+    @Test("a line without a name, a colon or a closing quote is refused with its line")
+    func brokenContentLines() {
+        for bad in [":value", "SUMMARY", "X;=1:v", #"X;CN="open:v"#] {
+            #expect(throws: ICalendarValueError.self, "\(bad)") { try ICalendarProperty(contentLine: bad, line: 3) }
+        }
+    }
+
+    @Test("unmodelled properties and components are kept as text and read back in order")
+    func unmodelledRoundTrip() throws {
+        let properties = [ICalendarProperty(name: "X-MOZ-GENERATION", value: "3"),
+                          ICalendarProperty(name: "ORGANIZER", parameters: [ICalendarParameter("CN", "Li: team")], value: "mailto:li@example.com")]
+        let location = ICalendarComponent(name: "VLOCATION", properties: [ICalendarProperty(name: "NAME", value: "Office")])
+        let text = ICalendarComponent.unmodelledText(properties: properties, components: [location])
+        #expect(text == "X-MOZ-GENERATION:3\r\nORGANIZER;CN=\"Li: team\":mailto:li@example.com\r\nBEGIN:VLOCATION\r\nNAME:Office\r\nEND:VLOCATION\r\n")
+        let back = try ICalendarComponent.readUnmodelled(text)
+        #expect(back.properties == properties)
+        #expect(back.components == [location])
+        #expect(throws: ICalendarValueError.self) { try ICalendarComponent.readUnmodelled("BEGIN:VLOCATION\r\n") }
+    }
+}
