@@ -1,113 +1,32 @@
 /// One property as one unfolded content line (RFC 5545 §3.1), and back:
 /// how an item's unmodelled properties are kept as text
 /// (`ICalendarOrigin.unmodelled`) and read again for export.
+///
+/// These are the same code `ICalendarReader` reads and `ICalendarWriter`
+/// writes each line with (`ICalendarContentLine`), so there is one
+/// content-line parser and one formatter.
 extension ICalendarProperty {
     /// `NAME;PARAM=value,"quoted; value":value`, without a line break and
     /// unfolded. A parameter value is quoted when it holds `;`, `:` or `,`;
     /// RFC 6868 escapes stand for a line break (`^n`), `^` (`^^`) and `"` (`^'`).
+    /// Written as given: what `ICalendarWriter` would refuse (a name that is
+    /// not one, a line break in the value) is written all the same.
     public var contentLine: String {
-        var line = name
-        for parameter in parameters {
-            line += ";" + parameter.name + "="
-            line += parameter.values.map(Self.parameterText).joined(separator: ",")
-        }
-        return line + ":" + value
-    }
-
-    static func parameterText(_ value: String) -> String {
-        var escaped = ""
-        var needsQuotes = false
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "^": escaped += "^^"
-            case "\"": escaped += "^'"
-            case "\n": escaped += "^n"
-            case "\r": continue
-            case ";", ":", ",": needsQuotes = true; escaped.unicodeScalars.append(scalar)
-            default: escaped.unicodeScalars.append(scalar)
-            }
-        }
-        return needsQuotes ? "\"" + escaped + "\"" : escaped
+        var bytes: [UInt8] = []
+        _ = ICalendarContentLine.append(self, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads one unfolded content line; `line` is where it stood. Throws
     /// when there is no name or no colon after the parameters.
     public init(contentLine text: some StringProtocol, line: Int = 0) throws(ICalendarValueError) {
-        let scalars = Array(String(text).unicodeScalars)
-        func fail(_ reason: String) -> ICalendarValueError {
-            ICalendarValueError(value: String(text), line: line, reason: reason)
+        var text = String(text)
+        var invalidUTF8 = false
+        let result = text.withUTF8 { ICalendarContentLine.parse($0, line: line, invalidUTF8: &invalidUTF8) }
+        switch result {
+        case .success(let property): self = property
+        case .failure(let fault): throw ICalendarValueError(value: text, line: line, reason: fault.reason)
         }
-        func isNameScalar(_ s: Unicode.Scalar) -> Bool {
-            s == "-" || ("A"..."Z").contains(s) || ("a"..."z").contains(s) || ("0"..."9").contains(s)
-        }
-        var index = 0
-        func name() -> String {
-            var result = String.UnicodeScalarView()
-            while index < scalars.count, isNameScalar(scalars[index]) {
-                result.append(scalars[index])
-                index += 1
-            }
-            return String(result).uppercased()
-        }
-        let propertyName = name()
-        guard !propertyName.isEmpty else { throw fail("is not a content line: it does not start with a name") }
-        var parameters: [ICalendarParameter] = []
-        while index < scalars.count, scalars[index] == ";" {
-            index += 1
-            let parameterName = name()
-            guard !parameterName.isEmpty, index < scalars.count, scalars[index] == "=" else {
-                throw fail("has a parameter without a name and '='")
-            }
-            index += 1
-            var values: [String] = []
-            repeat {
-                if index < scalars.count, scalars[index] == "," { index += 1 }
-                var value = String.UnicodeScalarView()
-                let quoted = index < scalars.count && scalars[index] == "\""
-                if quoted { index += 1 }
-                while index < scalars.count {
-                    let scalar = scalars[index]
-                    if quoted ? scalar == "\"" : (scalar == ";" || scalar == ":" || scalar == ",") { break }
-                    value.append(scalar)
-                    index += 1
-                }
-                if quoted {
-                    guard index < scalars.count else { throw fail("has a quoted parameter value without its closing quote") }
-                    index += 1
-                }
-                values.append(Self.unescapeParameter(String(value)))
-            } while index < scalars.count && scalars[index] == ","
-            parameters.append(ICalendarParameter(name: parameterName, values: values))
-        }
-        guard index < scalars.count, scalars[index] == ":" else { throw fail("has no ':' before its value") }
-        var value = String.UnicodeScalarView()
-        value.append(contentsOf: scalars[(index + 1)...])
-        self.init(name: propertyName, parameters: parameters, value: String(value), line: line)
-    }
-
-    /// RFC 6868: `^n` a line break, `^^` a caret, `^'` a double quote; any
-    /// other caret stays as it is.
-    static func unescapeParameter(_ value: String) -> String {
-        guard value.contains("^") else { return value }
-        var out = String.UnicodeScalarView()
-        var caret = false
-        for scalar in value.unicodeScalars {
-            if caret {
-                caret = false
-                switch scalar {
-                case "n", "N": out.append("\n")
-                case "^": out.append("^")
-                case "'": out.append("\"")
-                default: out.append("^"); out.append(scalar)
-                }
-            } else if scalar == "^" {
-                caret = true
-            } else {
-                out.append(scalar)
-            }
-        }
-        if caret { out.append("^") }
-        return String(out)
     }
 }
 
@@ -156,5 +75,220 @@ extension ICalendarComponent {
             throw ICalendarValueError(property: "BEGIN", value: stack[stack.count - 1].name, line: stack[stack.count - 1].line, reason: "is never ended")
         }
         return (stack[0].properties, stack[0].components)
+    }
+}
+
+/// The content-line grammar (RFC 5545 §3.1, RFC 6868) on UTF-8 bytes: the
+/// reader, the writer and `ICalendarProperty.contentLine` all go through
+/// here. Bytes rather than Characters because a calendar of ten thousand
+/// events is a few hundred thousand lines, and each String is built once.
+enum ICalendarContentLine {
+    /// Why a line is not a content line.
+    struct Fault: Error {
+        var reason: String
+    }
+
+    static let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")
+    static let quote = UInt8(ascii: "\""), caret = UInt8(ascii: "^"), equals = UInt8(ascii: "=")
+    static let lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+
+    /// A byte of a property, parameter or component name: RFC 5545's
+    /// `ALPHA / DIGIT / "-"`, and `_`, which real files put in X- names.
+    @inline(__always)
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
+    /// Whether `name` is a name the reader reads back as it is: not empty,
+    /// name bytes only.
+    static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy(isNameByte)
+    }
+
+    /// The length of the name the line starts with when a `;` or `:`
+    /// follows it, else 0: the test for "could be a content line".
+    static func nameLength(_ line: UnsafeBufferPointer<UInt8>) -> Int {
+        var index = 0
+        while index < line.count, isNameByte(line[index]) { index += 1 }
+        guard index > 0, index < line.count, line[index] == colon || line[index] == semicolon else { return 0 }
+        return index
+    }
+
+    /// Whether the name at the start of `line` is `upperCaseName` (ASCII), in any case.
+    static func nameIs(_ line: UnsafeBufferPointer<UInt8>, length: Int, _ upperCaseName: StaticString) -> Bool {
+        guard length == upperCaseName.utf8CodeUnitCount else { return false }
+        let expected = upperCaseName.utf8Start
+        for index in 0..<length where line[index] & 0xDF != expected[index] { return false }
+        return true
+    }
+
+    /// The name in `bytes[range]` in upper case (name bytes are ASCII).
+    static func upperCaseName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(unsafeUninitializedCapacity: range.count) { target in
+            var written = 0
+            for index in range {
+                let byte = bytes[index]
+                target[written] = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") ? byte - 32 : byte
+                written += 1
+            }
+            return written
+        }
+    }
+
+    /// `bytes[range]` as text; invalid UTF-8 becomes U+FFFD and sets `invalidUTF8`.
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, invalidUTF8: inout Bool) -> String {
+        let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        if let text = String(validating: slice, as: UTF8.self) { return text }
+        invalidUTF8 = true
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// A parameter value in `bytes[range]` with its RFC 6868 escapes
+    /// decoded: `^n` (or `^N`) a line break, `^^` a caret, `^'` a double
+    /// quote; any other caret stays as it is.
+    static func parameterText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, invalidUTF8: inout Bool) -> String {
+        var hasCaret = false
+        for index in range where bytes[index] == caret {
+            hasCaret = true
+            break
+        }
+        guard hasCaret else { return text(bytes, range, invalidUTF8: &invalidUTF8) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(range.count)
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let byte = bytes[index]
+            index += 1
+            guard byte == caret, index < range.upperBound else {
+                decoded.append(byte)
+                continue
+            }
+            switch bytes[index] {
+            case UInt8(ascii: "n"), UInt8(ascii: "N"): decoded.append(lineFeed); index += 1
+            case caret: decoded.append(caret); index += 1
+            case UInt8(ascii: "'"): decoded.append(quote); index += 1
+            default: decoded.append(caret)
+            }
+        }
+        return decoded.withUnsafeBufferPointer { text($0, 0..<$0.count, invalidUTF8: &invalidUTF8) }
+    }
+
+    /// Reads one unfolded content line: `NAME *(";" PARAM "=" value *("," value)) ":" value`.
+    /// Names are upper-cased; parameter values lose their quotes and RFC
+    /// 6868 escapes; the value is kept as it stands. Invalid UTF-8 is
+    /// replaced with U+FFFD and reported through `invalidUTF8`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, invalidUTF8: inout Bool) -> Result<ICalendarProperty, Fault> {
+        let count = bytes.count
+        var index = 0
+        while index < count, isNameByte(bytes[index]) { index += 1 }
+        guard index > 0 else { return .failure(Fault(reason: "is not a content line: it does not start with a name")) }
+        let name = upperCaseName(bytes, 0..<index)
+        var parameters: [ICalendarParameter] = []
+        // Bounded: every turn of both loops moves `index` forward or leaves.
+        while index < count, bytes[index] == semicolon {
+            index += 1
+            let nameStart = index
+            while index < count, isNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart, index < count, bytes[index] == equals else {
+                return .failure(Fault(reason: "has a parameter without a name and '=' after \(name)"))
+            }
+            let parameterName = upperCaseName(bytes, nameStart..<index)
+            index += 1
+            var values: [String] = []
+            while true {
+                if index < count, bytes[index] == quote {
+                    let start = index + 1
+                    var end = start
+                    while end < count, bytes[end] != quote { end += 1 }
+                    guard end < count else {
+                        return .failure(Fault(reason: "has a quoted value of the parameter \(parameterName) without its closing quote"))
+                    }
+                    values.append(parameterText(bytes, start..<end, invalidUTF8: &invalidUTF8))
+                    index = end + 1
+                    guard index == count || bytes[index] == comma || bytes[index] == semicolon || bytes[index] == colon else {
+                        return .failure(Fault(reason: "has text after the closing quote of the parameter \(parameterName)"))
+                    }
+                } else {
+                    let start = index
+                    while index < count {
+                        let byte = bytes[index]
+                        if byte == semicolon || byte == colon || byte == comma { break }
+                        index += 1
+                    }
+                    values.append(parameterText(bytes, start..<index, invalidUTF8: &invalidUTF8))
+                }
+                guard index < count, bytes[index] == comma else { break }
+                index += 1
+            }
+            var parameter = ICalendarParameter(name: "", values: values)
+            parameter.name = parameterName
+            parameters.append(parameter)
+        }
+        guard index < count, bytes[index] == colon else { return .failure(Fault(reason: "has no ':' before its value")) }
+        // Built with an empty name and given the upper-case one after: the
+        // initialiser's uppercased() is a cost per line the reader need not pay.
+        var property = ICalendarProperty(name: "", parameters: parameters,
+                                         value: text(bytes, (index + 1)..<count, invalidUTF8: &invalidUTF8), line: line)
+        property.name = name
+        return .success(property)
+    }
+
+    /// Appends `property` as one unfolded line (no line break) and returns
+    /// the first reason it would not read back the same, if any; it is
+    /// written all the same (`contentLine` is lenient, the writer refuses).
+    static func append(_ property: ICalendarProperty, to out: inout [UInt8]) -> String? {
+        var flaw: String?
+        if !isName(property.name) { flaw = "'\(property.name)' is not a property name (letters, digits, '-', '_')" }
+        out.append(contentsOf: property.name.utf8)
+        for parameter in property.parameters {
+            if flaw == nil, !isName(parameter.name) {
+                flaw = "'\(parameter.name)' is not a parameter name (letters, digits, '-', '_')"
+            }
+            if flaw == nil, parameter.values.isEmpty { flaw = "the parameter \(parameter.name) has no value" }
+            out.append(semicolon)
+            out.append(contentsOf: parameter.name.utf8)
+            out.append(equals)
+            for (position, value) in parameter.values.enumerated() {
+                if position > 0 { out.append(comma) }
+                appendParameterValue(value, to: &out)
+            }
+        }
+        out.append(colon)
+        if flaw == nil, property.value.utf8.contains(lineFeed) {
+            flaw = "the value holds a line break, which a content line cannot (TEXT writes it as \\n)"
+        }
+        out.append(contentsOf: property.value.utf8)
+        return flaw
+    }
+
+    /// Quoted when it holds `;`, `:` or `,`; `^`, `"` and line feeds RFC 6868-escaped.
+    static func appendParameterValue(_ value: String, to out: inout [UInt8]) {
+        var needsQuotes = false, needsEscapes = false
+        for byte in value.utf8 {
+            switch byte {
+            case semicolon, colon, comma: needsQuotes = true
+            case caret, quote, lineFeed: needsEscapes = true
+            default: continue
+            }
+        }
+        if needsQuotes { out.append(quote) }
+        if needsEscapes {
+            for byte in value.utf8 {
+                switch byte {
+                case caret: out.append(caret); out.append(caret)
+                case quote: out.append(caret); out.append(UInt8(ascii: "'"))
+                case lineFeed: out.append(caret); out.append(UInt8(ascii: "n"))
+                default: out.append(byte)
+                }
+            }
+        } else {
+            out.append(contentsOf: value.utf8)
+        }
+        if needsQuotes { out.append(quote) }
     }
 }

@@ -1,0 +1,84 @@
+import Glibc
+
+extension ICalendarReader {
+    /// Reads the file at `path` (at most `limits.fileSize` bytes of it).
+    public func read(path: String) throws(ICalendarReadError) -> Reading {
+        try read(Self.readFile(path: path, limit: limits.fileSize))
+    }
+
+    /// Reads what `fileDescriptor` gives until its end (standard input for
+    /// `chime import -`); an endless stream stops at `limits.fileSize`.
+    /// The descriptor is left open.
+    public func read(fileDescriptor: Int32) throws(ICalendarReadError) -> Reading {
+        try read(Self.readBounded(fileDescriptor: fileDescriptor, limit: limits.fileSize))
+    }
+
+    /// The bytes of the file at `path`, refused with `.tooLarge` when it
+    /// holds more than `limit`: a regular file by its size before reading,
+    /// anything else (a FIFO, a device) after `limit + 1` bytes.
+    public static func readFile(path: String, limit: Int) throws(ICalendarReadError) -> [UInt8] {
+        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw unreadable("cannot open \(path)") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw unreadable("cannot stat \(path)") }
+        let isRegular = status.st_mode & S_IFMT == S_IFREG
+        if isRegular, Int(status.st_size) > limit {
+            throw ICalendarReadError(kind: .tooLarge, line: 0, reason: "\(path) holds \(status.st_size) bytes, more than \(limit)")
+        }
+        do {
+            return try readBounded(fileDescriptor: descriptor, limit: limit, expected: isRegular ? Int(status.st_size) : 0)
+        } catch {
+            throw ICalendarReadError(kind: error.kind, line: 0, reason: "\(path): \(error.reason)")
+        }
+    }
+
+    /// Everything `fileDescriptor` gives until its end, but never more than
+    /// `limit` bytes held: past that it throws `.tooLarge` after reading
+    /// `limit + 1`, so an endless pipe ends in an error, not in memory.
+    public static func readBounded(fileDescriptor: Int32, limit: Int) throws(ICalendarReadError) -> [UInt8] {
+        try readBounded(fileDescriptor: fileDescriptor, limit: limit, expected: 0)
+    }
+
+    static func readBounded(fileDescriptor: Int32, limit: Int, expected: Int) throws(ICalendarReadError) -> [UInt8] {
+        let chunkSize = 1 << 16
+        // One more than the limit, to tell a file of exactly `limit` bytes from a longer one.
+        var bytes = [UInt8](repeating: 0, count: min(max(expected + 1, chunkSize), limit + 1))
+        var filled = 0
+        // Bounded: each turn reads at least one byte towards `limit + 1`, or ends.
+        while true {
+            if filled == bytes.count {
+                guard bytes.count <= limit else {
+                    throw ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than \(limit) bytes")
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - bytes.count)))
+            }
+            let wanted = bytes.count - filled
+            let got = bytes.withUnsafeMutableBufferPointer { buffer in
+                retryingInterrupts { Glibc.read(fileDescriptor, buffer.baseAddress.map { $0 + filled }, wanted) }
+            }
+            guard got >= 0 else { throw unreadable("cannot read") }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// `call` again while it fails with EINTR, at most a thousand times
+    /// (a signal storm, not a reason to spin for ever).
+    static func retryingInterrupts<Value: BinaryInteger>(_ call: () -> Value) -> Value {
+        var result = call()
+        var tries = 1
+        while result < 0, errno == EINTR, tries < 1000 {
+            result = call()
+            tries += 1
+        }
+        return result
+    }
+
+    static func unreadable(_ what: String) -> ICalendarReadError {
+        let code = errno
+        return ICalendarReadError(kind: .unreadable(errno: code), line: 0, reason: "\(what): \(String(cString: strerror(code)))")
+    }
+}

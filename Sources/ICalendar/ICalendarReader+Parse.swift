@@ -1,0 +1,313 @@
+import Glibc
+
+extension ICalendarReader {
+    /// One pass over one input: physical lines are found with memchr,
+    /// unfolded into logical lines (copied only when a fold joins them), and
+    /// each logical line goes to the component tree being built. A logical
+    /// line is handed on one step late, once the next physical line has
+    /// shown whether it continues it (RFC folding or bad folding).
+    struct Parse {
+        let input: UnsafeBufferPointer<UInt8>
+        let limits: Limits
+        var stack: [Frame] = []
+        var done: [ICalendarComponent] = []
+        var problems: [Problem] = []
+        var warnings: [Warning] = []
+        var componentCount = 0
+        var propertyCount = 0
+        /// The pending logical line's bytes once a fold has joined it; empty otherwise.
+        var joined: [UInt8] = []
+
+        init(input: UnsafeBufferPointer<UInt8>, limits: Limits) {
+            self.input = input
+            self.limits = limits
+        }
+
+        /// An open component and what was wrong in it so far.
+        struct Frame {
+            var component: ICalendarComponent
+            var faults: [(line: Int, reason: String)] = []
+        }
+
+        /// A logical line not yet handed on.
+        struct Pending {
+            /// Its span in the input, while no fold has joined it (then it is `joined`).
+            var start: Int
+            var end: Int
+            var isJoined = false
+            /// The physical line it starts on.
+            var line: Int
+            /// Whether a following line that cannot start a content line is
+            /// taken as its continuation: it is a property inside a component.
+            var joinable: Bool
+        }
+
+        static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+        mutating func run() throws(ICalendarReadError) -> Reading {
+            let count = input.count
+            guard let base = input.baseAddress, count > 0 else { return Reading(components: []) }
+            if count >= 2, (input[0] == 0xFF && input[1] == 0xFE) || (input[0] == 0xFE && input[1] == 0xFF) {
+                throw ICalendarReadError(kind: .notUTF8, line: 1, reason: "the input starts with a UTF-16 or UTF-32 byte-order mark: iCalendar is UTF-8")
+            }
+            var position = count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF ? 3 : 0
+            var physical = 0
+            var pending: Pending?
+            // Bounded: each turn consumes at least one byte of the input.
+            while position < count {
+                physical += 1
+                let start = position
+                let end: Int
+                if let found = memchr(base + position, Int32(ICalendarContentLine.lineFeed), count - position) {
+                    end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                    position = end + 1
+                } else {
+                    end = count
+                    position = count
+                }
+                var contentEnd = end
+                if contentEnd > start, input[contentEnd - 1] == ICalendarContentLine.carriageReturn { contentEnd -= 1 }
+                // A blank line is skipped and does not end the logical line.
+                guard contentEnd > start else { continue }
+                let first = input[start]
+                if first == ICalendarContentLine.space || first == ICalendarContentLine.tab {
+                    if var held = pending {
+                        try extend(&held, start + 1, contentEnd)
+                        pending = held
+                    } else {
+                        pending = try begin(start + 1, contentEnd, line: physical)
+                    }
+                    continue
+                }
+                if var held = pending {
+                    if held.joinable, !startsContentLine(at: start) {
+                        try extend(&held, start, contentEnd)
+                        pending = held
+                        warnings.append(Warning(line: physical, kind: .badFolding,
+                                                reason: "a line without the leading space of a fold is taken as the continuation of line \(held.line)"))
+                        continue
+                    }
+                    try take(held)
+                }
+                pending = try begin(start, contentEnd, line: physical)
+            }
+            if let held = pending { try take(held) }
+            closeAll(lastLine: physical)
+            problems.sort { $0.line < $1.line }
+            return Reading(components: done, problems: problems, warnings: warnings)
+        }
+
+        // MARK: logical lines
+
+        func begin(_ start: Int, _ end: Int, line: Int) throws(ICalendarReadError) -> Pending {
+            guard end - start <= limits.lineLength else { throw lineTooLong(line) }
+            let span = UnsafeBufferPointer(rebasing: input[start..<end])
+            let nameLength = ICalendarContentLine.nameLength(span)
+            let joinable = !stack.isEmpty && nameLength > 0
+                && !ICalendarContentLine.nameIs(span, length: nameLength, "BEGIN") && !ICalendarContentLine.nameIs(span, length: nameLength, "END")
+            return Pending(start: start, end: end, line: line, joinable: joinable)
+        }
+
+        mutating func extend(_ pending: inout Pending, _ start: Int, _ end: Int) throws(ICalendarReadError) {
+            let length = pending.isJoined ? joined.count : pending.end - pending.start
+            guard length + (end - start) <= limits.lineLength else { throw lineTooLong(pending.line) }
+            if !pending.isJoined {
+                joined.removeAll(keepingCapacity: true)
+                joined.append(contentsOf: UnsafeBufferPointer(rebasing: input[pending.start..<pending.end]))
+                pending.isJoined = true
+            }
+            joined.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<end]))
+        }
+
+        func lineTooLong(_ line: Int) -> ICalendarReadError {
+            ICalendarReadError(kind: .lineTooLong, line: line, reason: "the content line is longer than \(limits.lineLength) bytes after unfolding")
+        }
+
+        /// Whether the text at `start` can begin a content line: a name, then
+        /// `;` or `:`, folds within the name allowed.
+        func startsContentLine(at start: Int) -> Bool {
+            var index = start
+            var sawName = false
+            // Bounded by the input's end.
+            while index < input.count {
+                let byte = input[index]
+                if ICalendarContentLine.isNameByte(byte) {
+                    sawName = true
+                    index += 1
+                } else if byte == ICalendarContentLine.colon || byte == ICalendarContentLine.semicolon {
+                    return sawName
+                } else if byte == ICalendarContentLine.carriageReturn, index + 2 < input.count,
+                          input[index + 1] == ICalendarContentLine.lineFeed, isFoldSpace(input[index + 2]) {
+                    index += 3
+                } else if byte == ICalendarContentLine.lineFeed, index + 1 < input.count, isFoldSpace(input[index + 1]) {
+                    index += 2
+                } else {
+                    return false
+                }
+            }
+            return false
+        }
+
+        func isFoldSpace(_ byte: UInt8) -> Bool {
+            byte == ICalendarContentLine.space || byte == ICalendarContentLine.tab
+        }
+
+        mutating func take(_ pending: Pending) throws(ICalendarReadError) {
+            guard pending.isJoined else {
+                try take(UnsafeBufferPointer(rebasing: input[pending.start..<pending.end]), line: pending.line)
+                return
+            }
+            // Moved out while read: take(_:line:) changes self.
+            var bytes: [UInt8] = []
+            swap(&bytes, &joined)
+            defer {
+                bytes.removeAll(keepingCapacity: true)
+                swap(&bytes, &joined)
+            }
+            let result = bytes.withUnsafeBufferPointer { line in
+                Result { () throws(ICalendarReadError) in try take(line, line: pending.line) }
+            }
+            try result.get()
+        }
+
+        // MARK: the component tree
+
+        mutating func take(_ line: UnsafeBufferPointer<UInt8>, line number: Int) throws(ICalendarReadError) {
+            let nameLength = ICalendarContentLine.nameLength(line)
+            guard nameLength > 0 else {
+                fault(number, "is not a content line (NAME:value): '\(Self.snippet(line))'")
+                return
+            }
+            let isBegin = ICalendarContentLine.nameIs(line, length: nameLength, "BEGIN")
+            let isEnd = !isBegin && ICalendarContentLine.nameIs(line, length: nameLength, "END")
+            guard isBegin || isEnd || !stack.isEmpty else {
+                warnings.append(Warning(line: number, kind: .outsideComponent,
+                                        reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
+                return
+            }
+            var invalidUTF8 = false
+            let property: ICalendarProperty
+            switch ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8) {
+            case .success(let read): property = read
+            case .failure(let failure):
+                fault(number, "'\(Self.snippet(line))' \(failure.reason)")
+                return
+            }
+            if invalidUTF8 {
+                warnings.append(Warning(line: number, kind: .invalidUTF8, reason: "bytes that are not UTF-8 are replaced with U+FFFD"))
+            }
+            if isBegin {
+                try beginComponent(property, line: number)
+            } else if isEnd {
+                endComponent(property, line: number)
+            } else {
+                propertyCount += 1
+                guard propertyCount <= limits.properties else {
+                    throw ICalendarReadError(kind: .tooManyProperties, line: number, reason: "the input holds more than \(limits.properties) properties")
+                }
+                stack[stack.count - 1].component.properties.append(property)
+            }
+        }
+
+        /// A line that cannot be read: a fault of the component it stands
+        /// in, or, outside any, text that is skipped.
+        mutating func fault(_ line: Int, _ reason: String) {
+            if stack.isEmpty {
+                warnings.append(Warning(line: line, kind: .outsideComponent, reason: "text outside any component is skipped: \(reason)"))
+            } else {
+                stack[stack.count - 1].faults.append((line, reason))
+            }
+        }
+
+        /// The component name a BEGIN or END line gives, in upper case; nil when it is not a name.
+        static func componentName(_ value: String) -> String? {
+            var name = Substring(value)
+            // Bounded by the value's length.
+            while let first = name.first, first == " " || first == "\t" { name.removeFirst() }
+            while let last = name.last, last == " " || last == "\t" { name.removeLast() }
+            let text = String(name)
+            return ICalendarContentLine.isName(text) ? text.uppercased() : nil
+        }
+
+        mutating func beginComponent(_ property: ICalendarProperty, line: Int) throws(ICalendarReadError) {
+            guard let name = Self.componentName(property.value) else {
+                fault(line, "BEGIN:\(property.value) does not name a component")
+                return
+            }
+            guard stack.count < limits.depth else {
+                throw ICalendarReadError(kind: .nestedTooDeep, line: line, reason: "BEGIN:\(name) nests components deeper than \(limits.depth)")
+            }
+            componentCount += 1
+            guard componentCount <= limits.components else {
+                throw ICalendarReadError(kind: .tooManyComponents, line: line, reason: "the input holds more than \(limits.components) components")
+            }
+            var component = ICalendarComponent(name: "", line: line)
+            component.name = name
+            stack.append(Frame(component: component))
+        }
+
+        mutating func endComponent(_ property: ICalendarProperty, line: Int) {
+            guard let name = Self.componentName(property.value) else {
+                fault(line, "END:\(property.value) does not name a component")
+                return
+            }
+            guard !stack.isEmpty else {
+                problems.append(Problem(line: line, component: name, componentLine: line, uid: nil,
+                                        reason: "END:\(name) without a BEGIN:\(name)", dropped: false))
+                return
+            }
+            if stack[stack.count - 1].component.name == name {
+                close()
+            } else if let index = stack.lastIndex(where: { $0.component.name == name }) {
+                let outer = stack[index].component.line
+                // Bounded by the depth of the stack.
+                while stack.count > index + 1 {
+                    let open = stack[stack.count - 1].component
+                    fault(open.line, "BEGIN:\(open.name) is never ended: END:\(name) at line \(line) closes BEGIN:\(name) of line \(outer) around it")
+                    close()
+                }
+                close()
+            } else {
+                let open = stack[stack.count - 1].component
+                fault(line, "END:\(name) closes nothing open: the innermost component is \(open.name), begun at line \(open.line)")
+            }
+        }
+
+        /// Closes the innermost component: into its parent or the result
+        /// when sound, reported when not (and left out, unless top-level).
+        mutating func close() {
+            let frame = stack.removeLast()
+            if !frame.faults.isEmpty {
+                let uid = frame.component["UID"]?.value
+                let dropped = !stack.isEmpty
+                for fault in frame.faults {
+                    problems.append(Problem(line: fault.line, component: frame.component.name, componentLine: frame.component.line,
+                                            uid: uid, reason: fault.reason, dropped: dropped))
+                }
+                if dropped { return }
+            }
+            if stack.isEmpty {
+                done.append(frame.component)
+            } else {
+                stack[stack.count - 1].component.components.append(frame.component)
+            }
+        }
+
+        mutating func closeAll(lastLine: Int) {
+            // Bounded by the depth of the stack.
+            while let open = stack.last?.component {
+                fault(open.line, "BEGIN:\(open.name) is never ended: the input ends at line \(lastLine) without END:\(open.name)")
+                close()
+            }
+        }
+
+        /// The first 40 bytes or so of a line, for a message.
+        static func snippet(_ line: UnsafeBufferPointer<UInt8>) -> String {
+            guard line.count > 40 else { return String(decoding: line, as: UTF8.self) }
+            var end = 40
+            // Not inside a UTF-8 character: back up over continuation bytes (at most three).
+            while end > 36, line[end] & 0xC0 == 0x80 { end -= 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: line[0..<end]), as: UTF8.self) + "…"
+        }
+    }
+}
