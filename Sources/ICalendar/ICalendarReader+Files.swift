@@ -41,28 +41,22 @@ extension ICalendarReader {
     }
 
     static func readBounded(fileDescriptor: Int32, limit: Int, expected: Int) throws(ICalendarReadError) -> [UInt8] {
-        let chunkSize = 1 << 16
+        var bytes: [UInt8] = []
         // One more than the limit, to tell a file of exactly `limit` bytes from a longer one.
-        var bytes = [UInt8](repeating: 0, count: min(max(expected + 1, chunkSize), limit + 1))
-        var filled = 0
+        bytes.reserveCapacity(min(expected, limit) + 1)
+        let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1 << 16)
+        defer { chunk.deallocate() }
         // Bounded: each turn reads at least one byte towards `limit + 1`, or ends.
         while true {
-            if filled == bytes.count {
-                guard bytes.count <= limit else {
-                    throw ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than \(limit) bytes")
-                }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, limit + 1 - bytes.count)))
-            }
-            let wanted = bytes.count - filled
-            let got = bytes.withUnsafeMutableBufferPointer { buffer in
-                retryingInterrupts { Glibc.read(fileDescriptor, buffer.baseAddress.map { $0 + filled }, wanted) }
-            }
+            let wanted = min(chunk.count, limit + 1 - bytes.count)
+            let got = retryingInterrupts { Glibc.read(fileDescriptor, chunk.baseAddress, wanted) }
             guard got >= 0 else { throw unreadable("cannot read") }
-            if got == 0 { break }
-            filled += got
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<got]))
+            guard bytes.count <= limit else {
+                throw ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than \(limit) bytes")
+            }
         }
-        bytes.removeSubrange(filled...)
-        return bytes
     }
 
     /// `call` again while it fails with EINTR, at most a thousand times

@@ -1,0 +1,302 @@
+import Foundation
+import Glibc
+import ICalendar
+import Synchronization
+import Testing
+import TestSupport
+
+/// The bytes of a fixture in Fixtures/reader; a missing one fails the test.
+func readerFixture(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+    let url = try #require(Bundle.module.url(forResource: name, withExtension: "ics", subdirectory: "Fixtures/reader"),
+                           "the fixture Fixtures/reader/\(name).ics is missing", sourceLocation: sourceLocation)
+    return [UInt8](try Data(contentsOf: url))
+}
+
+/// Reads `text` with the standard limits.
+func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws -> ICalendarReader.Reading {
+    try ICalendarReader(limits: limits).read(Array(text.utf8))
+}
+
+@Suite struct ICalendarReaderTests {
+    @Test("RFC 5545's content-line examples unfold and split into names, parameters and values")
+    func rfcContentLines() throws {
+        let reading = try ICalendarReader().read(readerFixture("rfc5545-content-lines"))
+        #expect(reading.problems.isEmpty)
+        #expect(reading.warnings.isEmpty)
+        let calendar = try #require(reading.components.first)
+        #expect(reading.components.count == 1)
+        #expect(calendar.name == "VCALENDAR")
+        #expect(calendar.line == 1)
+        let event = try #require(calendar.components(named: "VEVENT").first)
+        #expect(event.line == 4)
+        let descriptions = event.properties(named: "DESCRIPTION")
+        #expect(descriptions.map(\.value) == ["This is a long description that exists on a long line.",
+                                              "This is a long description that exists on a long line.",
+                                              "The Fall'98 Wild Wizards Conference - - Las Vegas\\, NV\\, USA"])
+        #expect(descriptions.map(\.line) == [7, 8, 11], "a folded line is numbered by its first physical line")
+        #expect(descriptions[2].parameters == [ICalendarParameter("ALTREP", "cid:part1.0001@example.org")])
+        let attendees = event.properties(named: "ATTENDEE")
+        #expect(attendees.first?.parameters == [ICalendarParameter(name: "DELEGATED-TO", values: ["mailto:jdoe@example.com", "mailto:jqpublic@example.com"])])
+        #expect(attendees.first?.value == "mailto:jsmith@example.com")
+        #expect(attendees.last?[parameter: "CN"] == "George Herman \"Babe\" Ruth", "RFC 6868 ^' is a double quote")
+        let geo = try #require(event["GEO"])
+        #expect(geo[parameter: "X-ADDRESS"] == "Pittsburgh Pirates\n115 Federal St\nPittsburgh, PA 15212", "RFC 6868 ^n is a line break")
+        #expect(geo.value == "40.446816;-80.00566")
+        #expect(event["DTSTART"] == ICalendarProperty(name: "DTSTART", parameters: [ICalendarParameter("TZID", "America/New_York")], value: "20261201T085000"))
+        #expect(event["RDATE"]?.value == "19970304,19970504,19970704,19970904")
+        #expect(event["X-EMPTY"]?.value == "")
+        #expect(event["X-EMPTY"]?.line == 18)
+    }
+
+    @Test("LF-only line ends and a byte-order mark read the same as CR LF")
+    func lineFeedsAndByteOrderMark() throws {
+        let crlf = try readerFixture("rfc5545-content-lines")
+        var lf: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for byte in crlf where byte != UInt8(ascii: "\r") { lf.append(byte) }
+        let fromCRLF = try ICalendarReader().read(crlf)
+        let fromLF = try ICalendarReader().read(lf)
+        #expect(fromLF == fromCRLF)
+        #expect(fromLF.components.first?.components.first?["X-EMPTY"]?.line == 18)
+    }
+
+    @Test("names in any case are stored in upper case; values keep their case")
+    func lowerCaseNames() throws {
+        let reading = try readText("begin:vcalendar\nbegin:vEvent\ndtStart;tzid=Asia/Shanghai;value=DATE-TIME:20261201t085000\nend:VEVENT\nend:vcalendar\n")
+        let event = try #require(reading.components.first?.components.first)
+        #expect(event.name == "VEVENT")
+        #expect(event.properties == [ICalendarProperty(name: "DTSTART", parameters: [ICalendarParameter("TZID", "Asia/Shanghai"),
+                                                                                     ICalendarParameter("VALUE", "DATE-TIME")],
+                                                       value: "20261201t085000")])
+        #expect(event.properties.first?.name == "DTSTART")
+        #expect(event.properties.first?.parameters.map(\.name) == ["TZID", "VALUE"])
+    }
+
+    @Test("blank lines are skipped, also between a line and its fold")
+    func blankLines() throws {
+        let reading = try readText("\r\nBEGIN:VCALENDAR\r\n\r\nBEGIN:VEVENT\r\nSUMMARY:Stand\r\n\r\n -up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n\r\n\r\n")
+        #expect(reading.problems.isEmpty)
+        #expect(reading.warnings.isEmpty)
+        let event = try #require(reading.components.first?.components.first)
+        #expect(event["SUMMARY"]?.value == "Stand-up")
+        #expect(event.line == 4)
+    }
+
+    @Test("a line without the leading space of a fold continues the line before it, with a warning")
+    func badFolding() throws {
+        let reading = try ICalendarReader().read(readerFixture("bad-folding-lf"))
+        #expect(reading.problems.isEmpty)
+        let event = try #require(reading.components.first?.components.first)
+        #expect(event["DESCRIPTION"]?.value == "The agenda runs long and this writerforgot the space when it foldedand then remembered.")
+        #expect(event["DESCRIPTION"]?.line == 5)
+        #expect(event["SUMMARY"]?.value == "Planning")
+        #expect(event["UID"]?.value == "bad-folding@chime.test")
+        #expect(reading.warnings.map(\.line) == [6])
+        #expect(reading.warnings.map(\.kind) == [.badFolding])
+    }
+
+    @Test("a line that cannot be a content line right after BEGIN is not a fold: the component is broken")
+    func noBadFoldingAfterBegin() throws {
+        let reading = try readText("BEGIN:VCALENDAR\nBEGIN:VEVENT\nno colon here\nUID:x@chime.test\nEND:VEVENT\nEND:VCALENDAR\n")
+        #expect(reading.problems.map(\.line) == [3])
+        #expect(reading.problems.first?.uid == "x@chime.test")
+        #expect(reading.components.first?.components.isEmpty == true)
+    }
+
+    @Test("text outside any component is skipped with a warning per line")
+    func strayText() throws {
+        let text = "Subject: calendar\r\nBEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a@chime.test\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n-- \r\nX-TRAILER:1\r\n"
+        let reading = try readText(text)
+        #expect(reading.problems.isEmpty)
+        #expect(reading.components.count == 1)
+        #expect(reading.components.first?.components.first?["UID"]?.value == "a@chime.test")
+        #expect(reading.warnings.map(\.line) == [1, 7, 8])
+        #expect(reading.warnings.allSatisfy { $0.kind == .outsideComponent })
+    }
+
+    @Test("broken components are reported with line, component and UID and left out; their siblings are kept")
+    func brokenComponents() throws {
+        let reading = try ICalendarReader().read(readerFixture("broken-components"))
+        let found = reading.problems.map { "\($0.line) \($0.component)@\($0.componentLine) \($0.uid ?? "-") \($0.dropped ? "dropped" : "kept")" }
+        #expect(found == [
+            "1 VCALENDAR@1 - kept",                       // never ended: the file stops inside it
+            "8 VEVENT@7 broken-1@chime.test dropped",    // an unclosed quote; the UID comes after the fault
+            "13 VALARM@13 - dropped",                    // END:VTODO closes the VTODO around it
+            "18 VEVENT@16 broken-3@chime.test dropped",  // END:VTODO closes nothing open
+            "24 VEVENT@23 broken-4@chime.test dropped",  // not a content line
+            "27 VEVENT@27 truncated@chime.test dropped", // never ended
+        ])
+        #expect(reading.problems[1].reason.contains("closing quote"))
+        #expect(reading.problems[2].reason.contains("never ended"))
+        #expect(reading.problems[3].reason.contains("closes nothing open"))
+        let calendar = try #require(reading.components.first)
+        #expect(calendar["VERSION"]?.value == "2.0")
+        #expect(calendar.components.map { $0.name + " " + ($0["UID"]?.value ?? "") } == ["VEVENT good-1@chime.test", "VTODO broken-2@chime.test", "VEVENT good-2@chime.test"])
+        #expect(calendar.components[1].components.isEmpty, "the VALARM without its END is left out of its VTODO")
+        #expect(calendar.components.map(\.line) == [3, 11, 20])
+    }
+
+    @Test("an END with nothing open is a problem naming it")
+    func endWithoutBegin() throws {
+        let reading = try readText("END:VEVENT\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n")
+        #expect(reading.problems == [ICalendarReader.Problem(line: 1, component: "VEVENT", componentLine: 1, uid: nil,
+                                                             reason: "END:VEVENT without a BEGIN:VEVENT", dropped: false)])
+        #expect(reading.components == [ICalendarComponent(name: "VCALENDAR")])
+    }
+
+    @Test("invalid UTF-8 is replaced with U+FFFD and warned of by line")
+    func invalidUTF8() throws {
+        var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nSUMMARY:caf".utf8)
+        bytes += [0xE9, 0xFF]
+        bytes += Array(" ok\r\nLOCATION;X-P=a\u{FFFD}b:c\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        let reading = try ICalendarReader().read(bytes)
+        let event = try #require(reading.components.first?.components.first)
+        #expect(event["SUMMARY"]?.value == "caf\u{FFFD}\u{FFFD} ok")
+        #expect(event["LOCATION"]?[parameter: "X-P"] == "a\u{FFFD}b", "a real U+FFFD in the file is no warning")
+        #expect(reading.warnings == [ICalendarReader.Warning(line: 3, kind: .invalidUTF8, reason: "bytes that are not UTF-8 are replaced with U+FFFD")])
+        #expect(reading.problems.isEmpty)
+    }
+
+    @Test("a fold inside a multi-byte character is unfolded on bytes, so the character survives")
+    func foldInsideCharacter() throws {
+        let summary = Array("SUMMARY:国庆节😀".utf8)
+        for cut in 8..<summary.count {
+            var bytes = Array("BEGIN:VEVENT\r\n".utf8) + summary[..<cut]
+            bytes += Array("\r\n ".utf8) + summary[cut...] + Array("\r\nEND:VEVENT\r\n".utf8)
+            let reading = try ICalendarReader().read(bytes)
+            #expect(reading.components.first?["SUMMARY"]?.value == "国庆节😀", "cut after byte \(cut)")
+            #expect(reading.warnings.isEmpty, "cut after byte \(cut)")
+        }
+    }
+
+    @Test("a UTF-16 byte-order mark is refused: iCalendar is UTF-8")
+    func utf16() {
+        #expect(throws: ICalendarReadError(kind: .notUTF8, line: 1, reason: "the input starts with a UTF-16 or UTF-32 byte-order mark: iCalendar is UTF-8")) {
+            try ICalendarReader().read([0xFF, 0xFE, UInt8(ascii: "B"), 0])
+        }
+    }
+
+    @Test("an empty input reads as no components")
+    func emptyInput() throws {
+        #expect(try ICalendarReader().read([UInt8]()) == ICalendarReader.Reading(components: []))
+        #expect(try ICalendarReader().read([0xEF, 0xBB, 0xBF]) == ICalendarReader.Reading(components: []))
+    }
+}
+
+@Suite struct ICalendarReaderLimitTests {
+    @Test("the limits are the documented constants")
+    func constants() {
+        #expect(ICalendarReader.maximumFileSize == 67_108_864)
+        #expect(ICalendarReader.maximumLineLength == 4_194_304)
+        #expect(ICalendarReader.maximumDepth == 16)
+        #expect(ICalendarReader.Limits.standard == ICalendarReader.Limits(fileSize: 67_108_864, lineLength: 4_194_304, depth: 16,
+                                                                        components: 1_000_000, properties: 4_000_000))
+    }
+
+    @Test("a content line longer than the limit stops reading, naming its line, whether folded or not")
+    func lineTooLong() throws {
+        let long = String(repeating: "a", count: ICalendarReader.maximumLineLength)
+        let fits = try readText("BEGIN:VEVENT\r\nX:" + long.dropFirst(2) + "\r\nEND:VEVENT\r\n")
+        #expect(fits.components.first?["X"]?.value.utf8.count == ICalendarReader.maximumLineLength - 2)
+        #expect(throws: ICalendarReadError(kind: .lineTooLong, line: 2, reason: "the content line is longer than 4194304 bytes after unfolding")) {
+            try readText("BEGIN:VEVENT\r\nX:" + long.dropFirst(1) + "\r\nEND:VEVENT\r\n")
+        }
+        var folded = "BEGIN:VEVENT\r\nX:"
+        for _ in 0..<(ICalendarReader.maximumLineLength / 64) { folded += String(repeating: "b", count: 64) + "\r\n " }
+        folded += "b\r\nEND:VEVENT\r\n"
+        #expect(throws: ICalendarReadError(kind: .lineTooLong, line: 2, reason: "the content line is longer than 4194304 bytes after unfolding")) {
+            try readText(folded)
+        }
+        #expect(throws: ICalendarReadError.self, "a file with no line break at all") {
+            try ICalendarReader().read([UInt8](repeating: UInt8(ascii: "x"), count: ICalendarReader.maximumLineLength + 1))
+        }
+    }
+
+    @Test("components nested deeper than the limit stop reading at the BEGIN that passes it")
+    func nestingTooDeep() throws {
+        let depth = ICalendarReader.maximumDepth
+        let fits = (1...depth).map { "BEGIN:X-\($0)\r\n" }.joined() + (1...depth).reversed().map { "END:X-\($0)\r\n" }.joined()
+        let reading = try readText(fits)
+        #expect(reading.problems.isEmpty)
+        var innermost = try #require(reading.components.first)
+        for _ in 1..<depth { innermost = try #require(innermost.components.first) }
+        #expect(innermost.name == "X-16")
+        let tooDeep = (1...(depth + 1)).map { "BEGIN:X-\($0)\r\n" }.joined()
+        #expect(throws: ICalendarReadError(kind: .nestedTooDeep, line: 17, reason: "BEGIN:X-17 nests components deeper than 16")) {
+            try readText(tooDeep)
+        }
+    }
+
+    @Test("more components, properties or bytes than the limits allow stop reading")
+    func countsAndSize() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nUID:2\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        #expect(try readText(text, limits: ICalendarReader.Limits(components: 3, properties: 2)).components.first?.components.count == 2)
+        #expect(throws: ICalendarReadError(kind: .tooManyComponents, line: 5, reason: "the input holds more than 2 components")) {
+            try readText(text, limits: ICalendarReader.Limits(components: 2))
+        }
+        #expect(throws: ICalendarReadError(kind: .tooManyProperties, line: 6, reason: "the input holds more than 1 properties")) {
+            try readText(text, limits: ICalendarReader.Limits(properties: 1))
+        }
+        #expect(throws: ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than 90 bytes")) {
+            try readText(text, limits: ICalendarReader.Limits(fileSize: 90))
+        }
+    }
+
+    @Test("an endless stream on a pipe stops with an error at the size limit")
+    func endlessPipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let stop = Atomic(false)
+        // The writer keeps writing until told to stop: to the reader, an endless stream.
+        let writer = Thread {
+            let line = Array("X-ENDLESS:y\r\n".utf8)
+            let chunk = Array((0..<4096).map { _ in line }.joined())
+            while !stop.load(ordering: .relaxed) {
+                guard chunk.withUnsafeBytes({ write(writeEnd, $0.baseAddress, $0.count) }) > 0 else { break }
+            }
+            close(writeEnd)
+        }
+        writer.start()
+        defer {
+            // Drained to its end, so the writer sees the flag and closes its end.
+            stop.store(true, ordering: .relaxed)
+            var sink = [UInt8](repeating: 0, count: 1 << 16)
+            while sink.withUnsafeMutableBytes({ read(readEnd, $0.baseAddress, $0.count) }) > 0 {}
+            close(readEnd)
+        }
+        #expect(throws: ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than 67108864 bytes")) {
+            try ICalendarReader().read(fileDescriptor: readEnd)
+        }
+        #expect(throws: ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than 1000 bytes")) {
+            try ICalendarReader.readBounded(fileDescriptor: readEnd, limit: 1000)
+        }
+    }
+
+    @Test("a pipe that ends within the limit is read to its end")
+    func finitePipe() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let text = Array("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)
+        #expect(write(ends[1], text, text.count) == text.count)
+        close(ends[1])
+        defer { close(ends[0]) }
+        #expect(try ICalendarReader().read(fileDescriptor: ends[0]).components == [ICalendarComponent(name: "VCALENDAR")])
+    }
+
+    @Test("a file is read whole, refused before reading when larger than the limit, and a missing one names its path")
+    func files() throws {
+        let folder = TemporaryFolder("icalendar-reader")
+        let path = folder.appending("calendar.ics")
+        let bytes = try readerFixture("rfc5545-content-lines")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(try ICalendarReader().read(path: path) == ICalendarReader().read(bytes))
+        #expect(try ICalendarReader.readFile(path: path, limit: bytes.count) == bytes)
+        #expect(throws: ICalendarReadError(kind: .tooLarge, line: 0, reason: "\(path) holds \(bytes.count) bytes, more than \(bytes.count - 1)")) {
+            try ICalendarReader.readFile(path: path, limit: bytes.count - 1)
+        }
+        let missing = folder.appending("missing.ics")
+        #expect(throws: ICalendarReadError(kind: .unreadable(errno: ENOENT), line: 0, reason: "cannot open \(missing): No such file or directory")) {
+            try ICalendarReader().read(path: missing)
+        }
+    }
+}
