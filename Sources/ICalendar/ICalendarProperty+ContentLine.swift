@@ -49,13 +49,36 @@ extension ICalendarComponent {
     public static let maximumUnmodelledDepth = 16
 
     /// Reads back what `unmodelledText` wrote: top-level properties, then
-    /// the components among them.
+    /// the components among them. Lines end in LF or CR LF, as the reader's
+    /// do (a lone CR is text); blank lines are skipped; `line` counts the others.
     public static func readUnmodelled(_ text: String) throws(ICalendarValueError) -> (properties: [ICalendarProperty], components: [ICalendarComponent]) {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(ICalendarValueError) in try readUnmodelled(bytes) }
+        }
+        return try result.get()
+    }
+
+    static func readUnmodelled(_ bytes: UnsafeBufferPointer<UInt8>) throws(ICalendarValueError) -> (properties: [ICalendarProperty], components: [ICalendarComponent]) {
         var stack = [ICalendarComponent(name: "UNMODELLED")]
         var number = 0
-        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
+        var start = 0
+        // Bounded: each turn moves `start` past at least one byte.
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != ICalendarContentLine.lineFeed { end += 1 }
+            let next = end + 1
+            if end > start, bytes[end - 1] == ICalendarContentLine.carriageReturn { end -= 1 }
+            defer { start = next }
+            guard end > start else { continue }
             number += 1
-            let property = try ICalendarProperty(contentLine: raw, line: number)
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            var invalidUTF8 = false
+            let property: ICalendarProperty
+            switch ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8) {
+            case .success(let read): property = read
+            case .failure(let fault): throw ICalendarValueError(value: String(decoding: line, as: UTF8.self), line: number, reason: fault.reason)
+            }
             if property.name == "BEGIN" {
                 guard stack.count <= maximumUnmodelledDepth else {
                     throw ICalendarValueError(property: "BEGIN", value: property.value, line: number, reason: "nests deeper than \(maximumUnmodelledDepth) components")

@@ -27,6 +27,9 @@ extension ICalendarReader {
         struct Frame {
             var component: ICalendarComponent
             var faults: [(line: Int, reason: String)] = []
+            /// Faults past `maximumFaultsPerComponent`, counted, not kept.
+            var faultsLeftOut = 0
+            var lastFaultLine = 0
         }
 
         /// A logical line not yet handed on.
@@ -83,7 +86,7 @@ extension ICalendarReader {
                     if held.joinable, !startsContentLine(at: start) {
                         try extend(&held, start, contentEnd)
                         pending = held
-                        warnings.append(Warning(line: physical, kind: .badFolding,
+                        warn(Warning(line: physical, kind: .badFolding,
                                                 reason: "a line without the leading space of a fold is taken as the continuation of line \(held.line)"))
                         continue
                     }
@@ -181,7 +184,7 @@ extension ICalendarReader {
             let isBegin = ICalendarContentLine.nameIs(line, length: nameLength, "BEGIN")
             let isEnd = !isBegin && ICalendarContentLine.nameIs(line, length: nameLength, "END")
             guard isBegin || isEnd || !stack.isEmpty else {
-                warnings.append(Warning(line: number, kind: .outsideComponent,
+                warn(Warning(line: number, kind: .outsideComponent,
                                         reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
                 return
             }
@@ -194,7 +197,7 @@ extension ICalendarReader {
                 return
             }
             if invalidUTF8 {
-                warnings.append(Warning(line: number, kind: .invalidUTF8, reason: "bytes that are not UTF-8 are replaced with U+FFFD"))
+                warn(Warning(line: number, kind: .invalidUTF8, reason: "bytes that are not UTF-8 are replaced with U+FFFD"))
             }
             if isBegin {
                 try beginComponent(property, line: number)
@@ -213,9 +216,25 @@ extension ICalendarReader {
         /// in, or, outside any, text that is skipped.
         mutating func fault(_ line: Int, _ reason: String) {
             if stack.isEmpty {
-                warnings.append(Warning(line: line, kind: .outsideComponent, reason: "text outside any component is skipped: \(reason)"))
+                warn(Warning(line: line, kind: .outsideComponent, reason: "text outside any component is skipped: \(reason)"))
             } else {
-                stack[stack.count - 1].faults.append((line, reason))
+                let index = stack.count - 1
+                if stack[index].faults.count < ICalendarReader.maximumFaultsPerComponent {
+                    stack[index].faults.append((line, reason))
+                } else {
+                    stack[index].faultsLeftOut += 1
+                    stack[index].lastFaultLine = line
+                }
+            }
+        }
+
+        /// Keeps the first `maximumWarnings`, then one saying more were left out.
+        mutating func warn(_ warning: Warning) {
+            if warnings.count < ICalendarReader.maximumWarnings {
+                warnings.append(warning)
+            } else if warnings.count == ICalendarReader.maximumWarnings {
+                warnings.append(Warning(line: warning.line, kind: warning.kind,
+                                        reason: "more than \(ICalendarReader.maximumWarnings) warnings: the rest from here on are left out"))
             }
         }
 
@@ -280,7 +299,11 @@ extension ICalendarReader {
             if !frame.faults.isEmpty {
                 let uid = frame.component["UID"]?.value
                 let dropped = !stack.isEmpty
-                for fault in frame.faults {
+                var faults = frame.faults
+                if frame.faultsLeftOut > 0 {
+                    faults.append((frame.lastFaultLine, "and \(frame.faultsLeftOut) more lines up to here that could not be read"))
+                }
+                for fault in faults {
                     problems.append(Problem(line: fault.line, component: frame.component.name, componentLine: frame.component.line,
                                             uid: uid, reason: fault.reason, dropped: dropped))
                 }

@@ -37,6 +37,13 @@ public struct ICalendarReader: Sendable {
     /// average in a full-size file; it bounds the memory a file of tiny lines takes.
     public static let maximumProperties = 4_000_000
 
+    /// The most warnings kept for one input: 1,000, then one saying more
+    /// were left out (a file of stray lines would otherwise warn once a line).
+    public static let maximumWarnings = 1_000
+
+    /// The most faults reported of one component: 100, then one counting the rest.
+    public static let maximumFaultsPerComponent = 100
+
     /// Where reading stops. `standard` holds the constants above; tests and
     /// callers with tighter needs make their own.
     public struct Limits: Hashable, Sendable {

@@ -241,6 +241,25 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         }
     }
 
+    @Test("a file of stray lines keeps the first 1,000 warnings and one saying the rest are left out")
+    func warningCap() throws {
+        let text = String(repeating: "junk line\r\n", count: 1_500) + "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
+        let reading = try readText(text)
+        #expect(reading.warnings.count == ICalendarReader.maximumWarnings + 1)
+        #expect(reading.warnings.last?.line == 1_001)
+        #expect(reading.warnings.last?.reason == "more than 1000 warnings: the rest from here on are left out")
+        #expect(reading.components == [ICalendarComponent(name: "VCALENDAR")])
+    }
+
+    @Test("a component with more bad lines than the cap reports the first 100 and one counting the rest")
+    func faultCap() throws {
+        let text = "BEGIN:VEVENT\r\nUID:noisy@chime.test\r\n" + String(repeating: "X;=bad\r\n", count: 150) + "END:VEVENT\r\n"
+        let reading = try readText(text)
+        #expect(reading.problems.count == ICalendarReader.maximumFaultsPerComponent + 1)
+        #expect(reading.problems.last == ICalendarReader.Problem(line: 152, component: "VEVENT", componentLine: 1, uid: "noisy@chime.test",
+                                                                 reason: "and 50 more lines up to here that could not be read", dropped: false))
+    }
+
     @Test("an endless stream on a pipe stops with an error at the size limit")
     func endlessPipe() throws {
         var ends: [Int32] = [0, 0]

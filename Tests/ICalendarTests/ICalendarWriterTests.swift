@@ -137,6 +137,14 @@ struct LinearCongruential {
         #expect(ICalendarProperty(name: "SUMMARY", value: "two\nlines").contentLine == "SUMMARY:two\nlines")
     }
 
+    @Test("unmodelled text splits lines as the reader does: a lone CR in a value is text")
+    func unmodelledCarriageReturn() throws {
+        let property = ICalendarProperty(name: "X-NOTE", parameters: [ICalendarParameter("X-P", "a\rb\nc")], value: "one\rtwo")
+        let text = ICalendarComponent.unmodelledText(properties: [property], components: [])
+        #expect(text == "X-NOTE;X-P=a\rb^nc:one\rtwo\r\n")
+        #expect(try ICalendarComponent.readUnmodelled(text).properties == [property])
+    }
+
     @Test("any component tree reads back equal from what the writer wrote (random trees, fixed seed)")
     func roundTrip() throws {
         var random = LinearCongruential(state: 20_261_201)
