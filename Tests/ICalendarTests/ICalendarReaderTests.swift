@@ -175,6 +175,32 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         }
     }
 
+    @Test("mangled calendars (seeded byte edits) read without a crash, and every problem and warning names a line of the input; what was read writes and reads back equal")
+    func mangledInput() throws {
+        let sources = try ["rfc5545-content-lines", "broken-components", "bad-folding-lf"].map { try readerFixture($0) }
+        let inserts: [[UInt8]] = [[0x0D], [0x0A], [0x0D, 0x0A], [0x20], [0x09], [0x22], [0x3A], [0x3B], [0x2C], [0x5E], [0xFF], [0xE5, 0x9B],
+                                  Array("BEGIN:VEVENT\r\n".utf8), Array("END:VEVENT\r\n".utf8), Array("END:VCALENDAR".utf8)]
+        var random = LinearCongruential(state: 5_545)
+        for round in 0..<400 {
+            var bytes = random.pick(sources)
+            for _ in 0..<(1 + random.below(6)) {
+                let at = random.below(bytes.count + 1)
+                switch random.below(3) {
+                case 0: bytes.insert(contentsOf: random.pick(inserts), at: at)
+                case 1: if at < bytes.count { bytes.remove(at: at) }
+                default: if at < bytes.count { bytes[at] = UInt8(truncatingIfNeeded: random.below(256)) }
+                }
+            }
+            let lines = bytes.filter { $0 == 0x0A }.count + 1
+            let reading = try ICalendarReader().read(bytes)
+            #expect(reading.problems.allSatisfy { (1...lines).contains($0.line) && (1...lines).contains($0.componentLine) }, "round \(round)")
+            #expect(reading.warnings.allSatisfy { (1...lines).contains($0.line) }, "round \(round)")
+            // Whatever was read can be written, and reads back the same.
+            let written = try ICalendarWriter.write(reading.components)
+            #expect(try ICalendarReader().read(written).components == reading.components, "round \(round)")
+        }
+    }
+
     @Test("an empty input reads as no components")
     func emptyInput() throws {
         #expect(try ICalendarReader().read([UInt8]()) == ICalendarReader.Reading(components: []))
