@@ -15,6 +15,8 @@ extension ICalendarReader {
         var warnings: [Warning] = []
         var componentCount = 0
         var propertyCount = 0
+        /// LF, or CR for an input that has no LF.
+        var lineEnd = ICalendarContentLine.lineFeed
         /// The pending logical line's bytes once a fold has joined it; empty otherwise.
         var joined: [UInt8] = []
 
@@ -45,8 +47,6 @@ extension ICalendarReader {
             var joinable: Bool
         }
 
-        static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-
         mutating func run() throws(ICalendarReadError) -> Reading {
             let count = input.count
             guard let base = input.baseAddress, count > 0 else { return Reading(components: []) }
@@ -54,6 +54,12 @@ extension ICalendarReader {
                 throw ICalendarReadError(kind: .notUTF8, line: 1, reason: "the input starts with a UTF-16 or UTF-32 byte-order mark: iCalendar is UTF-8")
             }
             var position = count >= 3 && input[0] == 0xEF && input[1] == 0xBB && input[2] == 0xBF ? 3 : 0
+            // Classic Mac OS ended lines in CR alone: an input with no LF at
+            // all but CRs is read with CR as its line end.
+            if memchr(base, Int32(lineEnd), count) == nil, memchr(base, Int32(ICalendarContentLine.carriageReturn), count) != nil {
+                lineEnd = ICalendarContentLine.carriageReturn
+                warn(Warning(line: 1, kind: .carriageReturnLineEnds, reason: "the lines end in CR alone, read as line ends"))
+            }
             var physical = 0
             var pending: Pending?
             // Bounded: each turn consumes at least one byte of the input.
@@ -61,7 +67,7 @@ extension ICalendarReader {
                 physical += 1
                 let start = position
                 let end: Int
-                if let found = memchr(base + position, Int32(ICalendarContentLine.lineFeed), count - position) {
+                if let found = memchr(base + position, Int32(lineEnd), count - position) {
                     end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
                     position = end + 1
                 } else {
@@ -69,7 +75,7 @@ extension ICalendarReader {
                     position = count
                 }
                 var contentEnd = end
-                if contentEnd > start, input[contentEnd - 1] == ICalendarContentLine.carriageReturn { contentEnd -= 1 }
+                if lineEnd == ICalendarContentLine.lineFeed, contentEnd > start, input[contentEnd - 1] == ICalendarContentLine.carriageReturn { contentEnd -= 1 }
                 // A blank line is skipped and does not end the logical line.
                 guard contentEnd > start else { continue }
                 let first = input[start]
@@ -87,7 +93,7 @@ extension ICalendarReader {
                         try extend(&held, start, contentEnd)
                         pending = held
                         warn(Warning(line: physical, kind: .badFolding,
-                                                reason: "a line without the leading space of a fold is taken as the continuation of line \(held.line)"))
+                                     reason: "a line without the leading space of a fold is taken as the continuation of line \(held.line)"))
                         continue
                     }
                     try take(held)
@@ -96,8 +102,10 @@ extension ICalendarReader {
             }
             if let held = pending { try take(held) }
             closeAll(lastLine: physical)
-            problems.sort { $0.line < $1.line }
-            return Reading(components: done, problems: problems, warnings: warnings)
+            // A component's problems are known when it closes, after its
+            // children's: put them back in file order (ties in the order found).
+            let ordered = problems.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            return Reading(components: done, problems: ordered, warnings: warnings)
         }
 
         // MARK: logical lines
@@ -139,10 +147,10 @@ extension ICalendarReader {
                     index += 1
                 } else if byte == ICalendarContentLine.colon || byte == ICalendarContentLine.semicolon {
                     return sawName
-                } else if byte == ICalendarContentLine.carriageReturn, index + 2 < input.count,
+                } else if byte == ICalendarContentLine.carriageReturn, lineEnd == ICalendarContentLine.lineFeed, index + 2 < input.count,
                           input[index + 1] == ICalendarContentLine.lineFeed, isFoldSpace(input[index + 2]) {
                     index += 3
-                } else if byte == ICalendarContentLine.lineFeed, index + 1 < input.count, isFoldSpace(input[index + 1]) {
+                } else if byte == lineEnd, index + 1 < input.count, isFoldSpace(input[index + 1]) {
                     index += 2
                 } else {
                     return false

@@ -60,6 +60,8 @@ extension ICalendarReader {
             case outsideComponent
             /// Bytes that are not UTF-8, replaced with U+FFFD.
             case invalidUTF8
+            /// Lines ending in CR alone (no LF anywhere), read as line ends.
+            case carriageReturnLineEnds
         }
 
         public var line: Int

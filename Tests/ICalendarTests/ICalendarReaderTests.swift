@@ -59,6 +59,17 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         #expect(fromLF.components.first?.components.first?["X-EMPTY"]?.line == 18)
     }
 
+    @Test("an input whose lines end in CR alone is read with CR as the line end, with a warning")
+    func carriageReturnLineEnds() throws {
+        let crlf = try readerFixture("rfc5545-content-lines")
+        var cr: [UInt8] = []
+        for byte in crlf where byte != UInt8(ascii: "\n") { cr.append(byte) }
+        let reading = try ICalendarReader().read(cr)
+        #expect(try reading.components == ICalendarReader().read(crlf).components)
+        #expect(reading.warnings.map(\.kind) == [.carriageReturnLineEnds])
+        #expect(reading.components.first?.components.first?["X-EMPTY"]?.line == 18)
+    }
+
     @Test("names in any case are stored in upper case; values keep their case")
     func lowerCaseNames() throws {
         let reading = try readText("begin:vcalendar\nbegin:vEvent\ndtStart;tzid=Asia/Shanghai;value=DATE-TIME:20261201t085000\nend:VEVENT\nend:vcalendar\n")
