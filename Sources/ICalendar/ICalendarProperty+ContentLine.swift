@@ -1,3 +1,5 @@
+import Glibc
+
 /// One property as one unfolded content line (RFC 5545 §3.1), and back:
 /// how an item's unmodelled properties are kept as text
 /// (`ICalendarOrigin.unmodelled`) and read again for export.
@@ -22,7 +24,9 @@ extension ICalendarProperty {
     public init(contentLine text: some StringProtocol, line: Int = 0) throws(ICalendarValueError) {
         var text = String(text)
         var invalidUTF8 = false
-        let result = text.withUTF8 { ICalendarContentLine.parse($0, line: line, invalidUTF8: &invalidUTF8) }
+        let result = text.withUTF8 { bytes in
+            Result { () throws(ICalendarContentLine.Fault) in try ICalendarContentLine.parse(bytes, line: line, invalidUTF8: &invalidUTF8) }
+        }
         switch result {
         case .success(let property): self = property
         case .failure(let fault): throw ICalendarValueError(value: text, line: line, reason: fault.reason)
@@ -75,9 +79,10 @@ extension ICalendarComponent {
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             var invalidUTF8 = false
             let property: ICalendarProperty
-            switch ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8) {
-            case .success(let read): property = read
-            case .failure(let fault): throw ICalendarValueError(value: String(decoding: line, as: UTF8.self), line: number, reason: fault.reason)
+            do {
+                property = try ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8)
+            } catch {
+                throw ICalendarValueError(value: String(decoding: line, as: UTF8.self), line: number, reason: error.reason)
             }
             if property.name == "BEGIN" {
                 guard stack.count <= maximumUnmodelledDepth else {
@@ -130,7 +135,9 @@ enum ICalendarContentLine {
     /// Whether `name` is a name the reader reads back as it is: not empty,
     /// name bytes only.
     static func isName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy(isNameByte)
+        // The contiguous bytes when the String has them (native ones do): the writer asks once a line.
+        name.utf8.withContiguousStorageIfAvailable { !$0.isEmpty && $0.allSatisfy(isNameByte) }
+            ?? (!name.isEmpty && name.utf8.allSatisfy(isNameByte))
     }
 
     /// The length of the name the line starts with when a `;` or `:`
@@ -205,11 +212,11 @@ enum ICalendarContentLine {
     /// Names are upper-cased; parameter values lose their quotes and RFC
     /// 6868 escapes; the value is kept as it stands. Invalid UTF-8 is
     /// replaced with U+FFFD and reported through `invalidUTF8`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, invalidUTF8: inout Bool) -> Result<ICalendarProperty, Fault> {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, invalidUTF8: inout Bool) throws(Fault) -> ICalendarProperty {
         let count = bytes.count
         var index = 0
         while index < count, isNameByte(bytes[index]) { index += 1 }
-        guard index > 0 else { return .failure(Fault(reason: "is not a content line: it does not start with a name")) }
+        guard index > 0 else { throw Fault(reason: "is not a content line: it does not start with a name") }
         let name = upperCaseName(bytes, 0..<index)
         var parameters: [ICalendarParameter] = []
         // Bounded: every turn of both loops moves `index` forward or leaves.
@@ -218,7 +225,7 @@ enum ICalendarContentLine {
             let nameStart = index
             while index < count, isNameByte(bytes[index]) { index += 1 }
             guard index > nameStart, index < count, bytes[index] == equals else {
-                return .failure(Fault(reason: "has a parameter without a name and '=' after \(name)"))
+                throw Fault(reason: "has a parameter without a name and '=' after \(name)")
             }
             let parameterName = upperCaseName(bytes, nameStart..<index)
             index += 1
@@ -229,12 +236,12 @@ enum ICalendarContentLine {
                     var end = start
                     while end < count, bytes[end] != quote { end += 1 }
                     guard end < count else {
-                        return .failure(Fault(reason: "has a quoted value of the parameter \(parameterName) without its closing quote"))
+                        throw Fault(reason: "has a quoted value of the parameter \(parameterName) without its closing quote")
                     }
                     values.append(parameterText(bytes, start..<end, invalidUTF8: &invalidUTF8))
                     index = end + 1
                     guard index == count || bytes[index] == comma || bytes[index] == semicolon || bytes[index] == colon else {
-                        return .failure(Fault(reason: "has text after the closing quote of the parameter \(parameterName)"))
+                        throw Fault(reason: "has text after the closing quote of the parameter \(parameterName)")
                     }
                 } else {
                     let start = index
@@ -252,13 +259,13 @@ enum ICalendarContentLine {
             parameter.name = parameterName
             parameters.append(parameter)
         }
-        guard index < count, bytes[index] == colon else { return .failure(Fault(reason: "has no ':' before its value")) }
+        guard index < count, bytes[index] == colon else { throw Fault(reason: "has no ':' before its value") }
         // Built with an empty name and given the upper-case one after: the
         // initialiser's uppercased() is a cost per line the reader need not pay.
         var property = ICalendarProperty(name: "", parameters: parameters,
                                          value: text(bytes, (index + 1)..<count, invalidUTF8: &invalidUTF8), line: line)
         property.name = name
-        return .success(property)
+        return property
     }
 
     /// Appends `property` as one unfolded line (no line break) and returns
@@ -282,10 +289,13 @@ enum ICalendarContentLine {
             }
         }
         out.append(colon)
-        if flaw == nil, property.value.utf8.contains(lineFeed) {
+        let valueStart = out.count
+        out.append(contentsOf: property.value.utf8)
+        if flaw == nil, out.withUnsafeBufferPointer({ buffer in
+            buffer.baseAddress.map { memchr($0 + valueStart, Int32(lineFeed), buffer.count - valueStart) != nil } ?? false
+        }) {
             flaw = "the value holds a line break, which a content line cannot (TEXT writes it as \\n)"
         }
-        out.append(contentsOf: property.value.utf8)
         return flaw
     }
 

@@ -198,10 +198,10 @@ extension ICalendarReader {
             }
             var invalidUTF8 = false
             let property: ICalendarProperty
-            switch ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8) {
-            case .success(let read): property = read
-            case .failure(let failure):
-                fault(number, "'\(Self.snippet(line))' \(failure.reason)")
+            do {
+                property = try ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8)
+            } catch {
+                fault(number, "'\(Self.snippet(line))' \(error.reason)")
                 return
             }
             if invalidUTF8 {
