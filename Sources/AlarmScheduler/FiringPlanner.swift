@@ -80,15 +80,17 @@ public struct FiringPlanner {
 
     /// One source per time-based alarm of an item.
     func sources(of item: CalendarStore.AlarmedItem, after instant: Int64) throws(StoreError) -> [FiringSource] {
-        let rule: RecurrenceRule?, about: FiringSource.Item, occurrences: Occurrences.Source?
+        guard let anyAlarm = item.alarms.first else { return [] }
+        // What every firing of the item says; each source puts its own alarm in.
+        let rule: RecurrenceRule?, about: Firing, occurrences: Occurrences.Source?
         var detached: Set<LocalDateTime> = [], firstDay: CivilDate?
         switch item {
         case .event(let event, let detachedTimes):
             rule = event.recurrenceRule
             detached = detachedTimes
             firstDay = event.start.wallClock.date
-            about = FiringSource.Item(kind: .event, identifier: event.identifier, title: event.title, location: event.location,
-                                      notes: event.notes)
+            about = Firing(instant: 0, alarm: anyAlarm, kind: .event, itemIdentifier: event.identifier, title: event.title,
+                           location: event.location, notes: event.notes)
             let isRecurring = rule != nil || !event.extraDates.isEmpty
             let relative = event.alarms.contains { if case .relative = $0.trigger { true } else { false } }
             // Only relative alarms need the occurrences; a single event's is its start.
@@ -97,8 +99,8 @@ public struct FiringPlanner {
         case .reminder(let reminder):
             rule = reminder.recurrenceRule
             firstDay = reminder.due?.wallClock.date
-            about = FiringSource.Item(kind: .reminder, identifier: reminder.identifier, title: reminder.title, location: "",
-                                      notes: reminder.notes)
+            about = Firing(instant: 0, alarm: anyAlarm, kind: .reminder, itemIdentifier: reminder.identifier,
+                           title: reminder.title, notes: reminder.notes)
             // A reminder rings for its due time; a repeating one for every occurrence from it on.
             if rule != nil, let recurrence = try store.recurrence(ofReminder: reminder) {
                 occurrences = .recurrence(recurrence)
@@ -145,17 +147,10 @@ extension Firing {
 
 /// The successive firings of one alarm.
 struct FiringSource {
-    /// What every firing of the item says.
-    struct Item {
-        var kind: ItemKind
-        var identifier: ItemIdentifier
-        var title: String
-        var location: String
-        var notes: String
-    }
-
     let alarm: Alarm
-    let item: Item
+    /// What every firing of the alarm says (item, title, location, notes):
+    /// each firing is this with its instant, occurrence and explanation.
+    let template: Firing
     let offset: Int64
     let workdays: WorkdayCalendar?
     private var once: Int64?
@@ -167,10 +162,12 @@ struct FiringSource {
     /// The day the series starts: nothing before it was passed over.
     private let firstDay: CivilDate?
 
-    init?(alarm: Alarm, item: Item, occurrences: Occurrences.Source?, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?,
+    init?(alarm: Alarm, item about: Firing, occurrences: Occurrences.Source?, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?,
           after instant: Int64, firstDay: CivilDate? = nil) {
         self.alarm = alarm
-        self.item = item
+        var template = about
+        template.alarm = alarm
+        self.template = template
         self.detached = detached
         self.workdays = workdays
         self.firstDay = firstDay
@@ -229,9 +226,11 @@ struct FiringSource {
 
     /// The whole firing of a candidate, with its explanation.
     func firing(_ candidate: Candidate) -> Firing {
-        Firing(instant: candidate.instant, alarm: alarm, kind: item.kind, itemIdentifier: item.identifier, title: item.title,
-               occurrence: candidate.occurrence, explanation: candidate.occurrence.flatMap { explain($0, after: candidate.previous) },
-               location: item.location, notes: item.notes)
+        var firing = template
+        firing.instant = candidate.instant
+        firing.occurrence = candidate.occurrence
+        firing.explanation = candidate.occurrence.flatMap { explain($0, after: candidate.previous) }
+        return firing
     }
 
     /// For a workday rule: the day's reason, the move, and the days off

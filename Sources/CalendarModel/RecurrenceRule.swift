@@ -299,7 +299,7 @@ public struct RecurrenceRuleError: Error, Hashable, Sendable, CustomStringConver
     public var part: String
     public var reason: String
 
-    public init(part: String, reason: String) {
+    init(part: String, reason: String) {
         self.part = part
         self.reason = reason
     }

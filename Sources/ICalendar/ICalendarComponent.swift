@@ -9,13 +9,17 @@ public struct ICalendarComponent: Hashable, Sendable {
     public var components: [ICalendarComponent]
     /// The physical line of its `BEGIN:`, counted from 1; 0 when built in code.
     /// Not part of equality: the same component read from two files is equal.
-    public var line: Int
+    public var line: Int {
+        get { position.line }
+        set { position.line = newValue }
+    }
+    private var position: SourcePosition
 
     public init(name: String, properties: [ICalendarProperty] = [], components: [ICalendarComponent] = [], line: Int = 0) {
         self.name = name.uppercased()
         self.properties = properties
         self.components = components
-        self.line = line
+        position = SourcePosition(line: line)
     }
 
     /// The first property of that name (upper case), if any.
@@ -33,15 +37,6 @@ public struct ICalendarComponent: Hashable, Sendable {
         components.filter { $0.name == name }
     }
 
-    public static func == (lhs: ICalendarComponent, rhs: ICalendarComponent) -> Bool {
-        lhs.name == rhs.name && lhs.properties == rhs.properties && lhs.components == rhs.components
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name)
-        hasher.combine(properties)
-        hasher.combine(components)
-    }
 }
 
 /// One content line (RFC 5545 §3.1) after unfolding: `NAME;PARAM=V:value`.
@@ -54,13 +49,17 @@ public struct ICalendarProperty: Hashable, Sendable {
     public var value: String
     /// The physical line it starts on, counted from 1; 0 when built in code.
     /// Not part of equality.
-    public var line: Int
+    public var line: Int {
+        get { position.line }
+        set { position.line = newValue }
+    }
+    private var position: SourcePosition
 
     public init(name: String, parameters: [ICalendarParameter] = [], value: String, line: Int = 0) {
         self.name = name.uppercased()
         self.parameters = parameters
         self.value = value
-        self.line = line
+        position = SourcePosition(line: line)
     }
 
     /// The first value of the parameter of that name (upper case), if any.
@@ -68,15 +67,6 @@ public struct ICalendarProperty: Hashable, Sendable {
         parameters.first { $0.name == name }?.values.first
     }
 
-    public static func == (lhs: ICalendarProperty, rhs: ICalendarProperty) -> Bool {
-        lhs.name == rhs.name && lhs.parameters == rhs.parameters && lhs.value == rhs.value
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(name)
-        hasher.combine(parameters)
-        hasher.combine(value)
-    }
 }
 
 /// A property parameter (RFC 5545 §3.2): a name and one or more values, as
@@ -93,4 +83,13 @@ public struct ICalendarParameter: Hashable, Sendable {
     public init(_ name: String, _ value: String) {
         self.init(name: name, values: [value])
     }
+}
+
+/// Where a value was read, kept beside it but out of its equality and hash:
+/// the same component read from two files is the same component.
+struct SourcePosition: Hashable, Sendable {
+    var line: Int
+
+    static func == (lhs: SourcePosition, rhs: SourcePosition) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -26,7 +26,7 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable, Equatable
     /// How many arguments were bound to `sql`, when known.
     public let argumentCount: Int?
 
-    public init(extendedResultCode: ResultCode, message: String, sql: String? = nil, argumentCount: Int? = nil) {
+    init(extendedResultCode: ResultCode, message: String, sql: String? = nil, argumentCount: Int? = nil) {
         self.extendedResultCode = extendedResultCode
         self.message = message
         self.sql = sql

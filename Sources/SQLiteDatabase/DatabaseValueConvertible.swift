@@ -35,23 +35,20 @@ extension Int64: DatabaseValueConvertible {
     }
 }
 
-extension Int: DatabaseValueConvertible {
+/// Int and Int32 (and any narrower signed integer) are stored as SQLite's
+/// 64-bit integer and read back when the value fits.
+extension DatabaseValueConvertible where Self: FixedWidthInteger & SignedInteger {
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
 
     public init?(databaseValue: DatabaseValue) {
-        guard let value = Int64(databaseValue: databaseValue), let exact = Int(exactly: value) else { return nil }
+        guard let value = Int64(databaseValue: databaseValue), let exact = Self(exactly: value) else { return nil }
         self = exact
     }
 }
 
-extension Int32: DatabaseValueConvertible {
-    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+extension Int: DatabaseValueConvertible {}
 
-    public init?(databaseValue: DatabaseValue) {
-        guard let value = Int64(databaseValue: databaseValue), let exact = Int32(exactly: value) else { return nil }
-        self = exact
-    }
-}
+extension Int32: DatabaseValueConvertible {}
 
 extension Double: DatabaseValueConvertible {
     /// Note that SQLite stores NaN as NULL.
