@@ -3,5 +3,6 @@
 // the store: `chime import`/`export`/`subscribe` and CalDAV sync put what it
 // reads into CalendarStore and hand it what to write.
 //
-// Imports: Foundation and CalendarModel only. Never CalendarStore,
+// Imports: Foundation, Glibc (the reader reads files and pipes in bounded
+// chunks) and CalendarModel only. Never CalendarStore,
 // AlarmScheduler or the command line.
