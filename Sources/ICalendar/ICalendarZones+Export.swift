@@ -15,8 +15,22 @@ extension ICalendarZones {
         var individual = changes
         if let yearly = rules.yearlyRule, let daylight = yearly.daylight, let start = yearly.start, let end = yearly.end,
            (0..<86_400).contains(start.time), (0..<86_400).contains(end.time) {
-            let footerChanges = changes.filter { $0.instant > (yearly.from ?? Int64.min) }
-            individual = changes.filter { $0.instant <= (yearly.from ?? Int64.min) }
+            // Debian's zoneinfo spells the rule out in its table until 2037:
+            // the changes that already follow it are the RRULE's too.
+            func follows(_ change: TimeZoneRules.Change) -> Bool {
+                let isStart = change.after == daylight && change.before == yearly.standard
+                guard isStart || (change.after == yearly.standard && change.before == daylight) else { return false }
+                let rule = isStart ? start : end
+                let local = LocalDateTime(localSeconds: change.instant + Int64(change.before))
+                let date = local.date
+                let week = rule.week == 5 ? (date.day + 7 > CivilDate.daysInMonth(year: date.year, month: date.month)) : (date.day - 1) / 7 + 1 == rule.week
+                return date.month == rule.month && week && CivilDate.weekday(ofDayNumber: date.dayNumber).rawValue == rule.weekday
+                    && Int64(local.hour * 3600 + local.minute * 60 + local.second) == rule.time
+            }
+            var split = changes.count
+            while split > 0, changes[split - 1].instant > (yearly.from ?? Int64.min) || follows(changes[split - 1]) { split -= 1 }
+            let footerChanges = Array(changes[split...])
+            individual = Array(changes[..<split])
             for (rule, offset, isDaylight) in [(start, daylight, true), (end, yearly.standard, false)] {
                 guard let first = footerChanges.first(where: { $0.after == offset }) else { continue }
                 let byDay = (rule.week == 5 ? "-1" : "\(rule.week)") + weekdays[rule.weekday]
