@@ -200,12 +200,14 @@ extension TimeZoneRules {
     /// the system folder: this lookup runs for every stored item read.
     private static let cache = Mutex<(system: [String: TimeZoneRules], other: [String: TimeZoneRules])>(([:], [:]))
 
-    /// The rules of an IANA zone, loaded once per process.
+    /// The rules of an IANA zone, loaded once per process; or of a fixed
+    /// POSIX TZ rule when the identifier starts with `POSIX:` (see
+    /// `posixPrefix`).
     public static func named(_ identifier: String, directory: String = systemDirectory) throws(TimeZoneRulesError) -> TimeZoneRules {
         let isSystem = directory == systemDirectory
         let key = isSystem ? identifier : directory + "\u{0}" + identifier
         if let cached = cache.withLock({ isSystem ? $0.system[key] : $0.other[key] }) { return cached }
-        let rules = try load(identifier, directory: directory)
+        let rules = identifier.hasPrefix(posixPrefix) ? try posix(identifier) : try load(identifier, directory: directory)
         cache.withLock { if isSystem { $0.system[key] = rules } else { $0.other[key] = rules } }
         return rules
     }
@@ -230,5 +232,96 @@ extension TimeZoneRules {
         } catch {
             throw .malformedFile(zone: identifier, reason: error.reason)
         }
+    }
+}
+
+// MARK: Zones that are a POSIX rule, and the changes as public values
+
+extension TimeZoneRules {
+    /// What marks an identifier as a POSIX TZ rule (`POSIX:<+0330>-3:30`,
+    /// `POSIX:XST5XDT,M3.2.0,M11.1.0`) rather than an IANA name. A colon
+    /// never appears in an IANA name (`load` refuses it), and some IANA
+    /// names hold digits and signs (`EST5EDT`, `Etc/GMT+8`), so a prefix
+    /// is the one unambiguous mark. Calendars whose VTIMEZONE matches no
+    /// IANA zone are stored under such identifiers.
+    public static let posixPrefix = "POSIX:"
+
+    /// The identifier for a POSIX TZ rule, or nil when `rule` does not read
+    /// as one.
+    public static func posixIdentifier(_ rule: String) -> String? {
+        POSIXTimeZoneRule(rule) == nil ? nil : posixPrefix + rule
+    }
+
+    static func posix(_ identifier: String) throws(TimeZoneRulesError) -> TimeZoneRules {
+        guard identifier.count <= 255, let rule = POSIXTimeZoneRule(String(identifier.dropFirst(posixPrefix.count))) else {
+            throw .unknownZone(identifier)
+        }
+        return TimeZoneRules(identifier: identifier, table: [], initialOffset: rule.standardOffset, footer: rule)
+    }
+
+    /// One change of UTC offset: seconds east of UTC before and after `instant`.
+    public struct Change: Hashable, Sendable {
+        public var instant: Int64
+        public var before: Int32
+        public var after: Int32
+        public init(instant: Int64, before: Int32, after: Int32) {
+            self.instant = instant
+            self.before = before
+            self.after = after
+        }
+    }
+
+    /// Rules made of a list of changes (as a VTIMEZONE defines them), with
+    /// `initialOffset` before the first. Not entered in `named`'s cache:
+    /// such rules are compared, not stored.
+    public init(identifier: String, changes: [Change], initialOffset: Int32) {
+        let sorted = changes.sorted { $0.instant < $1.instant }
+        var table: [Transition] = []
+        var current = initialOffset
+        for change in sorted where change.after != current {
+            table.append(Transition(instant: change.instant, before: current, after: change.after))
+            current = change.after
+        }
+        self.init(identifier: identifier, table: table, initialOffset: initialOffset, footer: nil)
+    }
+
+    /// The changes of offset at instants in `range`, from the table and
+    /// then the footer rule, in order. At most 2,000 years of footer rule.
+    public func changes(in range: ClosedRange<Int64>) -> [Change] {
+        var result = table.filter { range.contains($0.instant) }.map { Change(instant: $0.instant, before: $0.before, after: $0.after) }
+        if let footer, let last = footerStart, range.upperBound > last.instant {
+            let from = max(range.lowerBound, last.instant)
+            let firstYear = LocalDateTime(localSeconds: from).date.year - 1
+            let lastYear = min(LocalDateTime(localSeconds: range.upperBound).date.year + 1, firstYear + 2000)
+            for transition in footer.transitions(years: firstYear...lastYear, after: last) where range.contains(transition.instant) {
+                result.append(Change(instant: transition.instant, before: transition.before, after: transition.after))
+            }
+        }
+        return result
+    }
+
+    /// The yearly daylight-saving rule the zone follows after its table
+    /// ends, when its footer gives one as month, week and weekday.
+    public struct AnnualRule: Hashable, Sendable {
+        /// Month 1…12; week 1…4, or 5 for the last; weekday 0 = Sunday;
+        /// seconds after local midnight, on the clock before the change
+        /// (may be negative or past a day, RFC 8536 §3.3.1).
+        public var month: Int, week: Int, weekday: Int, time: Int64
+    }
+
+    /// The footer rule after the table: the standard and daylight offsets,
+    /// when daylight saving begins and ends, and the instant it takes over
+    /// from (nil: from the beginning). Nil when there is no footer or its
+    /// days are not month-week-weekday.
+    public var yearlyRule: (standard: Int32, daylight: Int32?, start: AnnualRule?, end: AnnualRule?, from: Int64?)? {
+        guard let footer else { return nil }
+        func annual(_ change: POSIXTimeZoneRule.Change?) -> AnnualRule? {
+            guard let change, case .monthWeekDay(let month, let week, let weekday) = change.day else { return nil }
+            return AnnualRule(month: month, week: week, weekday: weekday, time: change.time)
+        }
+        let hasDaylight = footer.daylightOffset != nil && footer.daylightOffset != footer.standardOffset
+        if hasDaylight && (annual(footer.start) == nil || annual(footer.end) == nil) { return nil }
+        return (footer.standardOffset, hasDaylight ? footer.daylightOffset : nil,
+                hasDaylight ? annual(footer.start) : nil, hasDaylight ? annual(footer.end) : nil, table.last?.instant)
     }
 }

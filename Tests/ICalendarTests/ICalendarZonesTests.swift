@@ -1,0 +1,151 @@
+import CalendarModel
+import Foundation
+import Testing
+@testable import ICalendar
+
+/// Reads a fixture into components with the least parsing that serves these
+/// tests (unfolding, NAME;PARAM=V:value); the module's real reader is
+/// another part's work and is not leaned on here.
+private func fixture(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ICalendarComponent {
+    let url = try #require(Bundle.module.url(forResource: name, withExtension: "ics", subdirectory: "Fixtures/zones"),
+                           "missing fixture zones/\(name).ics", sourceLocation: sourceLocation)
+    let text = try String(contentsOf: url, encoding: .utf8)
+    var lines: [String] = []
+    for raw in text.components(separatedBy: "\r\n") where !raw.isEmpty {
+        if raw.hasPrefix(" "), !lines.isEmpty { lines[lines.count - 1] += raw.dropFirst() } else { lines.append(raw) }
+    }
+    var stack: [ICalendarComponent] = []
+    var root: ICalendarComponent?
+    for (number, line) in lines.enumerated() {
+        let colon = try #require(line.firstIndex(of: ":"), sourceLocation: sourceLocation)
+        let head = line[..<colon].split(separator: ";")
+        let value = String(line[line.index(after: colon)...])
+        let name = String(head[0])
+        if name == "BEGIN" { stack.append(ICalendarComponent(name: value, line: number + 1)); continue }
+        if name == "END" {
+            let done = stack.removeLast()
+            if stack.isEmpty { root = done } else { stack[stack.count - 1].components.append(done) }
+            continue
+        }
+        let parameters = head.dropFirst().map { part -> ICalendarParameter in
+            let pair = part.split(separator: "=", maxSplits: 1)
+            return ICalendarParameter(String(pair[0]), pair.count > 1 ? String(pair[1]) : "")
+        }
+        stack[stack.count - 1].properties.append(ICalendarProperty(name: name, parameters: parameters, value: value, line: number + 1))
+    }
+    return try #require(root, sourceLocation: sourceLocation)
+}
+
+private func instant(_ zone: String, _ wall: String) throws -> Int64 {
+    let rules = try TimeZoneRules.named(zone)
+    return rules.resolve(try #require(LocalDateTime(parsing: wall))).instant
+}
+
+@Suite("ICalendarZones")
+struct ICalendarZonesTests {
+    @Test("a Windows zone ID with Outlook's VTIMEZONE resolves to CLDR's main IANA zone")
+    func windowsID() throws {
+        let zones = ICalendarZones(calendar: try fixture("outlook"))
+        #expect(try zones.zone(forTZID: "W. Europe Standard Time") == "Europe/Berlin")
+        #expect(try zones.zone(forTZID: "China Standard Time") == "Asia/Shanghai")
+        #expect(try zones.zone(forTZID: "Eastern Standard Time") == "America/New_York")
+        #expect(try zones.zone(forTZID: "india standard time") == "Asia/Kolkata")
+    }
+
+    @Test("Outlook's display names resolve through the places they list, with or without a VTIMEZONE")
+    func displayNames() throws {
+        let zones = ICalendarZones(calendar: try fixture("outlook"), years: 2020...2030)
+        #expect(try zones.zone(forTZID: "(UTC+08:00) Beijing, Chongqing, Hong Kong, Urumqi") == "Asia/Shanghai")
+        #expect(try zones.zone(forTZID: "(GMT+01.00) Amsterdam / Berlin / Bern / Rome / Stockholm / Vienna") == "Europe/Berlin")
+        #expect(try zones.zone(forTZID: "(UTC-05:00) Eastern Time (US & Canada)") == "America/New_York")
+    }
+
+    @Test("Lightning's mozilla.org prefix and a leading slash are stripped to the IANA name")
+    func mozillaPrefix() throws {
+        let zones = ICalendarZones(calendar: try fixture("lightning"))
+        #expect(try zones.zone(forTZID: "/mozilla.org/20050126_1/Europe/Berlin") == "Europe/Berlin")
+        #expect(try zones.zone(forTZID: "/America/New_York") == "America/New_York")
+        #expect(try zones.zone(forTZID: "/softwarestudio.org/Olson_20011030_5/Asia/Shanghai") == "Asia/Shanghai")
+    }
+
+    @Test("a custom TZID whose VTIMEZONE equals Europe/Berlin's rules resolves to Europe/Berlin")
+    func customMatchingBerlin() throws {
+        let zones = ICalendarZones(calendar: try fixture("custom"))
+        #expect(try zones.zone(forTZID: "My Zone") == "Europe/Berlin")
+    }
+
+    @Test("a VTIMEZONE that matches no IANA zone becomes a POSIX rule that reads wall times across its changes")
+    func customPOSIX() throws {
+        let zones = ICalendarZones(calendar: try fixture("custom"))
+        let zone = try zones.zone(forTZID: "Nowhere Time")
+        #expect(zone == "POSIX:NWST-3:45NWDT,M4.1.0,M9.5.0/3")
+        // Inside the spring-forward gap: read on the offset before it, +03:45.
+        #expect(try instant(zone, "2026-04-05T02:30:00") == 1_775_342_700) // 2026-04-04T22:45:00Z
+        #expect(try instant(zone, "2026-07-01T12:00:00") == 1_782_890_100) // 2026-07-01T07:15:00Z
+        // Inside the fall-back fold: the first of the two, +04:45.
+        #expect(try instant(zone, "2026-09-27T02:30:00") == 1_790_459_100) // 2026-09-26T21:45:00Z
+        #expect(try instant(zone, "2026-12-01T12:00:00") == 1_796_112_900) // 2026-12-01T08:15:00Z
+        #expect(try zones.zone(forTZID: "Fixed Somewhere") == "POSIX:<+0317>-3:17")
+        #expect(try instant("POSIX:<+0317>-3:17", "2026-12-01T11:17:00") == 1_796_112_000) // 2026-12-01T08:00:00Z
+    }
+
+    @Test("X-WR-TIMEZONE names the floating zone; a calendar without one has none")
+    func floatingZone() throws {
+        #expect(ICalendarZones(calendar: try fixture("custom")).floatingZone == "Asia/Shanghai")
+        #expect(ICalendarZones(calendar: try fixture("lightning")).floatingZone == nil)
+        let unknown = ICalendarComponent(name: "VCALENDAR", properties: [ICalendarProperty(name: "X-WR-TIMEZONE", value: "Mars/Olympus")])
+        #expect(ICalendarZones(calendar: unknown).floatingZone == nil)
+    }
+
+    @Test("an unknown TZID with no VTIMEZONE is an error naming it")
+    func unknownTZID() throws {
+        let zones = ICalendarZones(calendar: try fixture("outlook"))
+        let error = #expect(throws: ICalendarValueError.self) { try zones.zone(forTZID: "Planet Express Time") }
+        #expect(error?.value == "Planet Express Time")
+        #expect(error?.description.contains("is neither an IANA zone, a Windows zone, nor defined by a VTIMEZONE in the file") == true)
+        // Cached answers, errors included, are the same the second time.
+        #expect(throws: ICalendarValueError.self) { try zones.zone(forTZID: "Planet Express Time") }
+    }
+
+    @Test("the committed Windows table holds CLDR's main zones for well-known Windows IDs")
+    func windowsTable() {
+        #expect(WindowsZones.mainZone["China Standard Time"] == "Asia/Shanghai")
+        #expect(WindowsZones.mainZone["W. Europe Standard Time"] == "Europe/Berlin")
+        #expect(WindowsZones.mainZone["Eastern Standard Time"] == "America/New_York")
+        // CLDR says Asia/Calcutta; the generator makes it tzdata's current name.
+        #expect(WindowsZones.mainZone["India Standard Time"] == "Asia/Kolkata")
+        #expect(WindowsZones.displayNames["(UTC+08:00) Beijing, Chongqing, Hong Kong, Urumqi"] == "China Standard Time")
+        #expect(WindowsZones.mainZone.count > 130)
+    }
+
+    @Test("TimeZoneRules refuses a POSIX: identifier that is not a POSIX rule")
+    func badPOSIX() {
+        #expect(throws: TimeZoneRulesError.self) { try TimeZoneRules.named("POSIX:not a rule") }
+    }
+
+    @Test("a generated VTIMEZONE read back gives the zone's offsets at every change, one second either side",
+          arguments: ["Asia/Shanghai", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "America/Sao_Paulo", "Asia/Kolkata"])
+    func exportRoundTrip(zone: String) throws {
+        let years = 2010...2030
+        let vtimezone = try #require(ICalendarZones.vtimezone(for: zone, years: years))
+        #expect(vtimezone["TZID"]?.value == zone)
+        let read = try ICalendarZones.rules(of: vtimezone, years: years)
+        let rules = try TimeZoneRules.named(zone)
+        let range = ICalendarZones.instants(years)
+        let changes = rules.changes(in: (range.lowerBound + 86_400)...(range.upperBound - 86_400))
+        for change in changes {
+            for moment in [change.instant - 1, change.instant, change.instant + 1] {
+                #expect(read.offset(at: moment) == rules.offset(at: moment), "\(zone) at \(moment)")
+            }
+        }
+        #expect(read.offset(at: range.lowerBound + 86_400) == rules.offset(at: range.lowerBound + 86_400))
+        if zone == "Asia/Shanghai" || zone == "Asia/Kolkata" {
+            #expect(vtimezone.components.map(\.name) == ["STANDARD"])
+        }
+        if zone == "America/New_York" {
+            #expect(vtimezone.components.contains { $0["RRULE"]?.value == "FREQ=YEARLY;BYMONTH=3;BYDAY=2SU" })
+            // The POSIX rule made from it is the zone's own footer.
+            #expect(ICalendarZones.posixRule(of: vtimezone) == "<-0500>5<-0400>,M3.2.0,M11.1.0")
+        }
+    }
+}
