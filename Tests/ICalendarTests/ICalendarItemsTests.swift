@@ -1,0 +1,136 @@
+import CalendarModel
+import Foundation
+import ICalendar
+import TestSupport
+import Testing
+
+@Suite("iCalendar components to Chime's items and back")
+struct ICalendarItemsTests {
+    static let calendar = ItemIdentifier("0123456789abcdef0123456789abcdef")!
+    static let stamp = Date(timeIntervalSince1970: 1_796_083_200) // 2026-12-02T00:00:00Z
+
+    /// A fixture of items/ as a VCALENDAR; fails when it is missing.
+    static func fixture(_ name: String) throws -> ICalendarComponent {
+        let path = PackagePaths.root + "/Tests/ICalendarTests/Fixtures/items/" + name
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let read = try ICalendarComponent.readUnmodelled(text)
+        return try #require(read.components.first { $0.name == "VCALENDAR" })
+    }
+
+    static func read(_ name: String, floating: String? = nil) throws -> ICalendarItems.Result {
+        ICalendarItems.read(calendar: try fixture(name), into: calendar, zones: IANAZoneResolver(floatingZone: floating))
+    }
+
+    static func roundTrip(_ first: ICalendarItems.Result) -> (ICalendarComponent, ICalendarItems.Result, ICalendarComponent) {
+        let exported = ICalendarItems.components(events: first.events, reminders: first.reminders, stamp: stamp)
+        let again = ICalendarItems.read(calendar: exported, into: calendar, zones: IANAZoneResolver())
+        let exportedAgain = ICalendarItems.components(events: again.events, reminders: again.reminders, stamp: stamp)
+        return (exported, again, exportedAgain)
+    }
+
+    @Test("a Google recurring event keeps its rule, exception, zone, override and alarm")
+    func googleRecurring() throws {
+        let result = try Self.read("google-recurring.ics")
+        #expect(result.problems.isEmpty)
+        let entry = try #require(result.entries.first)
+        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
+        let nine = LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 7)!, hour: 9)! // 2026-12-07T09:00
+        #expect(series.start == .zoned(nine, zone: "Asia/Shanghai"))
+        #expect(series.title == "Stand-up, daily")
+        #expect(series.notes == "Line one\nLine two")
+        #expect(series.location == "Room 4")
+        #expect(series.externalKey == "standup@google.com")
+        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;BYDAY=MO")
+        #expect(series.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 14)!, hour: 9)!]) // 2026-12-14T09:00
+        #expect(series.alarms.map(\.trigger) == [.relative(seconds: -600)])
+        #expect(series.origin?.sequence == 2)
+        #expect(series.origin?.lastModified == 1_796_040_000) // 2026-11-30T12:00:00Z
+        #expect(series.origin?.unmodelled.contains("X-GOOGLE-CONFERENCE:https://meet.example/abc\r\n") == true)
+        #expect(series.origin?.unmodelled.contains("SUMMARY;LANGUAGE=en:") == true)
+        let occurrence = try #require(entry.detached.first)
+        #expect(occurrence.seriesIdentifier == series.identifier)
+        #expect(occurrence.originalStart == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 21)!, hour: 9)!) // 2026-12-21T09:00
+        #expect(occurrence.title == "Stand-up (moved)")
+        #expect(occurrence.externalKey == nil)
+    }
+
+    @Test("importing the same file twice gives the same identifiers")
+    func stableIdentifiers() throws {
+        let first = try Self.read("google-recurring.ics")
+        let second = try Self.read("google-recurring.ics")
+        #expect(first == second)
+        let other = ICalendarItems.read(calendar: try Self.fixture("google-recurring.ics"), into: ItemIdentifier("fedcba9876543210fedcba9876543210")!,
+                                        zones: IANAZoneResolver())
+        #expect(other.events.map(\.identifier) != first.events.map(\.identifier))
+    }
+
+    @Test("an Outlook event keeps attendees and X-MICROSOFT-CDO lines; an END alarm with REPEAT becomes three start offsets")
+    func outlook() throws {
+        let result = try Self.read("outlook.ics")
+        #expect(result.problems.isEmpty)
+        guard case .event(let meeting) = try #require(result.entries.first).item else { Issue.record("not an event"); return }
+        #expect(meeting.start == .zoned(LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 3)!, hour: 6)!, zone: "UTC")) // 2026-12-03T06:00Z
+        let unmodelled = try #require(meeting.origin?.unmodelled)
+        #expect(unmodelled.contains("ATTENDEE;CN=Ana;ROLE=REQ-PARTICIPANT"))
+        #expect(unmodelled.contains("ORGANIZER;CN=\"Li, Wei\":mailto:wei@example.com"))
+        #expect(unmodelled.contains("X-MICROSOFT-CDO-BUSYSTATUS:BUSY"))
+        // One hour long, 15 minutes before the end: 45 minutes after the start, then 5 and 10 minutes later.
+        #expect(meeting.alarms.map(\.trigger) == [.relative(seconds: 2700), .relative(seconds: 3000), .relative(seconds: 3300)])
+        #expect(meeting.alarms[0].unmodelled.contains("ACTION:EMAIL"))
+        guard case .event(let days) = result.entries[1].item else { Issue.record("not an event"); return }
+        #expect(days.start == .date(CivilDate(year: 2026, month: 12, day: 24)!)) // 2026-12-24
+        #expect(days.end == .date(CivilDate(year: 2026, month: 12, day: 25)!)) // 2026-12-25, inclusive
+        #expect(days.structuredLocation == (try StructuredLocation(latitude: 31.2304, longitude: 121.4737)))
+    }
+
+    @Test("an iPhone location reminder becomes a leave alarm at the office; a completed one keeps its completion")
+    func iphoneReminder() throws {
+        let result = try Self.read("iphone-reminder.ics")
+        #expect(result.problems.isEmpty)
+        let reminders = result.reminders
+        try #require(reminders.count == 2)
+        let office = try StructuredLocation(title: "Office", latitude: 31.2304, longitude: 121.4737, radius: 100)
+        #expect(reminders[0].alarms.map(\.trigger) == [.proximity(office, .leave), .relative(seconds: -1800)])
+        #expect(reminders[0].priority == 1)
+        #expect(reminders[0].due == .zoned(LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 2)!, hour: 18)!, zone: "Asia/Shanghai"))
+        #expect(reminders[1].isCompleted)
+        #expect(reminders[1].completionDate == Date(timeIntervalSince1970: 1_796_031_000)) // 2026-11-30T09:30:00Z
+    }
+
+    @Test("import, export, import gives equal items, and export, import, export the same components",
+          arguments: ["google-recurring.ics", "outlook.ics", "iphone-reminder.ics"])
+    func lossless(name: String) throws {
+        let first = try Self.read(name)
+        let (exported, again, exportedAgain) = Self.roundTrip(first)
+        #expect(again.problems.isEmpty)
+        #expect(again.events == first.events)
+        #expect(again.reminders == first.reminders)
+        #expect(exportedAgain == exported)
+        #expect(exported["PRODID"]?.value == "-//Chime//Chime \(ChimeVersion.current)//EN")
+    }
+
+    @Test("an all-day event's end is exclusive again on export")
+    func allDayEnd() throws {
+        let (exported, _, _) = Self.roundTrip(try Self.read("outlook.ics"))
+        let days = try #require(exported.components.first { $0["UID"]?.value == "holiday-1" })
+        #expect(days["DTEND"]?.value == "20261226")
+        #expect(days["DTEND"]?[parameter: "VALUE"] == "DATE")
+    }
+
+    @Test("components Chime cannot hold are problems naming the line and UID; the rest still reads")
+    func problems() throws {
+        let result = try Self.read("broken.ics")
+        let uids = result.problems.map { $0.uid ?? "" }
+        #expect(uids.contains("no-start"))
+        #expect(uids.contains("bad-rule"))
+        #expect(uids.contains("far-alarm"))
+        #expect(uids.contains("split"))
+        #expect(uids.contains("journal"))
+        #expect(result.problems.allSatisfy { $0.line > 0 })
+        #expect(result.problems.first { $0.uid == "no-start" }?.line == 3)
+        // The event without a UID is given one from its content, the same on every read.
+        let derived = try #require(result.entries.first?.uid)
+        #expect(derived.hasPrefix("chime-") && derived.hasSuffix("@derived"))
+        #expect(try Self.read("broken.ics").entries.first?.uid == derived)
+    }
+}
