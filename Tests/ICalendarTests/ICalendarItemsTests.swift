@@ -133,4 +133,67 @@ struct ICalendarItemsTests {
         #expect(derived.hasPrefix("chime-") && derived.hasSuffix("@derived"))
         #expect(try Self.read("broken.ics").entries.first?.uid == derived)
     }
+
+    @Test("export writes a repeating alarm as one VALARM with its REPEAT, and a kept parameter back on its property")
+    func exportShape() throws {
+        let (exported, _, _) = Self.roundTrip(try Self.read("outlook.ics"))
+        let meeting = try #require(exported.components.first { $0["UID"]?.value == "040000008200E00074C5B7101A82E008" })
+        let alarms = meeting.components(named: "VALARM")
+        try #require(alarms.count == 1)
+        #expect(alarms[0]["TRIGGER"]?.value == "PT45M")
+        #expect(alarms[0]["REPEAT"]?.value == "2")
+        #expect(alarms[0]["ACTION"]?.value == "EMAIL")
+        let (google, _, _) = Self.roundTrip(try Self.read("google-recurring.ics"))
+        let series = try #require(google.components.first { $0.name == "VEVENT" && $0["RECURRENCE-ID"] == nil })
+        #expect(series.properties(named: "SUMMARY").count == 1)
+        #expect(series["SUMMARY"]?.contentLine == "SUMMARY;LANGUAGE=en:Stand-up\\, daily")
+        let occurrence = try #require(google.components.first { $0["RECURRENCE-ID"] != nil })
+        #expect(occurrence["RECURRENCE-ID"]?.contentLine == "RECURRENCE-ID;TZID=Asia/Shanghai:20261221T090000")
+        #expect(occurrence["UID"]?.value == "standup@google.com")
+    }
+
+    @Test("floating times take X-WR-TIMEZONE's zone when the calendar names one, and DURATION gives the end")
+    func floatingAndDuration() throws {
+        let event = ICalendarComponent(name: "VEVENT", properties: [
+            ICalendarProperty(name: "UID", value: "f-1"),
+            ICalendarProperty(name: "DTSTART", value: "20261201T235000"),
+            ICalendarProperty(name: "DURATION", value: "PT20M"),
+        ])
+        let vcalendar = ICalendarComponent(name: "VCALENDAR", components: [event])
+        let floating = ICalendarItems.read(calendar: vcalendar, into: Self.calendar, zones: IANAZoneResolver())
+        let midnight = LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 2)!, hour: 0, minute: 10)! // 2026-12-02T00:10
+        #expect(floating.events.first?.end == .floating(midnight))
+        let zoned = ICalendarItems.read(calendar: vcalendar, into: Self.calendar, zones: IANAZoneResolver(floatingZone: "Asia/Shanghai"))
+        #expect(zoned.events.first?.end == .zoned(midnight, zone: "Asia/Shanghai"))
+    }
+
+    @Test("an occurrence whose series is missing is a plain event that writes its UID and RECURRENCE-ID back; a VTODO occurrence stays with its master")
+    func orphansAndTodoOccurrences() throws {
+        let orphan = ICalendarComponent(name: "VEVENT", properties: [
+            ICalendarProperty(name: "UID", value: "invite-1"),
+            ICalendarProperty(name: "RECURRENCE-ID", value: "20261210T020000Z"),
+            ICalendarProperty(name: "DTSTART", value: "20261210T030000Z"),
+            ICalendarProperty(name: "DTEND", value: "20261210T040000Z"),
+        ])
+        let todo = ICalendarComponent(name: "VTODO", properties: [
+            ICalendarProperty(name: "UID", value: "t-1"), ICalendarProperty(name: "DUE", value: "20261210T020000Z"),
+            ICalendarProperty(name: "RRULE", value: "FREQ=DAILY"),
+        ])
+        var todoOccurrence = todo
+        todoOccurrence.properties = [ICalendarProperty(name: "UID", value: "t-1"), ICalendarProperty(name: "RECURRENCE-ID", value: "20261211T020000Z"),
+                                     ICalendarProperty(name: "SUMMARY", value: "Only this one")]
+        let vcalendar = ICalendarComponent(name: "VCALENDAR", components: [orphan, todo, todoOccurrence])
+        let result = ICalendarItems.read(calendar: vcalendar, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(result.problems.isEmpty)
+        #expect(result.events.count == 1)
+        #expect(result.events.first?.externalKey == nil)
+        let exported = ICalendarItems.components(events: result.events, reminders: result.reminders, stamp: Self.stamp)
+        let event = try #require(exported.components.first { $0.name == "VEVENT" })
+        #expect(event["UID"]?.value == "invite-1")
+        #expect(event["RECURRENCE-ID"]?.value == "20261210T020000Z")
+        let todos = exported.components(named: "VTODO")
+        #expect(todos.count == 2)
+        #expect(todos.last?["SUMMARY"]?.value == "Only this one")
+        #expect(todos.first?.components(named: "VTODO").isEmpty == true)
+    }
 }
