@@ -116,8 +116,12 @@ extension ICalendarItems {
             } else {
                 properties.append(property("DTEND", event.end))
             }
-            if let series, let original = event.originalStart {
+            if let series, var original = event.originalStart {
                 let like = series.start
+                // A later part of a split counts its occurrences on its own shifted clock; files, on the first series'.
+                if let cut = ICalendarItems.cut(of: series) {
+                    original = LocalDateTime(localSeconds: original.localSeconds - (series.start.wallClock.localSeconds - cut.localSeconds))
+                }
                 let time: ItemTime = switch like {
                 case .date: .date(original.date)
                 case .floating: .floating(original)
@@ -169,7 +173,15 @@ extension ICalendarItems {
             return [todo] + occurrences
         }
 
-        static func uid(_ event: Event) -> String { event.externalKey ?? "\(event.identifier.rawValue)@chime" }
+        /// The key, else a UID kept among the unmodelled lines (a later part of a split), else one made of the identifier.
+        static func uid(_ event: Event) -> String {
+            if let key = event.externalKey { return key }
+            if let kept = try? ICalendarComponent.readUnmodelled(event.origin?.unmodelled ?? ""),
+               let uid = kept.properties.first(where: { $0.name == "UID" }) {
+                return uid.value
+            }
+            return "\(event.identifier.rawValue)@chime"
+        }
 
         static func appleLocation(_ place: StructuredLocation) -> ICalendarProperty {
             ICalendarProperty(name: "X-APPLE-STRUCTURED-LOCATION", parameters: [

@@ -196,4 +196,30 @@ struct ICalendarItemsTests {
         #expect(todos.last?["SUMMARY"]?.value == "Only this one")
         #expect(todos.first?.components(named: "VTODO").isEmpty == true)
     }
+
+    @Test("a THISANDFUTURE override ends the series before it with UNTIL and starts a new one that takes the later exceptions and occurrences")
+    func thisAndFuture() throws {
+        let result = try Self.read("this-and-future.ics")
+        #expect(result.problems.isEmpty)
+        let entry = try #require(result.entries.first)
+        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
+        // 2026-12-15T10:00 Berlin is 09:00Z; the series ends a second before.
+        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z")
+        #expect(series.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 8)!, hour: 10)!]) // 2026-12-08T10:00
+        let later = try #require(entry.followingSeries.first)
+        #expect(later.externalKey == nil)
+        #expect(later.title == "Review (afternoons)")
+        #expect(later.recurrenceRule?.rfc5545 == "FREQ=WEEKLY")
+        #expect(later.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 22)!, hour: 14)!]) // 2026-12-22T14:00, moved with it
+        let occurrence = try #require(entry.detached.first)
+        #expect(occurrence.seriesIdentifier == later.identifier)
+        #expect(occurrence.originalStart == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 29)!, hour: 14)!) // 2026-12-29T14:00 on the later part's clock
+        let (exported, again, exportedAgain) = Self.roundTrip(result)
+        #expect(again.problems.isEmpty)
+        #expect(again.events == result.events)
+        #expect(exportedAgain == exported)
+        let late = try #require(exported.components.first { $0["SUMMARY"]?.value == "Review (late)" })
+        #expect(late["RECURRENCE-ID"]?.value == "20261229T100000")
+        #expect(late["UID"]?.value == "weekly-1")
+    }
 }
