@@ -222,4 +222,34 @@ struct ICalendarItemsTests {
         #expect(late["RECURRENCE-ID"]?.value == "20261229T100000")
         #expect(late["UID"]?.value == "weekly-1")
     }
+
+    @Test("RFC 9074 PROXIMITY takes its place from a VLOCATION's geo: URL; a VTODO's start-related offset becomes one from DUE")
+    func rfc9074AndTodoOffsets() throws {
+        let vlocation = ICalendarComponent(name: "VLOCATION", properties: [
+            ICalendarProperty(name: "UID", value: "loc-1"), ICalendarProperty(name: "NAME", value: "Home"),
+            ICalendarProperty(name: "URL", value: "geo:52.52,13.405;u=250"),
+        ])
+        let proximity = ICalendarComponent(name: "VALARM", properties: [
+            ICalendarProperty(name: "ACTION", value: "DISPLAY"), ICalendarProperty(name: "PROXIMITY", value: "ARRIVE"),
+        ], components: [vlocation])
+        let before = ICalendarComponent(name: "VALARM", properties: [
+            ICalendarProperty(name: "ACTION", value: "DISPLAY"), ICalendarProperty(name: "TRIGGER", value: "PT0S"),
+        ])
+        let todo = ICalendarComponent(name: "VTODO", properties: [
+            ICalendarProperty(name: "UID", value: "t-2"), ICalendarProperty(name: "DTSTAMP", value: "20261201T000000Z"),
+            ICalendarProperty(name: "DTSTART", value: "20261210T080000Z"),
+            ICalendarProperty(name: "DUE", value: "20261210T100000Z"),
+        ], components: [proximity, before])
+        let result = ICalendarItems.read(calendar: ICalendarComponent(name: "VCALENDAR", components: [todo]), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(result.problems.isEmpty)
+        let reminder = try #require(result.reminders.first)
+        let home = try StructuredLocation(title: "Home", latitude: 52.52, longitude: 13.405, radius: 250)
+        // At DTSTART, two hours before DUE.
+        #expect(reminder.alarms.map(\.trigger) == [.proximity(home, .enter), .relative(seconds: -7200)])
+        let (_, again, _) = Self.roundTrip(result)
+        #expect(again.reminders == result.reminders)
+        let noDue = ICalendarComponent(name: "VTODO", properties: [ICalendarProperty(name: "UID", value: "t-3")], components: [before])
+        let refused = ICalendarItems.read(calendar: ICalendarComponent(name: "VCALENDAR", components: [noDue]), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(refused.problems.map(\.uid) == ["t-3"])
+    }
 }
