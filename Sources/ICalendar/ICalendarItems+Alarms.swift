@@ -46,6 +46,8 @@ extension ICalendarItems.Mapper {
                 guard let location else { throw fail("is a proximity alarm without a place (geo:) Chime can read") }
                 trigger = .proximity(location, direction)
                 consumed[proximity.name] = []
+                // Apple's never-reached TRIGGER is what export writes on a location alarm anyway.
+                if component["TRIGGER"]?.value == "19760401T005545Z" { consumed["TRIGGER"] = ["VALUE"] }
             } else {
                 guard let property = component["TRIGGER"] else { throw fail("has no TRIGGER") }
                 consumed["TRIGGER"] = ["VALUE", "RELATED"]

@@ -227,6 +227,10 @@ extension ICalendarItems {
                     properties.append(Self.appleLocation(place))
                 }
                 let kept = (try? ICalendarComponent.readUnmodelled(alarm.unmodelled)) ?? (properties: [], components: [])
+                if case .proximity = alarm.trigger, !kept.properties.contains(where: { $0.name == "TRIGGER" }) {
+                    // RFC 5545 requires a TRIGGER; Apple's location alarms carry this never-reached one.
+                    properties.append(ICalendarProperty(name: "TRIGGER", parameters: [ICalendarParameter("VALUE", "DATE-TIME")], value: "19760401T005545Z"))
+                }
                 if !kept.properties.contains(where: { $0.name == "ACTION" }) {
                     properties.append(ICalendarProperty(name: "ACTION", value: "DISPLAY"))
                     if !kept.properties.contains(where: { $0.name == "DESCRIPTION" }) {

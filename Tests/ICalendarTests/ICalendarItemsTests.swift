@@ -7,7 +7,7 @@ import Testing
 @Suite("iCalendar components to Chime's items and back")
 struct ICalendarItemsTests {
     static let calendar = ItemIdentifier("0123456789abcdef0123456789abcdef")!
-    static let stamp = Date(timeIntervalSince1970: 1_796_083_200) // 2026-12-02T00:00:00Z
+    static let stamp = Date(timeIntervalSince1970: 1_796_169_600) // 2026-12-02T00:00:00Z
 
     /// A fixture of items/ as a VCALENDAR; fails when it is missing.
     static func fixture(_ name: String) throws -> ICalendarComponent {
@@ -251,5 +251,23 @@ struct ICalendarItemsTests {
         let noDue = ICalendarComponent(name: "VTODO", properties: [ICalendarProperty(name: "UID", value: "t-3")], components: [before])
         let refused = ICalendarItems.read(calendar: ICalendarComponent(name: "VCALENDAR", components: [noDue]), into: Self.calendar, zones: IANAZoneResolver())
         #expect(refused.problems.map(\.uid) == ["t-3"])
+    }
+
+    @Test("items made in Chime export with UIDs of their own, DISPLAY alarms and a TRIGGER on a location alarm")
+    func chimeMadeItems() throws {
+        let office = try StructuredLocation(title: "Office", latitude: 31.2304, longitude: 121.4737, radius: 150)
+        let reminder = Reminder(identifier: ItemIdentifier("00000000000000000000000000000001")!, calendarIdentifier: Self.calendar,
+                                title: "Leave", alarms: [.proximity(office, .leave)])
+        let exported = ICalendarItems.components(events: [], reminders: [reminder], stamp: Self.stamp)
+        let todo = try #require(exported.components.first)
+        #expect(todo["UID"]?.value == "00000000000000000000000000000001@chime")
+        #expect(todo["DTSTAMP"]?.value == "20261202T000000Z")
+        let alarm = try #require(todo.components(named: "VALARM").first)
+        #expect(alarm["TRIGGER"]?.value == "19760401T005545Z")
+        #expect(alarm["ACTION"]?.value == "DISPLAY")
+        #expect(alarm["X-APPLE-PROXIMITY"]?.value == "DEPART")
+        #expect(alarm["X-APPLE-STRUCTURED-LOCATION"]?.contentLine == "X-APPLE-STRUCTURED-LOCATION;VALUE=URI;X-APPLE-RADIUS=150;X-TITLE=Office:geo:31.2304,121.4737")
+        let back = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(back.reminders.first?.alarms.map(\.trigger) == [.proximity(office, .leave)])
     }
 }
