@@ -1,0 +1,106 @@
+import Foundation
+import CalendarModel
+
+extension ICalendarItems.Mapper {
+    /// The most firings one VALARM's REPEAT may add.
+    static var maximumRepeat: Int { 100 }
+
+    /// VALARMs as alarms. Every ACTION rings as a display alarm (ACTION and
+    /// the rest stay in `Alarm.unmodelled`). A relative TRIGGER becomes an
+    /// offset from the event's start or the reminder's due time: RELATED=END
+    /// on an event adds the event's length; on a VTODO, RELATED=START (the
+    /// default) is from DTSTART, so the distance from DTSTART to DUE is
+    /// taken off (with no DTSTART it is read from DUE, as clients mean it).
+    /// REPEAT and DURATION add one alarm per repetition after the first,
+    /// which keeps REPEAT and DURATION so that export writes one VALARM.
+    /// Proximity: Apple's X-APPLE-PROXIMITY with the VALARM's
+    /// X-APPLE-STRUCTURED-LOCATION, or RFC 9074's PROXIMITY with a VLOCATION
+    /// whose URL is a geo: URI (else the item's GEO).
+    func alarms(_ components: [ICalendarComponent], item: ItemIdentifier, start: ItemTime?, end: ItemTime?, due: ItemTime?,
+                geo: ICalendarProperty? = nil) throws(ICalendarItems.MappingError) -> [Alarm] {
+        var alarms: [Alarm] = []
+        for (index, component) in components.prefix(1_000).enumerated() {
+            func fail(_ reason: String) -> ICalendarItems.MappingError {
+                ICalendarItems.MappingError("VALARM at line \(component.line): \(reason)")
+            }
+            var consumed: [String: Set<String>] = [:]
+            var trigger: Alarm.Trigger
+            var keptComponents = component.components
+            let proximity = component["X-APPLE-PROXIMITY"] ?? component["PROXIMITY"]
+            if let proximity, let direction = ["ARRIVE": Alarm.Proximity.enter, "DEPART": .leave][proximity.value.uppercased()] {
+                var location: StructuredLocation?
+                if let apple = component["X-APPLE-STRUCTURED-LOCATION"] {
+                    location = try Self.structuredLocation(apple)
+                    consumed["X-APPLE-STRUCTURED-LOCATION"] = ["VALUE", "X-APPLE-RADIUS", "X-TITLE"]
+                } else if let vlocation = component.components(named: "VLOCATION").first(where: { $0["URL"].map { Self.geoURI($0.value, title: "", radius: nil) != nil } ?? false }),
+                          let url = vlocation["URL"] {
+                    location = Self.geoURI(url.value, title: Self.text(vlocation, "NAME") ?? "", radius: nil)
+                    // The VLOCATION is written again from the location.
+                    keptComponents.removeAll { $0 == vlocation }
+                    var rest = vlocation
+                    rest.properties.removeAll { $0.name == "URL" || $0.name == "NAME" }
+                    if !rest.properties.isEmpty || !rest.components.isEmpty { keptComponents.append(rest) }
+                } else if let geo {
+                    location = try Self.geo(geo)
+                }
+                guard let location else { throw fail("is a proximity alarm without a place (geo:) Chime can read") }
+                trigger = .proximity(location, direction)
+                consumed[proximity.name] = []
+                // Apple's never-reached TRIGGER is what export writes on a location alarm anyway.
+                if component["TRIGGER"]?.value == "19760401T005545Z" { consumed["TRIGGER"] = ["VALUE"] }
+            } else {
+                guard let property = component["TRIGGER"] else { throw fail("has no TRIGGER") }
+                consumed["TRIGGER"] = ["VALUE", "RELATED"]
+                if property[parameter: "VALUE"]?.uppercased() == "DATE-TIME" || !property.value.uppercased().contains("P") {
+                    trigger = .absolute(Date(timeIntervalSince1970: TimeInterval(Self.instant(try time(property)))))
+                } else {
+                    let duration: ICalendarDuration
+                    do { duration = try ICalendarDuration(property) } catch { throw ICalendarItems.MappingError(error) }
+                    var seconds = duration.totalSeconds
+                    let fromEnd = property[parameter: "RELATED"]?.uppercased() == "END"
+                    if let due {
+                        // A VTODO: offsets are from DUE in Chime.
+                        if !fromEnd, let start { seconds += Int(Self.instant(start) - Self.instant(due)) }
+                    } else if end == nil {
+                        throw fail("is relative, but its VTODO has no DUE to be relative to")
+                    } else if fromEnd, let start, let end {
+                        seconds += Int(Self.length(from: start, to: end))
+                    }
+                    trigger = .relative(seconds: seconds)
+                }
+            }
+            if case .relative(let seconds) = trigger, abs(seconds) > 366 * 86_400 {
+                throw fail("is more than a year from its item, which Chime's alarms cannot be")
+            }
+            var repeats: (Int, Int) = (0, 0)
+            if let count = component["REPEAT"], let every = component["DURATION"] {
+                guard let n = Int(count.value.trimmedSpaces), (0...Self.maximumRepeat).contains(n) else {
+                    throw fail("REPEAT '\(count.value)' is not a count from 0 to \(Self.maximumRepeat)")
+                }
+                do { repeats = (n, try ICalendarDuration(every).totalSeconds) } catch { throw ICalendarItems.MappingError(error) }
+            }
+            let unmodelled = Self.unmodelled(component, consumed: consumed, keptComponents: keptComponents)
+            alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: 0), trigger: trigger, unmodelled: unmodelled))
+            if case .proximity = trigger { continue }
+            for repetition in stride(from: 1, through: repeats.0, by: 1) {
+                let offset = repetition * repeats.1
+                let later: Alarm.Trigger
+                switch trigger {
+                case .relative(let seconds): later = .relative(seconds: seconds + offset)
+                case .absolute(let date): later = .absolute(date.addingTimeInterval(TimeInterval(offset)))
+                case .proximity: continue
+                }
+                alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: repetition), trigger: later))
+            }
+        }
+        return alarms
+    }
+
+    /// Seconds from `start` to `end`; an all-day end is the midnight after its last day.
+    static func length(from start: ItemTime, to end: ItemTime) -> Int64 {
+        if case .date(let first) = start, case .date(let last) = end {
+            return Int64(last.dayNumber - first.dayNumber + 1) * 86_400
+        }
+        return instant(end) - instant(start)
+    }
+}

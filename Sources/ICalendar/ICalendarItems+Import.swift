@@ -1,0 +1,196 @@
+import Foundation
+import CalendarModel
+
+extension ICalendarItems {
+    /// Reads a VCALENDAR's VEVENTs and VTODOs into items of the calendar
+    /// `calendarIdentifier`, TZIDs resolved through `zones`.
+    ///
+    /// Times: a TZID time is zoned in the zone `zones` gives; a UTC time is
+    /// zoned in "UTC" (the instant stays exact); a floating time is zoned in
+    /// `zones.floatingZone` when there is one, else floating. An all-day
+    /// DTEND is exclusive in iCalendar and Chime's all-day end is the last
+    /// day, inclusive: one day is taken off. With neither DTEND nor
+    /// DURATION a date lasts one day and a time no time.
+    ///
+    /// RECURRENCE-ID;RANGE=THISANDFUTURE splits the series (see `split`).
+    /// Components other than VEVENT, VTODO and VTIMEZONE (VJOURNAL,
+    /// VFREEBUSY, …) are reported as problems, so nothing is silently lost.
+    public static func read(calendar: ICalendarComponent, into calendarIdentifier: ItemIdentifier,
+                            zones: some ICalendarZoneResolving) -> Result {
+        var result = Result()
+        var masters: [String: Int] = [:]
+        var overrides: [(String, ICalendarComponent)] = []
+        let bound = min(calendar.components.count, 1_000_000)
+        for component in calendar.components.prefix(bound) {
+            let uid = component["UID"].map { ICalendarText.unescape($0.value) }
+            func problem(_ reason: String) {
+                result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
+            }
+            switch component.name {
+            case "VTIMEZONE":
+                continue
+            case "VEVENT", "VTODO":
+                break
+            default:
+                problem("is a component Chime has no place for")
+                continue
+            }
+            let key = uid ?? derivedUID(of: component)
+            if component["RECURRENCE-ID"] != nil {
+                guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); continue }
+                overrides.append((key, component))
+                continue
+            }
+            guard masters[key] == nil else { problem("repeats the UID of an earlier component without a RECURRENCE-ID"); continue }
+            do throws(MappingError) {
+                let mapper = Mapper(calendar: calendarIdentifier, uid: key, zones: zones)
+                let item: Item = component.name == "VEVENT"
+                    ? .event(try mapper.event(component, keepsUID: uid == nil))
+                    : .reminder(try mapper.reminder(component, keepsUID: uid == nil))
+                masters[key] = result.entries.count
+                result.entries.append(Entry(uid: key, item: item))
+            } catch {
+                problem(error.reason)
+            }
+        }
+        // Splits first, in order, so that single occurrences after a cut find the part they belong to.
+        let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
+        let ordered = overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }
+            + overrides.filter { !isSplit($0.1) }
+        for (uid, component) in ordered {
+            func problem(_ reason: String) {
+                result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
+            }
+            let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones)
+            do throws(MappingError) {
+                if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
+                    guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
+                        throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
+                    }
+                    try split(&result.entries[index], master: master, at: component, mapper: mapper)
+                    continue
+                }
+                guard let index = masters[uid] else {
+                    // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
+                    guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
+                    var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+                    event.externalKey = nil
+                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                    let original = try mapper.time(recurrenceID).wallClock
+                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
+                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                    result.entries.append(Entry(uid: uid, item: .event(event)))
+                    continue
+                }
+                switch result.entries[index].item {
+                case .reminder(var master):
+                    guard component.name == "VTODO" else { throw MappingError("is a VEVENT occurrence of a VTODO") }
+                    var origin = master.origin ?? ICalendarOrigin()
+                    origin.unmodelled += component.unfoldedText
+                    master.origin = origin
+                    result.entries[index].item = .reminder(master)
+                case .event(let master):
+                    guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
+                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                    let original = try mapper.originalStart(recurrenceID, in: master.start)
+                    guard !result.entries[index].detached.contains(where: { $0.originalStart == original }) else {
+                        throw MappingError("repeats the RECURRENCE-ID of an earlier occurrence")
+                    }
+                    var event = try mapper.event(component, keepsUID: false)
+                    event.externalKey = nil
+                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
+                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                    event.seriesIdentifier = master.identifier
+                    event.originalStart = original
+                    // After a cut it belongs to the later part, on that part's shifted wall clock.
+                    let entry = result.entries[index]
+                    if let part = entry.followingSeries.last(where: { Self.cut(of: $0).map { $0 <= original } ?? false }),
+                       let cut = Self.cut(of: part) {
+                        event.seriesIdentifier = part.identifier
+                        event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
+                    }
+                    result.entries[index].detached.append(event)
+                }
+            } catch {
+                problem(error.reason)
+            }
+        }
+        return result
+    }
+
+    /// Why a component cannot be mapped.
+    struct MappingError: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+        init(_ error: ICalendarValueError) { reason = error.description }
+    }
+
+    /// The original start a later part of a split carries on from: its
+    /// kept RECURRENCE-ID's wall clock (the series' zone, as files write it).
+    static func cut(of part: Event) -> LocalDateTime? {
+        guard let kept = try? ICalendarComponent.readUnmodelled(part.origin?.unmodelled ?? ""),
+              let property = kept.properties.first(where: { $0.name == "RECURRENCE-ID" }),
+              let value = try? ICalendarDateTime(property) else { return nil }
+        return value.wallClock
+    }
+
+    /// RANGE=THISANDFUTURE: as Chime's save with span `.futureEvents`, the
+    /// part in force at the cut ends before it with UNTIL (an earlier UNTIL
+    /// stays) and a new series, the override, carries on from it with its
+    /// own rule or else the cut part's, and the cut part's exception and
+    /// extra dates from the cut on, moved by the override's shift. The new
+    /// series has no external key; its UID and RECURRENCE-ID stay in its
+    /// unmodelled lines, so export writes it back as the same override.
+    /// A COUNT rule is not split (that needs the recurrence engine to count
+    /// what came before): a problem.
+    static func split<Zones>(_ entry: inout Entry, master: Event, at component: ICalendarComponent, mapper: Mapper<Zones>) throws(MappingError) {
+        guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+        let cut = try mapper.originalStart(recurrenceID, in: master.start)
+        var part = entry.followingSeries.last ?? master
+        let partShift = entry.followingSeries.last.flatMap { last in Self.cut(of: last).map { last.start.wallClock.localSeconds - $0.localSeconds } } ?? 0
+        guard let rule = part.recurrenceRule else { throw MappingError("splits a series that does not repeat by a rule") }
+        guard rule.count == nil else { throw MappingError("splits a COUNT rule, which Chime cannot cut without expanding it") }
+        let partCut = LocalDateTime(localSeconds: cut.localSeconds + partShift)
+        let until: RecurrenceRule.Until
+        let bound: Int64
+        switch part.start {
+        case .date:
+            until = .date(partCut.date.adding(days: -1))
+            bound = partCut.localSeconds - 1
+        case .floating:
+            until = .local(LocalDateTime(localSeconds: partCut.localSeconds - 1))
+            bound = partCut.localSeconds - 1
+        case .zoned(_, let zone, _):
+            let instant = (try? TimeZoneRules.named(zone))?.resolve(partCut).instant ?? partCut.localSeconds
+            until = .utc(LocalDateTime(localSeconds: instant - 1))
+            bound = instant - 1
+        }
+        let existing: Int64? = switch rule.until {
+        case .date(let date)?: LocalDateTime(date: date.adding(days: 1))!.localSeconds - 1
+        case .local(let time)?, .utc(let time)?: time.localSeconds
+        case nil: nil
+        }
+        var later = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+        later.externalKey = nil
+        later.identifier = identifier(calendar: master.calendarIdentifier, uid: entry.uid, kind: "following", occurrence: cut)
+        later.alarms = mapper.renumbered(later.alarms, item: later.identifier)
+        if later.recurrenceRule == nil { later.recurrenceRule = rule }
+        let shift = later.start.wallClock.localSeconds - partCut.localSeconds
+        func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] {
+            dates.filter { $0 >= partCut }.map { LocalDateTime(localSeconds: $0.localSeconds + shift) }
+        }
+        if component["EXDATE"] == nil { later.exceptionDates = moved(part.exceptionDates) }
+        if component["RDATE"] == nil { later.extraDates = moved(part.extraDates) }
+        if existing.map({ $0 > bound }) ?? true {
+            do { part.recurrenceRule = try rule.ending(.until(until)) } catch { throw MappingError("cannot be cut: \(error)") }
+        }
+        part.exceptionDates = part.exceptionDates.filter { $0 < partCut }
+        part.extraDates = part.extraDates.filter { $0 < partCut }
+        if entry.followingSeries.isEmpty {
+            entry.item = .event(part)
+        } else {
+            entry.followingSeries[entry.followingSeries.count - 1] = part
+        }
+        entry.followingSeries.append(later)
+    }
+}
