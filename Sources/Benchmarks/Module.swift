@@ -1,5 +1,5 @@
 // Benchmarks: the workloads `chime-bench` runs (recurrence, store, daemon,
-// location, cli) and `write-load`, the store tests' second process.
+// location, cli, ical) and `write-load`, the store tests' second process.
 //
 // Imports: any library module it measures, and SeededRandom. Nothing
 // imports it but chime-bench.

@@ -1,7 +1,7 @@
 import Benchmarks
 import Foundation
 
-// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N]
+// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 switch arguments.first {
@@ -24,10 +24,14 @@ case "cli":
     // cli [--quick] [--pairs N]: cold chime commands beside chime-bench-peer, 41 pairs each (5 with --quick).
     let pairs = arguments.firstIndex(of: "--pairs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     try CLIBenchmark(pairs: pairs ?? (quick ? 5 : 41)).run { print($0) }
+case "ical":
+    // ical [--quick] [--keep PATH]: a decade's calendar of 10,000 events (500 with --quick), libical's parse beside Chime's parse, import and export.
+    let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    try ICalendarBenchmark(events: quick ? 500 : 10_000, parses: quick ? 3 : 11, keptPath: kept).run { print($0) }
 case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Issue #19's import figures: a generated decade of a busy work calendar
+/// (see `calendar(events:)`) written to a temporary file, its size, the
+/// time Debian's libical takes to parse it (`libical-check --time`, built by
+/// contrib/oracle/setup, run as a child process so that libical is not a
+/// build requirement of the package), and Chime's parse, import and export
+/// of the same file through `chimeSteps`.
+public struct ICalendarBenchmark {
+    let events: Int
+    let parses: Int
+    let keptPath: String?
+
+    /// `keptPath`: where to write the calendar and leave it (for a look, or
+    /// for the oracles); otherwise a temporary file, removed at the end.
+    public init(events: Int = 10_000, parses: Int = 11, keptPath: String? = nil) {
+        self.events = max(10, events)
+        self.parses = max(1, parses)
+        self.keptPath = keptPath
+    }
+
+    /// Chime's side of the comparison, each step given the calendar file's
+    /// path and returning how many VEVENTs it handled. A nil step prints
+    /// "not yet".
+    public struct ChimeSteps {
+        /// The file read into ICalendarComponent trees.
+        public var parse: ((String) throws -> Int)?
+        /// The file read and saved into a new store as events.
+        public var importFile: ((String) throws -> Int)?
+        /// The imported events written out again as iCalendar text.
+        public var export: ((String) throws -> Int)?
+
+        public init(parse: ((String) throws -> Int)? = nil, importFile: ((String) throws -> Int)? = nil,
+                    export: ((String) throws -> Int)? = nil) {
+            self.parse = parse
+            self.importFile = importFile
+            self.export = export
+        }
+    }
+
+    public func run(chime: ChimeSteps = ICalendarBenchmark.chimeSteps(), report: (String) -> Void) throws {
+        let contents = Self.calendar(events: events)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ical-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = keptPath ?? folder + "/decade.ics"
+        try contents.text.write(toFile: path, atomically: false, encoding: .utf8)
+        let bytes = contents.text.utf8.count
+
+        report("ical benchmark — \(contents.events) events (\(contents.series) series, \(contents.overrides) moved occurrences, "
+               + "\(contents.allDay) all day, \(contents.alarms) with a VALARM), 2017–2026, in \(Self.zones.map(\.tzid).joined(separator: ", ")), medians of \(parses) runs")
+        report(String(format: "file                             %8.2f MB    (%d bytes, %d lines)", Double(bytes) / 1_048_576, bytes, contents.lines))
+
+        var peerMilliseconds: Double?
+        if let checker = Self.libicalCheck() {
+            let result = try ChildProcess.run(checker, ["--time", String(parses), path], environment: [:])
+            struct Timing: Decodable { var median_ns: Double; var fastest_ns: Double; var components: Int; var errors: Int }
+            guard result.status == 0, let timing = try? JSONDecoder().decode(Timing.self, from: Data(result.output)) else {
+                throw BenchmarkError(description: "\(checker) --time exited \(result.status): \(String(decoding: result.output, as: UTF8.self))")
+            }
+            peerMilliseconds = timing.median_ns / 1e6
+            report(String(format: "libical parse (peer)             %8.1f ms    (fastest %.1f ms; %.0f MB/s; %d components, %d errors)",
+                          timing.median_ns / 1e6, timing.fastest_ns / 1e6, Double(bytes) / 1_048_576 / (timing.median_ns / 1e9),
+                          timing.components, timing.errors))
+        } else {
+            report("libical parse (peer)             not run: no .build/oracle/libical-check (make it with contrib/oracle/setup)")
+        }
+
+        let steps: [(label: String, step: ((String) throws -> Int)?)] = [
+            ("chime parse                     ", chime.parse), ("chime import                    ", chime.importFile),
+            ("chime export                    ", chime.export),
+        ]
+        let clock = ContinuousClock()
+        for (label, step) in steps {
+            guard let step else {
+                report(label + " not yet: the ICalendar reader has not landed")
+                continue
+            }
+            var samples: [Double] = []
+            var handled = 0
+            for _ in 0..<parses {
+                var count = 0
+                let elapsed = try clock.measure { count = try step(path) }
+                handled = count
+                samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            }
+            let median = samples.sorted()[samples.count / 2]
+            let beside = peerMilliseconds.map { String(format: "; %.2fx libical's parse", median / max($0, 1e-9)) } ?? ""
+            report(String(format: "%@ %8.1f ms    (%d events%@)", label, median, handled, beside))
+        }
+    }
+
+    /// `.build/oracle/libical-check`, found from this executable's folder
+    /// up (chime-bench is in .build/<triple>/release), or nil.
+    static func libicalCheck() -> String? {
+        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<8 where folder.path != "/" {
+            let candidate = folder.appendingPathComponent("oracle/libical-check").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder.deleteLastPathComponent()
+        }
+        return nil
+    }
+}
