@@ -27,7 +27,8 @@ public func subscriptionHTTPAddress(_ address: String) throws(DownloadError) -> 
 extension String {
     /// Without the spaces, tabs and line breaks a pasted address brings.
     func trimmingWhitespace() -> Substring {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" }
+        // isNewline, not "\n": "\r\n" is one Character.
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
         guard let first = firstIndex(where: { !blank($0) }), let last = lastIndex(where: { !blank($0) }) else { return "" }
         return self[first...last]
     }
