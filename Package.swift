@@ -25,9 +25,12 @@ let package = Package(
         // The parser, declared options, generated help and exit statuses chime and chimed share.
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
         .target(name: "CommandLineInterface", dependencies: ["CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
-                                                            "AlarmScheduler", "Geofencing", "CCurl", "SystemCalls"]),
-        // libcurl's ABI for dlopen: only 'chime holidays update' loads it (and TLS behind it).
+                                                            "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
+        // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
+        // GET of http(s) addresses through libcurl, opened on first use: bounded in size, time
+        // and redirects, conditional on an ETag or Last-Modified (subscribed calendars, holiday-cn).
+        .target(name: "HTTPDownload", dependencies: ["CCurl", "SystemCalls", "CalendarModel"]),
         .target(name: "SeededRandom"),
         // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
         .target(name: "SystemCalls"),
@@ -57,7 +60,7 @@ let package = Package(
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalendarStore", "CalendarModel",
-                                                                     "AlarmScheduler", "Geofencing", "SQLiteDatabase"]),
+                                                                     "AlarmScheduler", "Geofencing", "SQLiteDatabase", "HTTPDownload"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["TestSupport", "SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["TestSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",
                                                                "Geofencing", "HolidayCalendars", "RecurrenceEngine", "SQLiteDatabase"]),
@@ -68,6 +71,8 @@ let package = Package(
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "ICalendarTests", dependencies: ["TestSupport", "ICalendar", "CalendarModel", "RecurrenceEngine"],
                     resources: [.copy("Fixtures")]),
+        // Against Server/fixture-server.py, a python3 HTTP server each test starts on 127.0.0.1.
+        .testTarget(name: "HTTPDownloadTests", dependencies: ["TestSupport", "HTTPDownload", "CCurl"], exclude: ["Server"]),
     ],
     swiftLanguageModes: [.v6]
 )

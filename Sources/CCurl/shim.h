@@ -1,7 +1,7 @@
 #ifndef CHIME_CCURL_SHIM_H
 #define CHIME_CCURL_SHIM_H
 
-// libcurl for `chime holidays update`, opened with dlopen when a fetch
+// libcurl for the downloads (HTTPDownload), opened with dlopen when a fetch
 // starts and not linked: a linked libcurl (FoundationNetworking's) makes
 // every chime command load and relocate libcurl, OpenSSL, GnuTLS, Kerberos
 // and LDAP before it runs. Nothing here links; the names below are
@@ -19,6 +19,20 @@ typedef int CURLcode;
 #define CHIME_CURLPROTO_HTTP 1
 #define CHIME_CURLPROTO_HTTPS 2
 #define CHIME_CURLINFO_RESPONSE_CODE 0x200002
+#define CHIME_CURLINFO_EFFECTIVE_URL 0x100001
+
+// The CURLcodes a download tells apart.
+#define CHIME_CURLE_UNSUPPORTED_PROTOCOL 1
+#define CHIME_CURLE_URL_MALFORMAT 3
+#define CHIME_CURLE_COULDNT_RESOLVE_PROXY 5
+#define CHIME_CURLE_COULDNT_RESOLVE_HOST 6
+#define CHIME_CURLE_COULDNT_CONNECT 7
+#define CHIME_CURLE_WRITE_ERROR 23
+#define CHIME_CURLE_OPERATION_TIMEDOUT 28
+#define CHIME_CURLE_SSL_CONNECT_ERROR 35
+#define CHIME_CURLE_TOO_MANY_REDIRECTS 47
+#define CHIME_CURLE_UNKNOWN_OPTION 48
+#define CHIME_CURLE_PEER_FAILED_VERIFICATION 60
 
 #define CHIME_CURLOPT_WRITEDATA 10001
 #define CHIME_CURLOPT_URL 10002
@@ -35,6 +49,14 @@ typedef int CURLcode;
 #define CHIME_CURLOPT_PROTOCOLS 181
 #define CHIME_CURLOPT_REDIR_PROTOCOLS 182
 #define CHIME_CURLOPT_WRITEFUNCTION 20011
+#define CHIME_CURLOPT_HTTPHEADER 10023
+#define CHIME_CURLOPT_HEADERDATA 10029
+#define CHIME_CURLOPT_HEADERFUNCTION 20079
+#define CHIME_CURLOPT_USERNAME 10173
+#define CHIME_CURLOPT_PASSWORD 10174
+// libcurl 7.85 and later; PROTOCOLS and REDIR_PROTOCOLS are their bitmask forms before.
+#define CHIME_CURLOPT_PROTOCOLS_STR 10318
+#define CHIME_CURLOPT_REDIR_PROTOCOLS_STR 10319
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot
 // call through a pointer: these make the call with the argument's C type.
@@ -48,6 +70,10 @@ static inline CURLcode chime_curl_setopt_pointer(void *function, CURL *handle, i
 }
 
 static inline CURLcode chime_curl_getinfo_long(void *function, CURL *handle, int info, long *value) {
+    return ((CURLcode (*)(CURL *, int, ...))function)(handle, info, value);
+}
+
+static inline CURLcode chime_curl_getinfo_string(void *function, CURL *handle, int info, const char **value) {
     return ((CURLcode (*)(CURL *, int, ...))function)(handle, info, value);
 }
 

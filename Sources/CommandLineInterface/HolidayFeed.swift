@@ -1,4 +1,5 @@
 import Foundation
+import HTTPDownload
 import SystemCalls
 
 /// A holiday source that is not one, or a file it would not give.

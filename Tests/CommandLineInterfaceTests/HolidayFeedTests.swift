@@ -1,5 +1,6 @@
 @testable import CommandLineInterface
 import Foundation
+import HTTPDownload
 import TestSupport
 import Testing
 

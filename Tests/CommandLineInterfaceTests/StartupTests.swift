@@ -2,6 +2,7 @@ import CalendarModel
 import CCurl
 @testable import CommandLineInterface
 import Foundation
+import HTTPDownload
 import TestSupport
 import Testing
 

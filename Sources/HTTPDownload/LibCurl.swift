@@ -1,3 +1,4 @@
+import CalendarModel
 import CCurl
 import SystemCalls
 #if canImport(Glibc)
@@ -5,10 +6,10 @@ import Glibc
 #endif
 
 /// libcurl could not be loaded, or a transfer through it failed.
-typealias LibCurlError = CodedError<LibCurlFailure>
+public typealias LibCurlError = CodedError<LibCurlFailure>
 
 /// What `LibCurlError` says went wrong.
-enum LibCurlFailure: Equatable {
+public enum LibCurlFailure: Equatable, Sendable {
     /// The library is not installed, lacks a function, or would not initialise.
     case unavailable
     /// The answer is longer than `LibCurl.maximumBody`.
@@ -17,29 +18,32 @@ enum LibCurlFailure: Equatable {
     case transfer(Int32)
 }
 
-/// libcurl, opened with dlopen by the one command that fetches (`chime
-/// holidays update`). Linked in, as FoundationNetworking links it, it made
+/// libcurl, opened with dlopen by the commands that fetch (`chime holidays
+/// update`, and `Downloader`'s users). Linked in, as FoundationNetworking links it, it made
 /// every command load and relocate libcurl and the TLS, Kerberos and LDAP
 /// libraries behind it before doing anything.
-struct LibCurl: @unchecked Sendable {
+public struct LibCurl: @unchecked Sendable {
     /// The soname of libcurl's ABI since 2006 (Debian's libcurl4, which the
     /// Swift toolchain's FoundationNetworking needs too).
-    static let soname = "libcurl.so.4"
+    public static let soname = "libcurl.so.4"
 
     /// The largest body read: a holiday-cn year is a few kilobytes, and a
     /// source that sends more than this is not one.
-    static let maximumBody = 8 << 20
+    public static let maximumBody = 8 << 20
 
     /// Opened once, on first use; the failure says what is missing.
-    static let shared = Result { () throws(LibCurlError) -> LibCurl in try LibCurl() }
+    public static let shared = Result { () throws(LibCurlError) -> LibCurl in try LibCurl() }
 
-    private let library: UnsafeMutableRawPointer
-    private let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
-    private let easyPerform: @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
-    private let easyCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
-    private let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
-    private let easySetopt: UnsafeMutableRawPointer
-    private let easyGetinfo: UnsafeMutableRawPointer
+    // Internal, not private: `Downloader` makes its transfers with them.
+    let library: UnsafeMutableRawPointer
+    let easyInit: @convention(c) () -> UnsafeMutableRawPointer?
+    let easyPerform: @convention(c) (UnsafeMutableRawPointer?) -> CURLcode
+    let easyCleanup: @convention(c) (UnsafeMutableRawPointer?) -> Void
+    let easyStrerror: @convention(c) (CURLcode) -> UnsafePointer<CChar>?
+    let easySetopt: UnsafeMutableRawPointer
+    let easyGetinfo: UnsafeMutableRawPointer
+    let slistAppend: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?
+    let slistFreeAll: @convention(c) (UnsafeMutableRawPointer?) -> Void
 
     private init() throws(LibCurlError) {
         guard let library = dlopen(Self.soname, RTLD_NOW | RTLD_LOCAL) else {
@@ -57,6 +61,9 @@ struct LibCurl: @unchecked Sendable {
         easyStrerror = unsafeBitCast(try symbol("curl_easy_strerror"), to: (@convention(c) (CURLcode) -> UnsafePointer<CChar>?).self)
         easySetopt = try symbol("curl_easy_setopt")
         easyGetinfo = try symbol("curl_easy_getinfo")
+        slistAppend = unsafeBitCast(try symbol("curl_slist_append"),
+                                    to: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?).self)
+        slistFreeAll = unsafeBitCast(try symbol("curl_slist_free_all"), to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)
         // Once per process, before any handle (not thread-safe before libcurl 7.84).
         let status = globalInit(Int(CHIME_CURL_GLOBAL_DEFAULT))
         guard status == CHIME_CURLE_OK else { throw LibCurlError(.unavailable, "curl_global_init: \(Self.text(easyStrerror(status)))") }
@@ -64,7 +71,7 @@ struct LibCurl: @unchecked Sendable {
 
     /// libcurl's own number for an option name, or -1 (nil before libcurl
     /// 7.73): how the test checks the numbers in CCurl's header.
-    func optionNumber(_ name: String) -> Int32? {
+    public func optionNumber(_ name: String) -> Int32? {
         dlsym(library, "curl_easy_option_by_name").map { chime_curl_option_number($0, name) }
     }
 
@@ -72,14 +79,14 @@ struct LibCurl: @unchecked Sendable {
     /// status and the body. `timeout` bounds connecting and any stall;
     /// twice it bounds the whole transfer, as URLSession's request and
     /// resource timeouts did.
-    func get(_ address: String, timeout: Double) throws(LibCurlError) -> (status: Int, body: [UInt8]) {
+    public func get(_ address: String, timeout: Double) throws(LibCurlError) -> (status: Int, body: [UInt8]) {
         guard let handle = easyInit() else { throw LibCurlError(.unavailable, "curl_easy_init failed") }
         // libcurl keeps pointers to the strings and buffers until the handle goes.
         let body = Unmanaged.passRetained(Body())
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CHIME_CURL_ERROR_SIZE))
         message.initialize(repeating: 0, count: Int(CHIME_CURL_ERROR_SIZE))
         // "" as the accepted encoding: all that this libcurl decodes, as URLSession accepted gzip.
-        let url = strdup(address)!, agent = strdup("chime/\(Chime.version)")!, anyEncoding = strdup("")!
+        let url = strdup(address)!, agent = strdup("chime/\(ChimeVersion.current)")!, anyEncoding = strdup("")!
         defer {
             easyCleanup(handle)
             for string in [url, agent, anyEncoding] { free(string) }
@@ -136,7 +143,7 @@ struct LibCurl: @unchecked Sendable {
         var tooLarge = false
     }
 
-    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+    static func text(_ pointer: UnsafePointer<CChar>?) -> String {
         pointer.map { String(cString: $0) } ?? "unknown libcurl error"
     }
 
