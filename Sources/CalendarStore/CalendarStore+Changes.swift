@@ -152,7 +152,7 @@ extension CalendarStore {
                 }
                 chunk.removeAll(keepingCapacity: true)
             }
-            try forEachItem(where: conditions[0], or: Array(conditions.dropFirst()), arguments) { row in
+            try forEachItem(where: conditions[0], or: Array(conditions.dropFirst()), columns: Self.planColumns, arguments) { row in
                 chunk.append(try alarmedItem(row, detached: detached, details: details, alarms: false))
                 if chunk.count == 256 { try flush() }
                 return true
@@ -174,7 +174,7 @@ extension CalendarStore {
             let detached = try detachedStarts(of: list)
             var items: [AlarmedItem] = []
             try forEachItem(where: "id IN (SELECT value FROM json_each(?)) AND has_alarms = 1 AND (type = 'event' OR completed = 0)",
-                            [list]) { row in
+                            columns: Self.planColumns, [list]) { row in
                 items.append(try alarmedItem(row, detached: detached))
                 return true
             }

@@ -173,7 +173,7 @@ extension CalendarStore {
 
     /// The occurrences of a series (read by `eventSchedule`) that overlap
     /// [low, high), less its detached ones.
-    private func occurrences(of schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64,
+    func occurrences(of schedule: Event, occupying duration: Int64, _ low: Int64, _ high: Int64,
                              skipping detached: Set<Int64>) throws -> [Occurrence] {
         let recurrence = try recurrence(of: schedule)
         noteBound(of: recurrence, schedule.identifier)
@@ -313,6 +313,7 @@ extension CalendarStore {
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> ItemIdentifier {
         do { try event.validate() } catch { throw .invalid(error) }
+        try Self.validateOrigin(event.origin)
         try validateWorkdayRegion(of: event.recurrenceRule)
         try requireWritable(event.calendarIdentifier)
         guard let seriesIdentifier = event.seriesIdentifier, let originalStart = event.originalStart else {
@@ -686,11 +687,13 @@ extension CalendarStore {
     static let eventRow = ItemRowStatements(type: "event", columns: [
         "calendar_id", "title", "location", "notes", "url", "start_kind", "start_local", "start_zone", "end_kind", "end_local", "end_zone",
         "rrule", "exdates", "rdates", "external_key", "series_id", "original_start", "range_low", "range_high", "is_long", "has_alarms",
+        "structured_title", "structured_latitude", "structured_longitude", "structured_radius",
+        "ical_sequence", "ical_last_modified", "ical_unmodelled",
     ])
 
     /// Returns whether the event is new to the store.
     @discardableResult
-    private func write(_ event: Event, range: EventRange, in db: Database) throws -> Bool {
+    func write(_ event: Event, range: EventRange, in db: Database) throws -> Bool {
         // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
         return try writeItem(event.identifier, Self.eventRow, [
@@ -702,7 +705,7 @@ extension CalendarStore {
             event.externalKey.databaseValue, event.seriesIdentifier.map { .text($0.rawValue) } ?? .null,
             event.originalStart.map { .integer($0.localSeconds) } ?? .null,
             .integer(range.low), range.high.databaseValue, range.isLong.databaseValue, (!event.alarms.isEmpty).databaseValue,
-        ], alarms: event.alarms, in: db)
+        ] + Self.structuredLocationValues(event.structuredLocation) + Self.originValues(event.origin), alarms: event.alarms, in: db)
     }
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {

@@ -11,25 +11,36 @@ extension CalendarStore {
     static let itemColumns = """
         id, calendar_id, title, location, notes, url, start_kind, start_local, start_zone, end_kind, end_local, end_zone, \
         due_kind, due_local, due_zone, rrule, exdates, rdates, priority, completed, completion_date, external_key, \
-        series_id, original_start, has_alarms, type
+        series_id, original_start, has_alarms, type, structured_title, structured_latitude, structured_longitude, \
+        structured_radius, ical_sequence, ical_last_modified, ical_unmodelled
         """
 
-    /// `itemColumns` for reading events: the reminders' columns are NULL
-    /// literals in their places, so that a range query over thousands of
-    /// rows does not have SQLite decode six columns no event uses.
+    /// `itemColumns` for reading events in range queries: the reminders'
+    /// columns and the iCalendar origin are NULL literals in their places,
+    /// so that a range query over thousands of rows does not have SQLite
+    /// decode columns no occurrence shown needs (events it returns carry
+    /// no origin: read one by identifier, or `items(of:)`, for that).
     static let eventColumns = itemColumns
         .replacingOccurrences(of: "due_kind, due_local, due_zone,", with: "NULL, NULL, NULL,")
         .replacingOccurrences(of: "priority, completed, completion_date,", with: "NULL, NULL, NULL,")
+        .replacingOccurrences(of: "ical_sequence, ical_last_modified, ical_unmodelled", with: "NULL, NULL, NULL")
+
+    /// `itemColumns` for the planner's walk over every alarmed item: what
+    /// rings needs neither the structured location nor the origin.
+    static let planColumns = itemColumns
+        .replacingOccurrences(of: "structured_title, structured_latitude, structured_longitude, ", with: "NULL, NULL, NULL, ")
+        .replacingOccurrences(of: "structured_radius, ical_sequence, ical_last_modified, ical_unmodelled", with: "NULL, NULL, NULL, NULL")
 
     enum ItemColumn: Int {
         case id, calendar, title, location, notes, url, start, end = 9, due = 12, rrule = 15, exdates, rdates, priority,
-             completed, completionDate, externalKey, series, originalStart, hasAlarms, type
+             completed, completionDate, externalKey, series, originalStart, hasAlarms, type, structuredTitle, structuredLatitude,
+             structuredLongitude, structuredRadius, sequence, lastModified, unmodelled
     }
 
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
     static let alarmColumns = """
         item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window,
-        dwell, fires_on_first_fix
+        dwell, fires_on_first_fix, unmodelled
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
@@ -116,6 +127,32 @@ extension CalendarStore {
         event.seriesIdentifier = row.isNull(ItemColumn.series.rawValue) ? nil : try Self.identifier(row, .series)
         event.originalStart = row.isNull(ItemColumn.originalStart.rawValue)
             ? nil : LocalDateTime(localSeconds: row.int64(ItemColumn.originalStart.rawValue))
+        if !row.isNull(ItemColumn.structuredLatitude.rawValue) {
+            event.structuredLocation = try Self.structuredLocation(row, of: event.identifier)
+        }
+        if let origin = Self.origin(row) { event.origin = origin }
+    }
+
+    /// The structured location in a row, which a check constraint keeps valid
+    /// unless something else wrote the file.
+    private static func structuredLocation(_ row: Statement, of item: ItemIdentifier) throws -> StructuredLocation {
+        do {
+            return try StructuredLocation(title: text(row, .structuredTitle), latitude: row.double(ItemColumn.structuredLatitude.rawValue),
+                                          longitude: row.double(ItemColumn.structuredLongitude.rawValue),
+                                          radius: row.double(ItemColumn.structuredRadius.rawValue))
+        } catch {
+            throw StoreError.damaged(item: item.rawValue, reason: "its structured location does not hold: \(error)")
+        }
+    }
+
+    /// The iCalendar origin in a row: none where the sequence is NULL (an
+    /// item made in Chime, or a read that selected a NULL literal instead).
+    private static func origin(_ row: Statement) -> ICalendarOrigin? {
+        guard !row.isNull(ItemColumn.sequence.rawValue) else { return nil }
+        let lastModified = ItemColumn.lastModified.rawValue
+        return ICalendarOrigin(sequence: Int(row.int64(ItemColumn.sequence.rawValue)),
+                               lastModified: row.isNull(lastModified) ? nil : row.int64(lastModified),
+                               unmodelled: text(row, .unmodelled))
     }
 
     func reminder(_ row: Statement, alarms withAlarms: Bool = true) throws -> Reminder {
@@ -129,7 +166,7 @@ extension CalendarStore {
                         completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),
                         recurrenceRule: try repetition(row, of: identifier).rule,
                         alarms: withAlarms ? try alarms(row, of: identifier) : [],
-                        externalKey: row.text(ItemColumn.externalKey.rawValue))
+                        externalKey: row.text(ItemColumn.externalKey.rawValue), origin: Self.origin(row))
     }
 
     private static func text(_ row: Statement, _ column: ItemColumn) -> String {
@@ -235,6 +272,7 @@ extension CalendarStore {
         alarm.missedWindow = row.isNull(10) ? nil : Int(row.int64(10))
         alarm.dwell = Int(row.int64(11))
         alarm.firesOnFirstFix = row.int64(12) != 0
+        if let unmodelled = row.text(13) { alarm.unmodelled = unmodelled }
         return alarm
     }
 

@@ -79,6 +79,7 @@ extension CalendarStore {
 
     public func save(_ reminder: Reminder, commit: Bool = true) throws(StoreError) {
         do { try reminder.validate() } catch { throw .invalid(error) }
+        try Self.validateOrigin(reminder.origin)
         try requireWritable(reminder.calendarIdentifier)
         var stored = reminder
         stored.identifier = try resolveExternalKey(reminder.externalKey, type: "reminder", calendar: reminder.calendarIdentifier,
@@ -272,9 +273,10 @@ extension CalendarStore {
     static let reminderRow = ItemRowStatements(type: "reminder", columns: [
         "calendar_id", "title", "notes", "priority", "start_kind", "start_local", "start_zone", "due_kind", "due_local", "due_zone",
         "rrule", "completed", "completion_date", "external_key", "due_instant", "has_alarms",
+        "ical_sequence", "ical_last_modified", "ical_unmodelled",
     ])
 
-    private func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
+    func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
         let start = Self.timeColumns(reminder.start), due = Self.timeColumns(reminder.due)
         try writeItem(reminder.identifier, Self.reminderRow, [
             .text(reminder.calendarIdentifier.rawValue), .text(reminder.title), .text(reminder.notes), .integer(Int64(reminder.priority)),
@@ -283,6 +285,6 @@ extension CalendarStore {
             reminder.recurrenceRule.map { .text($0.rfc5545) } ?? .null, reminder.isCompleted.databaseValue,
             reminder.completionDate.map { .real($0.timeIntervalSince1970) } ?? .null,
             reminder.externalKey.databaseValue, dueInstant.databaseValue, (!reminder.alarms.isEmpty).databaseValue,
-        ], alarms: reminder.alarms, in: db)
+        ] + Self.originValues(reminder.origin), alarms: reminder.alarms, in: db)
     }
 }

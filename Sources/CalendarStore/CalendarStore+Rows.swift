@@ -25,6 +25,18 @@ extension CalendarStore {
 
     static func dateList(_ dates: [LocalDateTime]) -> String { dates.map(\.basicFormat).joined(separator: ",") }
 
+    /// The four `structured_` columns: all NULL for an event without one.
+    static func structuredLocationValues(_ location: StructuredLocation?) -> [DatabaseValue] {
+        guard let location else { return [.null, .null, .null, .null] }
+        return [.text(location.title), .real(location.latitude), .real(location.longitude), .real(location.radius)]
+    }
+
+    /// The three `ical_` columns: all NULL for an item made in Chime.
+    static func originValues(_ origin: ICalendarOrigin?) -> [DatabaseValue] {
+        guard let origin else { return [.null, .null, .null] }
+        return [.integer(Int64(origin.sequence)), origin.lastModified.databaseValue, .text(origin.unmodelled)]
+    }
+
     /// The statements that write one kind of item row: `insert` adds it
     /// when its identifier is new, `update` changes it in place otherwise
     /// (keeping `created_at`).
@@ -84,12 +96,12 @@ extension CalendarStore {
         guard !alarms.isEmpty else { return isNew }
         try db.withStatement("""
             INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
-                proximity, missed_window, dwell, fires_on_first_fix)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                proximity, missed_window, dwell, fires_on_first_fix, unmodelled)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) { insert in
             for (position, alarm) in alarms.enumerated() {
                 var values: [DatabaseValue] = [.text(alarm.identifier.rawValue), identifier, .integer(Int64(position))]
-                values.reserveCapacity(14)
+                values.reserveCapacity(15)
                 switch alarm.trigger {
                 case .absolute(let date):
                     values += [.text("absolute"), .real(date.timeIntervalSince1970), .null, .null, .null, .null, .null, .null]
@@ -99,7 +111,8 @@ extension CalendarStore {
                     values += [.text("proximity"), .null, .null, .text(location.title), .real(location.latitude),
                                .real(location.longitude), .real(location.radius), .text(proximity.rawValue)]
                 }
-                values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue]
+                values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue,
+                           alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled)]
                 try insert.bind(values, from: 1)
                 try insert.execute()
             }

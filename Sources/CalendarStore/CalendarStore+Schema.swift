@@ -284,6 +284,49 @@ extension CalendarStore {
                     WHERE type = 'reminder' AND completed = 0 AND due_kind IS NOT NULL AND has_alarms = 0;
                 """)
         }
+        migrator.registerMigration("v14: iCalendar origins, structured locations, unmodelled alarm lines") { db in
+            // What an item read from an iCalendar file or server keeps to be
+            // written back and to tell a newer copy from an older one: its
+            // SEQUENCE (NULL: the item has no origin), LAST-MODIFIED (Unix
+            // seconds) and the content lines Chime has no field for. An
+            // event's structured location is NULL in all four columns when
+            // it has none. An alarm's unmodelled lines are NULL when empty.
+            // All appended, so that the hot reads which do not select them
+            // pay nothing for them.
+            try db.executeScript("""
+                ALTER TABLE items ADD COLUMN structured_title TEXT;
+                ALTER TABLE items ADD COLUMN structured_latitude REAL CHECK (structured_latitude BETWEEN -90 AND 90);
+                ALTER TABLE items ADD COLUMN structured_longitude REAL CHECK (structured_longitude BETWEEN -180 AND 180);
+                ALTER TABLE items ADD COLUMN structured_radius REAL CHECK (structured_radius > 0);
+                ALTER TABLE items ADD COLUMN ical_sequence INTEGER CHECK (ical_sequence >= 0);
+                ALTER TABLE items ADD COLUMN ical_last_modified INTEGER;
+                ALTER TABLE items ADD COLUMN ical_unmodelled TEXT;
+                ALTER TABLE alarms ADD COLUMN unmodelled TEXT;
+                """)
+        }
+        migrator.registerMigration("v15: subscriptions") { db in
+            // One row per subscribed calendar: where its feed is, how often
+            // to fetch it, the validators of the last good answer (for a
+            // conditional GET) and how the last attempts went. The last good
+            // copy of the feed is the calendar's items themselves; the body
+            // is not kept. next_attempt_at is what `subscriptionsDue` asks
+            // for, kept up to date by every write of the row.
+            try db.executeScript("""
+                CREATE TABLE subscriptions (
+                    calendar_id TEXT PRIMARY KEY NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
+                    url TEXT NOT NULL CHECK (url != ''),
+                    refresh_interval INTEGER NOT NULL CHECK (refresh_interval > 0),
+                    entity_tag TEXT,
+                    last_modified_header TEXT,
+                    last_attempt_at INTEGER,
+                    last_success_at INTEGER,
+                    last_error TEXT,
+                    failures INTEGER NOT NULL DEFAULT 0 CHECK (failures >= 0),
+                    next_attempt_at INTEGER NOT NULL
+                );
+                CREATE INDEX subscriptions_next_attempt ON subscriptions(next_attempt_at);
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,109 @@
+import CalendarModel
+import Foundation
+import RecurrenceEngine
+import SQLiteDatabase
+
+/// A calendar's items whole, for `chime export` and for the import that
+/// compares against them.
+extension CalendarStore {
+    /// The items of `calendar`, fully loaded (alarms, structured locations
+    /// and iCalendar origins included): each series with its detached
+    /// occurrences (by original start), then the reminders, each list in
+    /// the order the items were first stored (an imported file's order).
+    ///
+    /// With `range`, only what has something in it: an event or an
+    /// occurrence of a series (detached ones included) that overlaps it,
+    /// a reminder due in it (or starting in it, without a due time), a
+    /// repeating reminder due before its end. A series is given whole,
+    /// with all its detached occurrences, as a file must hold it.
+    public func items(of calendar: ItemIdentifier, overlapping range: Range<Date>? = nil) throws(StoreError) -> CalendarItems {
+        _ = try self.calendar(identifier: calendar)
+        var items = try StoreError.wrap { try storedItems(of: calendar) }
+        guard let range else { return items }
+        let low = Int64(range.lowerBound.timeIntervalSince1970.rounded(.down))
+        let high = Int64(range.upperBound.timeIntervalSince1970.rounded(.up))
+        try StoreError.wrap {
+            items.events = try items.events.filter { try overlaps($0, low, high) }
+            items.reminders = items.reminders.filter { reminder in
+                guard let time = reminder.due ?? reminder.start, let instant = try? time.instant(machine: machineTimeZone) else { return false }
+                return instant < high && (reminder.recurrenceRule != nil || instant >= low)
+            }
+        }
+        return items
+    }
+
+    /// Every event and reminder of `calendar` as stored, whole.
+    func storedItems(of calendar: ItemIdentifier) throws -> CalendarItems {
+        var events: [Event] = []
+        var reminders: [Reminder] = []
+        try forEachItem(where: "calendar_id = ? AND series_id IS NULL", order: "rowid", [calendar.rawValue]) { row in
+            if row.text(ItemColumn.type.rawValue) == "reminder" {
+                reminders.append(try reminder(row, alarms: false))
+            } else {
+                var event = try eventSchedule(row)
+                try addDetails(to: &event, row, alarms: false)
+                events.append(event)
+            }
+            return true
+        }
+        var detached: [ItemIdentifier: [Event]] = [:]
+        var detachedCount = 0
+        try forEachItem(where: "series_id IN (SELECT id FROM items WHERE calendar_id = ? AND series_id IS NULL)",
+                        order: "series_id, original_start", [calendar.rawValue]) { row in
+            var event = try eventSchedule(row)
+            try addDetails(to: &event, row, alarms: false)
+            if let series = event.seriesIdentifier { detached[series, default: []].append(event) }
+            detachedCount += 1
+            return true
+        }
+        var identifiers = events.map(\.identifier) + reminders.map(\.identifier)
+        identifiers.reserveCapacity(identifiers.count + detachedCount)
+        for list in detached.values { identifiers += list.map(\.identifier) }
+        let alarms = try alarms(ofItems: identifiers)
+        func withAlarms(_ event: Event) -> Event {
+            guard let list = alarms[event.identifier] else { return event }
+            var copy = event
+            copy.alarms = list
+            return copy
+        }
+        return CalendarItems(
+            events: events.map { event in
+                CalendarItems.Series(event: withAlarms(event), detached: (detached[event.identifier] ?? []).map(withAlarms))
+            },
+            reminders: reminders.map { reminder in
+                guard let list = alarms[reminder.identifier] else { return reminder }
+                var copy = reminder
+                copy.alarms = list
+                return copy
+            })
+    }
+
+    /// Whether a series (or a single event) has something in [low, high).
+    private func overlaps(_ series: CalendarItems.Series, _ low: Int64, _ high: Int64) throws -> Bool {
+        func overlaps(_ event: Event) throws -> Bool {
+            let (start, end) = try occupied(event)
+            return start < high && (end > low || (end == start && start >= low))
+        }
+        let event = series.event
+        guard event.recurrenceRule != nil || !event.extraDates.isEmpty else { return try overlaps(event) }
+        if try series.detached.contains(where: overlaps) { return true }
+        let (start, end) = try occupied(event)
+        let recurrence = try recurrence(of: event)
+        let days = OccurrenceShape.allDayLength(of: event)
+        let skipped = Set(series.detached.compactMap(\.originalStart))
+        var looked = 0
+        for occurrence in recurrence.occurrences(after: low - (end - start) - 1) {
+            guard occurrence.instant < high else { return false }
+            looked += 1
+            // Past this many detached ones in a row, it is surely in the range.
+            if looked > Self.overlapLookLimit { return true }
+            if skipped.contains(occurrence.scheduledTime) { continue }
+            let finish = OccurrenceShape.endInstant(occurrence, duration: end - start, days: days, zone: recurrence.timeZone)
+            if finish > low || (finish == occurrence.instant && occurrence.instant >= low) { return true }
+        }
+        return false
+    }
+
+    /// The most occurrences `overlaps` looks at before taking a series as overlapping.
+    private static let overlapLookLimit = 10_000
+}

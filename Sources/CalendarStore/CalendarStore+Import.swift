@@ -1,0 +1,423 @@
+import CalendarModel
+import Foundation
+import SQLiteDatabase
+
+/// Importing a file or refreshing a subscription: an upsert of a batch of
+/// items keyed by UID (the external key), idempotent, in one transaction.
+extension CalendarStore {
+    /// Upserts `items` into `calendar` in one transaction, keyed by UID
+    /// (each event's and reminder's `externalKey`):
+    ///
+    /// - a UID new to the calendar is added;
+    /// - a UID it holds is replaced only when the incoming copy wins: a
+    ///   higher SEQUENCE wins; with equal SEQUENCEs a later LAST-MODIFIED
+    ///   wins; with those equal or missing, the incoming copy wins only if
+    ///   it differs from the stored one. A series' revision is the highest
+    ///   of its own and its detached occurrences' (an organizer who changes
+    ///   one occurrence raises that one's SEQUENCE). Re-importing the same
+    ///   file writes nothing, sends no change notice and leaves the change
+    ///   counter as it was;
+    /// - a series is replaced with its detached occurrences: those the
+    ///   incoming copy no longer has are removed;
+    /// - an item replaced keeps its identifier, and its alarms and detached
+    ///   occurrences theirs where they match (an alarm with the same
+    ///   trigger, else by position; an occurrence with the same original
+    ///   start), so that what the delivery log recorded of them stays true;
+    /// - `removingMissing` (a subscription's refresh) also removes every
+    ///   event and reminder of the calendar the batch has no UID for.
+    ///
+    /// The calendar's own identifiers are set on what is written, whatever
+    /// the batch's items say. A read-only calendar takes the import only
+    /// as a subscription's refresh (`asSubscriptionRefresh`, for a
+    /// calendar of kind `.subscribed`): it is the one writer such a calendar
+    /// has. A UID the batch holds twice keeps the copy that wins by the same
+    /// rule (the later one on a tie). Anything refused (an item without a
+    /// UID, an invalid one, a detached occurrence of an event that does
+    /// not repeat, the same UID as an event and a reminder) fails the whole
+    /// batch, naming the item; nothing of it is written.
+    ///
+    /// Writes with its own transaction, apart from a pending batch
+    /// (`commit: false`), which stays pending.
+    @discardableResult
+    public func importItems(_ items: CalendarItems, into calendar: ItemIdentifier, removingMissing: Bool = false,
+                            asSubscriptionRefresh: Bool = false) throws(StoreError) -> ImportReport {
+        try StoreError.wrap {
+            try database.transaction(.immediate) {
+                try importChecked(items, into: calendar, removingMissing: removingMissing, asSubscriptionRefresh: asSubscriptionRefresh)
+            }
+        }
+    }
+
+    /// An item of the batch, ready to compare and write.
+    private enum Incoming {
+        case event(CalendarItems.Series)
+        case reminder(Reminder)
+
+        var origins: [ICalendarOrigin?] {
+            switch self {
+            case .event(let series): [series.event.origin] + series.detached.map(\.origin)
+            case .reminder(let reminder): [reminder.origin]
+            }
+        }
+
+        var kind: ItemKind {
+            switch self {
+            case .event: .event
+            case .reminder: .reminder
+            }
+        }
+
+        var title: String {
+            switch self {
+            case .event(let series): series.event.title
+            case .reminder(let reminder): reminder.title
+            }
+        }
+
+        var identifier: ItemIdentifier {
+            switch self {
+            case .event(let series): series.event.identifier
+            case .reminder(let reminder): reminder.identifier
+            }
+        }
+
+        var externalKey: String? {
+            switch self {
+            case .event(let series): series.event.externalKey
+            case .reminder(let reminder): reminder.externalKey
+            }
+        }
+    }
+
+    private enum Precedence { case newer, older, same }
+
+    private func importChecked(_ items: CalendarItems, into calendarIdentifier: ItemIdentifier, removingMissing: Bool,
+                               asSubscriptionRefresh: Bool) throws -> ImportReport {
+        let calendar = try self.calendar(identifier: calendarIdentifier)
+        if !calendar.allowsContentModifications {
+            guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
+        }
+        let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
+        let contents = try storedItems(of: calendarIdentifier)
+        let stored = contents.events.map(Incoming.event) + contents.reminders.map(Incoming.reminder)
+        var storedByKey: [String: Int] = [:]
+        for (index, item) in stored.enumerated() {
+            if let key = item.externalKey { storedByKey[key] = index }
+        }
+
+        var report = ImportReport(duplicatesIgnored: duplicates)
+        var writes: [(Database) throws -> Void] = []
+        var rows = 0
+        for (key, incoming) in batch {
+            guard let index = storedByKey[key] else {
+                let added = try newItem(incoming)
+                writes.append(added.write)
+                rows += added.rows
+                report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
+                                            outcome: .added))
+                continue
+            }
+            let old = stored[index]
+            let precedence = Self.precedence(of: incoming.origins, over: old.origins)
+            if precedence == .older {
+                report.entries.append(.init(externalKey: key, identifier: old.identifier, kind: old.kind, title: old.title, outcome: .keptNewer))
+                continue
+            }
+            let isNewer = precedence == .newer
+            switch (incoming, old) {
+            case (.event(let series), .event(let previous)):
+                let replacement = try adopting(series, from: previous)
+                if !isNewer && replacement.series == previous {
+                    report.entries.append(.init(externalKey: key, identifier: previous.event.identifier, kind: .event,
+                                                title: previous.event.title, outcome: .unchanged))
+                    continue
+                }
+                let gone = previous.detached.filter { old in !replacement.series.detached.contains { $0.identifier == old.identifier } }
+                let ranges = replacement.ranges
+                writes.append { db in
+                    for occurrence in gone { try self.delete(occurrence.identifier, in: db) }
+                    try self.write(replacement.series.event, range: ranges[0], in: db)
+                    for (occurrence, range) in zip(replacement.series.detached, ranges.dropFirst()) {
+                        try self.write(occurrence, range: range, in: db)
+                    }
+                }
+                rows += gone.count + ranges.count
+            case (.reminder(let reminder), .reminder(let previous)):
+                var replacement = reminder
+                replacement.identifier = previous.identifier
+                replacement.alarms = Self.adoptingIdentifiers(of: previous.alarms, into: reminder.alarms)
+                if !isNewer && replacement == previous {
+                    report.entries.append(.init(externalKey: key, identifier: previous.identifier, kind: .reminder, title: previous.title,
+                                                outcome: .unchanged))
+                    continue
+                }
+                let due = try? replacement.due?.instant(machine: machineTimeZone)
+                writes.append { db in try self.write(replacement, dueInstant: due, in: db) }
+                rows += 1
+            default:
+                // The UID now names an item of the other kind: the old one goes, the new one comes under a new identifier.
+                let added = try newItem(incoming)
+                let previous = old.identifier
+                writes.append { db in
+                    try self.delete(previous, in: db)
+                    try added.write(db)
+                }
+                rows += 1 + added.rows
+                report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
+                                            outcome: .updated))
+                continue
+            }
+            report.entries.append(.init(externalKey: key, identifier: old.identifier, kind: old.kind, title: incoming.title, outcome: .updated))
+        }
+        if removingMissing {
+            let kept = Set(batch.map(\.key))
+            for item in stored where item.externalKey.map({ !kept.contains($0) }) ?? true {
+                let identifier = item.identifier
+                writes.append { db in try self.delete(identifier, in: db) }
+                rows += 1
+                report.entries.append(.init(externalKey: item.externalKey, identifier: identifier, kind: item.kind, title: item.title,
+                                            outcome: .removed))
+            }
+        }
+        guard !writes.isEmpty else { return report }
+        // As `commit()` does: a batch the change log could not hold is not logged.
+        let suspended = rows > Self.itemChangesKept ? try Self.suspendItemChangeLog(database) : nil
+        for write in writes { try write(database) }
+        if let suspended { try Self.resumeItemChangeLog(suspended, database) }
+        try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
+        try Self.pruneItemChanges(database)
+        return report
+    }
+
+    /// The batch checked and made ready to write, by UID in the batch's
+    /// order, with how many copies of a UID given twice were left out.
+    private func prepared(_ items: CalendarItems, calendar: ItemIdentifier) throws -> ([(key: String, item: Incoming)], Int) {
+        var batch: [(key: String, item: Incoming)] = []
+        var position: [String: Int] = [:]
+        var duplicates = 0
+        func add(_ item: Incoming, key: String?, title: String) throws {
+            guard let key, !key.isEmpty else {
+                throw ValidationError(field: "UID", value: title, reason: "is missing: an imported item needs one (its external key)")
+            }
+            guard let index = position[key] else {
+                position[key] = batch.count
+                batch.append((key, item))
+                return
+            }
+            let other = batch[index].item
+            guard other.kind == item.kind else {
+                throw ValidationError(field: "UID", value: key, reason: "names both an event and a reminder ('\(other.title)', '\(title)')")
+            }
+            duplicates += 1
+            if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item) }
+        }
+        for series in items.events {
+            try add(.event(try prepared(series, calendar: calendar)), key: series.event.externalKey, title: series.event.title)
+        }
+        for reminder in items.reminders {
+            try add(.reminder(try prepared(reminder, calendar: calendar)), key: reminder.externalKey, title: reminder.title)
+        }
+        return (batch, duplicates)
+    }
+
+    /// A series as the store keeps it, checked: the detached occurrences
+    /// name it and carry no rule, dates or key of their own.
+    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier) throws -> CalendarItems.Series {
+        var event = Self.normalized(series.event)
+        let uid = event.externalKey ?? event.title
+        event.calendarIdentifier = calendar
+        event.seriesIdentifier = nil
+        event.originalStart = nil
+        try checked(event, uid: uid)
+        if !series.detached.isEmpty && event.recurrenceRule == nil && event.extraDates.isEmpty {
+            throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has detached occurrences (RECURRENCE-ID) but does not repeat")
+        }
+        var starts: Set<LocalDateTime> = []
+        var detached: [Event] = []
+        for occurrence in series.detached {
+            guard let originalStart = occurrence.originalStart else {
+                throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has a detached occurrence without an original start")
+            }
+            guard starts.insert(originalStart).inserted else {
+                throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has two detached occurrences for \(originalStart)")
+            }
+            var copy = Self.normalized(occurrence)
+            copy.calendarIdentifier = calendar
+            copy.seriesIdentifier = event.identifier
+            copy.externalKey = nil
+            copy.recurrenceRule = nil
+            copy.exceptionDates = []
+            copy.extraDates = []
+            try checked(copy, uid: uid)
+            detached.append(copy)
+        }
+        detached.sort { $0.originalStart! < $1.originalStart! }
+        return CalendarItems.Series(event: event, detached: detached)
+    }
+
+    private func prepared(_ reminder: Reminder, calendar: ItemIdentifier) throws -> Reminder {
+        var copy = reminder
+        copy.calendarIdentifier = calendar
+        copy.completionDate = copy.completionDate.map(Self.asStored)
+        if let rule = copy.recurrenceRule, let reread = try? RecurrenceRule(rfc5545: rule.rfc5545) { copy.recurrenceRule = reread }
+        copy.alarms = copy.alarms.map(Self.normalized)
+        let uid = copy.externalKey ?? copy.title
+        do {
+            try copy.validate()
+            try Self.validateOrigin(copy.origin)
+            try validateWorkdayRegion(of: copy.recurrenceRule)
+        } catch {
+            throw Self.naming(error, uid: uid, title: copy.title)
+        }
+        return copy
+    }
+
+    /// What `save` checks of an event, with the UID in the error.
+    private func checked(_ event: Event, uid: String) throws {
+        do {
+            try event.validate()
+            try Self.validateOrigin(event.origin)
+            try validateWorkdayRegion(of: event.recurrenceRule)
+            _ = try eventRange(event)
+        } catch {
+            throw Self.naming(error, uid: uid, title: CalendarItems.name(of: event))
+        }
+    }
+
+    /// A validation error about an item of the batch, named by its UID.
+    private static func naming(_ error: any Error, uid: String, title: String) -> any Error {
+        let reason: String
+        switch error {
+        case let error as ValidationError: reason = error.description
+        case StoreError.invalid(let error): reason = error.description
+        default: return error
+        }
+        return ValidationError(field: "item", value: uid, reason: "(\(title)): \(reason)")
+    }
+
+    /// Which copy is newer by revision: SEQUENCE, then LAST-MODIFIED, each
+    /// the highest of the item's copies (a series and its detached
+    /// occurrences); none (an item made in Chime) counts as SEQUENCE 0.
+    private static func precedence(of incoming: [ICalendarOrigin?], over stored: [ICalendarOrigin?]) -> Precedence {
+        func revision(_ origins: [ICalendarOrigin?]) -> (Int, Int64?) {
+            (origins.map { $0?.sequence ?? 0 }.max() ?? 0, origins.compactMap { $0?.lastModified }.max())
+        }
+        let (sequence, modified) = revision(incoming), (storedSequence, storedModified) = revision(stored)
+        if sequence != storedSequence { return sequence > storedSequence ? .newer : .older }
+        if let modified, let storedModified, modified != storedModified { return modified > storedModified ? .newer : .older }
+        return .same
+    }
+
+    /// An event as it reads back: its rule through its text and absolute
+    /// alarm times through the column's seconds, so that an unchanged copy
+    /// compares equal to the stored one.
+    private static func normalized(_ event: Event) -> Event {
+        var copy = event
+        if let rule = event.recurrenceRule, let reread = try? RecurrenceRule(rfc5545: rule.rfc5545), reread != rule {
+            copy.recurrenceRule = reread
+        }
+        if event.alarms.contains(where: { if case .absolute = $0.trigger { true } else { false } }) {
+            copy.alarms = event.alarms.map(normalized)
+        }
+        return copy
+    }
+
+    private static func normalized(_ alarm: Alarm) -> Alarm {
+        guard case .absolute(let date) = alarm.trigger else { return alarm }
+        var copy = alarm
+        copy.trigger = .absolute(asStored(date))
+        return copy
+    }
+
+    private static func asStored(_ date: Date) -> Date { Date(timeIntervalSince1970: date.timeIntervalSince1970) }
+
+    /// `incoming` alarms under the identifiers of `stored` ones: an
+    /// alarm equal but for its identifier takes that one's, the rest take
+    /// the remaining ones in order, and any left over get new identifiers
+    /// (a batch's own could be in use elsewhere in the store).
+    static func adoptingIdentifiers(of stored: [Alarm], into incoming: [Alarm]) -> [Alarm] {
+        var unused = Array(stored.indices)
+        var result: [Alarm?] = Array(repeating: nil, count: incoming.count)
+        for (index, alarm) in incoming.enumerated() {
+            if let match = unused.firstIndex(where: { var same = alarm; same.identifier = stored[$0].identifier; return same == stored[$0] }) {
+                result[index] = { var same = alarm; same.identifier = stored[unused[match]].identifier; return same }()
+                unused.remove(at: match)
+            }
+        }
+        for index in incoming.indices where result[index] == nil {
+            var alarm = incoming[index]
+            if unused.isEmpty {
+                alarm = alarm.copy
+            } else {
+                alarm.identifier = stored[unused.removeFirst()].identifier
+            }
+            result[index] = alarm
+        }
+        return result.compactMap { $0 }
+    }
+
+    /// An incoming series under the stored one's identifiers, with the
+    /// ranges its rows are written with.
+    private func adopting(_ series: CalendarItems.Series, from previous: CalendarItems.Series) throws
+        -> (series: CalendarItems.Series, ranges: [EventRange]) {
+        var event = series.event
+        event.identifier = previous.event.identifier
+        event.alarms = Self.adoptingIdentifiers(of: previous.event.alarms, into: series.event.alarms)
+        var detached: [Event] = []
+        for occurrence in series.detached {
+            var copy = occurrence
+            copy.seriesIdentifier = event.identifier
+            if let old = previous.detached.first(where: { $0.originalStart == occurrence.originalStart }) {
+                copy.identifier = old.identifier
+                copy.alarms = Self.adoptingIdentifiers(of: old.alarms, into: occurrence.alarms)
+            } else {
+                copy.identifier = try unusedIdentifier(occurrence.identifier)
+                copy.alarms = occurrence.alarms.map(\.copy)
+            }
+            detached.append(copy)
+        }
+        let replacement = CalendarItems.Series(event: event, detached: detached)
+        return (replacement, try ([event] + detached).map { try eventRange($0) })
+    }
+
+    /// An item of the batch new to the calendar: its identifier (the batch's
+    /// own unless the store uses it), and its write.
+    private func newItem(_ incoming: Incoming) throws -> (identifier: ItemIdentifier, rows: Int, write: (Database) throws -> Void) {
+        switch incoming {
+        case .event(let series):
+            var event = series.event
+            event.identifier = try unusedIdentifier(event.identifier)
+            event.alarms = event.alarms.map(\.copy)
+            let adopted = try adopting(CalendarItems.Series(event: event, detached: series.detached),
+                                       from: CalendarItems.Series(event: event))
+            let replacement = adopted.series, ranges = adopted.ranges
+            return (event.identifier, ranges.count, { db in
+                try self.write(replacement.event, range: ranges[0], in: db)
+                for (occurrence, range) in zip(replacement.detached, ranges.dropFirst()) { try self.write(occurrence, range: range, in: db) }
+            })
+        case .reminder(let reminder):
+            var copy = reminder
+            copy.identifier = try unusedIdentifier(reminder.identifier)
+            copy.alarms = reminder.alarms.map(\.copy)
+            let due = try? copy.due?.instant(machine: machineTimeZone)
+            let item = copy
+            return (copy.identifier, 1, { db in try self.write(item, dueInstant: due, in: db) })
+        }
+    }
+
+    /// `identifier`, or a new one where the store has an item under it
+    /// already (a batch imported twice, into two calendars).
+    private func unusedIdentifier(_ identifier: ItemIdentifier) throws -> ItemIdentifier {
+        let used: Int = try database.scalar("SELECT count(*) FROM items WHERE id = ?", [identifier.rawValue]) ?? 0
+        return used == 0 ? identifier : .random()
+    }
+
+    /// Refuses a SEQUENCE below zero (RFC 5545 §3.8.7.4 makes it a
+    /// non-negative integer), which the store's column cannot hold.
+    static func validateOrigin(_ origin: ICalendarOrigin?) throws(StoreError) {
+        if let origin, origin.sequence < 0 {
+            throw .invalid(ValidationError(field: "SEQUENCE", value: String(origin.sequence), reason: "must not be negative"))
+        }
+    }
+}
+

@@ -1,0 +1,51 @@
+import CalendarModel
+
+/// What `CalendarStore.importItems` did, item by item, for `chime import`
+/// and a subscription's refresh to print.
+public struct ImportReport: Hashable, Sendable {
+    public enum Outcome: String, Hashable, Sendable {
+        /// New to the calendar.
+        case added
+        /// Replaced by the incoming copy, under the identifier it had.
+        case updated
+        /// The incoming copy is the same as the stored one: nothing written.
+        case unchanged
+        /// The stored copy is newer (a higher SEQUENCE, or the same and a
+        /// later LAST-MODIFIED): kept, nothing written.
+        case keptNewer
+        /// No longer in the feed (`removingMissing`): removed.
+        case removed
+    }
+
+    public struct Entry: Hashable, Sendable {
+        /// The UID; nil for a removed item that had none.
+        public var externalKey: String?
+        /// The item's identifier in the store (a removed one's, as it was).
+        public var identifier: ItemIdentifier
+        public var kind: ItemKind
+        public var title: String
+        public var outcome: Outcome
+    }
+
+    /// In the batch's order, then the removed items.
+    public var entries: [Entry]
+    /// Copies of a UID the batch held more than once that lost to another
+    /// copy of it (by the same rule as a stored copy): not written.
+    public var duplicatesIgnored: Int
+
+    public init(entries: [Entry] = [], duplicatesIgnored: Int = 0) {
+        self.entries = entries
+        self.duplicatesIgnored = duplicatesIgnored
+    }
+
+    public func count(_ outcome: Outcome) -> Int { entries.count { $0.outcome == outcome } }
+    public var added: Int { count(.added) }
+    public var updated: Int { count(.updated) }
+    public var unchanged: Int { count(.unchanged) }
+    public var keptNewer: Int { count(.keptNewer) }
+    public var removed: Int { count(.removed) }
+
+    /// Whether the import wrote anything (and so committed a change that
+    /// moved the change counter); false means the store is as it was.
+    public var changedStore: Bool { entries.contains { $0.outcome == .added || $0.outcome == .updated || $0.outcome == .removed } }
+}

@@ -1,0 +1,242 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import TestSupport
+import Testing
+
+/// What an iCalendar reader makes of a small feed: fresh identifiers on
+/// every parse, the UID as the external key, the origin set.
+private func feed(_ calendar: ItemIdentifier, sequence: Int = 0, lastModified: Int64? = nil, title: String = "Stand-up",
+                  overrides: [String] = ["2026-12-02T09:00:00"], reminder: Bool = true) throws -> CalendarItems {
+    let series = Event(calendarIdentifier: calendar, title: title, start: try StoreFixture.zoned("2026-12-01T09:00:00"),
+                       end: try StoreFixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10"),
+                       alarms: [.relative(seconds: -300)], externalKey: "standup@example.org",
+                       origin: ICalendarOrigin(sequence: sequence, lastModified: lastModified, unmodelled: "ORGANIZER:mailto:a@example.org\r\n"))
+    var events = [series]
+    for original in overrides {
+        let start = try StoreFixture.time(original)
+        events.append(Event(calendarIdentifier: calendar, title: "\(title) (moved)",
+                            start: .zoned(LocalDateTime(localSeconds: start.localSeconds + 3600), zone: "Asia/Shanghai"),
+                            end: .zoned(LocalDateTime(localSeconds: start.localSeconds + 4500), zone: "Asia/Shanghai"),
+                            origin: ICalendarOrigin(sequence: sequence), seriesIdentifier: series.identifier, originalStart: start))
+    }
+    let reminders = reminder ? [Reminder(calendarIdentifier: calendar, title: "Send notes", due: try StoreFixture.zoned("2026-12-03T17:00:00"),
+                                         externalKey: "notes@example.org", origin: ICalendarOrigin(sequence: sequence))] : []
+    return try CalendarItems(events: events, reminders: reminders)
+}
+
+private func walSize(_ fixture: StoreFixture) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: fixture.path + "-wal"))?[.size] as? Int) ?? -1
+}
+
+@Suite("Importing iCalendar items by UID")
+struct ImportStoreTests {
+    @Test("an import adds a series with its detached occurrence and a reminder, origins kept, into the calendar given")
+    func addsItems() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let report = try store.importItems(try feed(ItemIdentifier.random()), into: calendar)
+        #expect(report.added == 2 && report.updated == 0 && report.changedStore)
+        let stored = try store.items(of: calendar)
+        let series = try #require(stored.events.first)
+        #expect(series.event.calendarIdentifier == calendar)
+        #expect(series.event.origin == ICalendarOrigin(sequence: 0, unmodelled: "ORGANIZER:mailto:a@example.org\r\n"))
+        #expect(series.detached.map(\.seriesIdentifier) == [series.event.identifier])
+        #expect(series.detached.first?.start == (try StoreFixture.zoned("2026-12-02T10:00:00")))
+        #expect(stored.reminders.map(\.externalKey) == ["notes@example.org"])
+    }
+
+    @Test("importing the same file again writes nothing: every item unchanged, the change counter, the change log and the WAL as they were")
+    func reimportChangesNothing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.importItems(try feed(calendar), into: calendar)
+        let before = try store.items(of: calendar)
+        let counter = try store.changeCounter(), mark = try store.itemChangeMark(), wal = walSize(fixture)
+        let report = try store.importItems(try feed(calendar), into: calendar)
+        #expect(report.unchanged == 2 && !report.changedStore)
+        #expect(try store.changeCounter() == counter)
+        #expect(try store.itemChangeMark() == mark)
+        #expect(walSize(fixture) == wal)
+        #expect(try store.items(of: calendar) == before)
+    }
+
+    @Test("a higher SEQUENCE replaces the item under its identifier, alarms and detached occurrences keeping theirs; a lower one is ignored")
+    func sequenceDecides() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.importItems(try feed(calendar, sequence: 1), into: calendar)
+        let before = try #require(try store.items(of: calendar).events.first)
+        let report = try store.importItems(try feed(calendar, sequence: 2, title: "Daily"), into: calendar)
+        #expect(report.updated == 2)
+        let after = try #require(try store.items(of: calendar).events.first)
+        #expect(after.event.title == "Daily" && after.event.origin?.sequence == 2)
+        #expect(after.event.identifier == before.event.identifier)
+        #expect(after.event.alarms.map(\.identifier) == before.event.alarms.map(\.identifier))
+        #expect(after.detached.map(\.identifier) == before.detached.map(\.identifier))
+        let counter = try store.changeCounter()
+        let older = try store.importItems(try feed(calendar, sequence: 1, title: "Old"), into: calendar)
+        #expect(older.keptNewer == 2 && !older.changedStore)
+        #expect(try store.changeCounter() == counter)
+        #expect(try store.event(identifier: after.event.identifier).title == "Daily")
+    }
+
+    @Test("with equal SEQUENCEs a later LAST-MODIFIED wins and an earlier one loses; with neither, a copy that differs wins")
+    func lastModifiedThenContent() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.importItems(try feed(calendar, lastModified: 1_796_000_000, reminder: false), into: calendar)  // 2026-11-30T01:33:20Z
+        #expect(try store.importItems(try feed(calendar, lastModified: 1_795_000_000, title: "Earlier", reminder: false), into: calendar)
+            .keptNewer == 1)
+        #expect(try store.importItems(try feed(calendar, lastModified: 1_797_000_000, title: "Later", reminder: false), into: calendar)
+            .updated == 1)
+        try store.save(ItemCalendar(title: "Plain"))
+        let plain = try store.calendar(named: "Plain").identifier
+        try store.importItems(try feed(plain, reminder: false), into: plain)
+        #expect(try store.importItems(try feed(plain, title: "Renamed", reminder: false), into: plain).updated == 1)
+        #expect(try store.items(of: plain).events.first?.event.title == "Renamed")
+    }
+
+    @Test("a series is replaced with its detached occurrences: one the feed dropped goes, one it kept keeps its identifier")
+    func detachedReplacedTogether() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.importItems(try feed(calendar, overrides: ["2026-12-02T09:00:00", "2026-12-04T09:00:00"]), into: calendar)
+        let before = try #require(try store.items(of: calendar).events.first)
+        #expect(before.detached.count == 2)
+        try store.importItems(try feed(calendar, sequence: 1, overrides: ["2026-12-04T09:00:00"]), into: calendar)
+        let after = try #require(try store.items(of: calendar).events.first)
+        #expect(after.detached.map(\.identifier) == [before.detached[1].identifier])
+        // The dropped override's day shows the series' own occurrence again.
+        let day = try StoreFixture.date("2026-12-02T00:00:00+08:00")..<StoreFixture.date("2026-12-03T00:00:00+08:00")
+        #expect(try store.events(overlapping: day).map(\.start) == [try StoreFixture.zoned("2026-12-02T09:00:00")])
+    }
+
+    @Test("a refresh with removingMissing removes the items whose UID left the feed, with their detached occurrences")
+    func removingMissing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.importItems(try feed(calendar), into: calendar)
+        let onlyReminder = CalendarItems(reminders: try feed(calendar).reminders)
+        let report = try store.importItems(onlyReminder, into: calendar, removingMissing: true)
+        #expect(report.removed == 1 && report.unchanged == 1)
+        #expect(try store.items(of: calendar).events.isEmpty)
+        #expect(try store.summary().events == 0)
+    }
+
+    @Test("a batch with one bad item fails whole, naming its UID, and writes nothing")
+    func allOrNothing() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        var items = try feed(calendar)
+        items.reminders.append(Reminder(calendarIdentifier: calendar, title: "Bad", priority: 12, externalKey: "bad@example.org"))
+        let counter = try store.changeCounter()
+        let error = #expect(throws: StoreError.self) { try store.importItems(items, into: calendar) }
+        #expect(error?.description.contains("bad@example.org") == true)
+        #expect(try store.changeCounter() == counter)
+        #expect(try store.items(of: calendar) == CalendarItems())
+        let keyless = CalendarItems(reminders: [Reminder(calendarIdentifier: calendar, title: "No UID")])
+        #expect(throws: StoreError.self) { try store.importItems(keyless, into: calendar) }
+    }
+
+    @Test("a UID given twice keeps the copy with the higher SEQUENCE; a detached occurrence whose series is missing is refused")
+    func duplicatesAndOrphans() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let newer = try feed(calendar, sequence: 3, title: "Newer", reminder: false)
+        let older = try feed(calendar, sequence: 1, title: "Older", reminder: false)
+        let report = try store.importItems(CalendarItems(events: newer.events + older.events), into: calendar)
+        #expect(report.added == 1 && report.duplicatesIgnored == 1)
+        #expect(try store.items(of: calendar).events.map(\.event.title) == ["Newer"])
+        let orphan = try #require(newer.events.first?.detached.first)
+        #expect(throws: StoreError.self) { try CalendarItems(events: [orphan]) }
+    }
+
+    @Test("a read-only subscribed calendar takes an import only as its refresh; every other write of its items is refused naming it")
+    func readOnlySubscribedCalendar() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let feedCalendar = ItemCalendar(title: "Team feed", kind: .subscribed(url: "https://example.org/team.ics"), allowsContentModifications: false)
+        try store.save(feedCalendar)
+        let calendar = feedCalendar.identifier
+        let refused = #expect(throws: StoreError.self) { try store.importItems(try feed(calendar), into: calendar) }
+        #expect(refused?.description.contains("Team feed") == true)
+        try store.importItems(try feed(calendar), into: calendar, removingMissing: true, asSubscriptionRefresh: true)
+        let stored = try store.items(of: calendar)
+        let series = try #require(stored.events.first)
+        let reminder = try #require(stored.reminders.first)
+        var renamed = series.event
+        renamed.title = "Mine now"
+        let occurrence = try store.occurrence(of: series.event.identifier, originalStart: try StoreFixture.time("2026-12-03T09:00:00"))
+        var moved = series.event
+        moved.calendarIdentifier = try store.defaultCalendarForNewEvents().identifier
+        let attempts: [() throws -> Void] = [
+            { try store.save(renamed) }, { try store.save(occurrence, span: .thisEvent) }, { try store.save(moved) },
+            { try store.remove(series.event) }, { try store.remove(occurrence) }, { try store.save(reminder) },
+            { try store.complete(reminder.identifier) }, { try store.removeReminder(reminder.identifier) },
+        ]
+        for attempt in attempts {
+            let error = #expect(throws: StoreError.self) { try attempt() }
+            #expect(error?.description == "calendar 'Team feed' is read-only")
+        }
+        // A read-only local calendar has no refresh to take.
+        let archive = ItemCalendar(title: "Archive", allowsContentModifications: false)
+        try store.save(archive)
+        #expect(throws: StoreError.self) {
+            try store.importItems(try feed(archive.identifier), into: archive.identifier, asSubscriptionRefresh: true)
+        }
+    }
+}
+
+@Suite("iCalendar fields in the store")
+struct ICalendarFieldsStoreTests {
+    @Test("an event's origin, structured location and alarms' unmodelled lines round-trip; a detached occurrence keeps its own origin")
+    func roundTrip() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let place = try StructuredLocation(title: "Office", latitude: 31.2304, longitude: 121.4737, radius: 70)
+        var alarm = Alarm.relative(seconds: -600)
+        alarm.unmodelled = "UID:alarm-1\r\nX-WR-ALARMUID:alarm-1\r\n"
+        let series = Event(calendarIdentifier: calendar, title: "Review", structuredLocation: place,
+                           start: try StoreFixture.zoned("2026-12-01T10:00:00"), end: try StoreFixture.zoned("2026-12-01T11:00:00"),
+                           recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=WEEKLY;COUNT=4"), alarms: [alarm], externalKey: "review@example.org",
+                           origin: ICalendarOrigin(sequence: 4, lastModified: 1_796_000_000, unmodelled: "ATTENDEE:mailto:b@example.org\r\n"))
+        try store.save(series)
+        #expect(try store.event(identifier: series.identifier) == series)
+        var occurrence = try store.occurrence(of: series.identifier, originalStart: try StoreFixture.time("2026-12-08T10:00:00"))
+        occurrence.origin = ICalendarOrigin(sequence: 5)
+        let detached = try store.save(occurrence, span: .thisEvent)
+        #expect(try store.event(identifier: detached).origin == ICalendarOrigin(sequence: 5))
+        #expect(try store.event(identifier: series.identifier).origin?.sequence == 4)
+        // Range queries carry the location and alarms, not the origin.
+        let week = try StoreFixture.date("2026-11-30T00:00:00+08:00")..<StoreFixture.date("2026-12-07T00:00:00+08:00")
+        let shown = try #require(try store.events(overlapping: week).first)
+        #expect(shown.structuredLocation == place && shown.alarms == [alarm] && shown.origin == nil)
+    }
+
+    @Test("a reminder's origin round-trips; a negative SEQUENCE is refused")
+    func reminderOrigin() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let reminder = Reminder(calendarIdentifier: calendar, title: "Renew", externalKey: "renew@example.org",
+                                origin: ICalendarOrigin(sequence: 2, lastModified: nil, unmodelled: "X-CUSTOM:1\r\n"))
+        try store.save(reminder)
+        #expect(try store.reminder(identifier: reminder.identifier) == reminder)
+        #expect(try store.reminders(.all) == [reminder])
+        var negative = reminder
+        negative.identifier = .random()
+        negative.externalKey = nil
+        negative.origin = ICalendarOrigin(sequence: -1)
+        #expect(throws: StoreError.self) { try store.save(negative) }
+    }
+}
