@@ -24,7 +24,9 @@ let package = Package(
                 resources: [.embedInCode("BundledData")]),
         // The parser, declared options, generated help and exit statuses chime and chimed share.
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
-        .target(name: "CommandLineInterface", dependencies: ["CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+        // iCalendar files and feeds into the store and out: import, export, subscription refresh.
+        .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HTTPDownload"]),
+        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
         // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).
         .systemLibrary(name: "CCurl"),

@@ -173,13 +173,14 @@ extension ICalendarItems {
             return [todo] + occurrences
         }
 
-        /// The key, else a UID kept among the unmodelled lines (a later part of a split), else one made of the identifier.
+        /// A UID kept among the unmodelled lines (a later part of a split,
+        /// whose key is the UID and its cut), else the key, else one made of the identifier.
         static func uid(_ event: Event) -> String {
-            if let key = event.externalKey { return key }
             if let kept = try? ICalendarComponent.readUnmodelled(event.origin?.unmodelled ?? ""),
                let uid = kept.properties.first(where: { $0.name == "UID" }) {
                 return uid.value
             }
+            if let key = event.externalKey { return key }
             return "\(event.identifier.rawValue)@chime"
         }
 

@@ -139,8 +139,10 @@ extension ICalendarItems {
     /// stays) and a new series, the override, carries on from it with its
     /// own rule or else the cut part's, and the cut part's exception and
     /// extra dates from the cut on, moved by the override's shift. The new
-    /// series has no external key; its UID and RECURRENCE-ID stay in its
-    /// unmodelled lines, so export writes it back as the same override.
+    /// series' external key is the UID and the cut (`UID#20261207T090000`),
+    /// so that a store keyed by it imports the split again as unchanged; its
+    /// UID and RECURRENCE-ID stay in its unmodelled lines, so export writes
+    /// it back as the same override.
     /// A COUNT rule is not split (that needs the recurrence engine to count
     /// what came before): a problem.
     static func split<Zones>(_ entry: inout Entry, master: Event, at component: ICalendarComponent, mapper: Mapper<Zones>) throws(MappingError) {
@@ -171,7 +173,7 @@ extension ICalendarItems {
         case nil: nil
         }
         var later = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-        later.externalKey = nil
+        later.externalKey = entry.uid + "#" + cut.basicFormat
         later.identifier = identifier(calendar: master.calendarIdentifier, uid: entry.uid, kind: "following", occurrence: cut)
         later.alarms = mapper.renumbered(later.alarms, item: later.identifier)
         if later.recurrenceRule == nil { later.recurrenceRule = rule }

@@ -1,0 +1,40 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import ICalendar
+
+/// Items of the store as one iCalendar file: RFC 5545 text with CR LF
+/// lines folded at 75 octets, and a VTIMEZONE for every zone the items use,
+/// generated from the machine's zone data for the years they span.
+public enum CalendarExport {
+    /// The VCALENDAR for `items`; `calendarName` (one calendar exported
+    /// whole) is written as X-WR-CALNAME, which `chime import` reads back.
+    public static func calendar(_ items: CalendarItems, calendarName: String?, stamp: Date) -> ICalendarComponent {
+        let events = items.allEvents
+        let years = yearSpan(events: events, reminders: items.reminders, stamp: stamp)
+        var calendar = ICalendarItems.components(events: events, reminders: items.reminders, stamp: stamp) { zone, _ in
+            ICalendarZones.vtimezone(for: zone, years: years)
+        }
+        if let calendarName {
+            let at = calendar.properties.firstIndex { $0.name == "PRODID" }.map { $0 + 1 } ?? calendar.properties.endIndex
+            calendar.properties.insert(ICalendarProperty(name: "X-WR-CALNAME", value: ICalendarText.escape(calendarName)), at: at)
+        }
+        return calendar
+    }
+
+    /// The file's bytes.
+    public static func bytes(_ items: CalendarItems, calendarName: String?, stamp: Date) throws(ICalendarWriteError) -> [UInt8] {
+        try ICalendarWriter.write(calendar(items, calendarName: calendarName, stamp: stamp))
+    }
+
+    /// The years a VTIMEZONE must cover: from the earliest item's start to
+    /// a year past the later of the last start and now, so that a series
+    /// running on is covered where most readers look.
+    static func yearSpan(events: [Event], reminders: [Reminder], stamp: Date) -> ClosedRange<Int> {
+        var years = events.map { $0.start.wallClock.date.year } + events.map { $0.end.wallClock.date.year }
+        years += reminders.compactMap { $0.due?.wallClock.date.year } + reminders.compactMap { $0.start?.wallClock.date.year }
+        let now = TimeZoneRules.utc.localTime(at: Int64(stamp.timeIntervalSince1970)).date.year
+        let low = min(years.min() ?? now, now)
+        return low...(max(years.max() ?? now, now) + 1)
+    }
+}

@@ -1,0 +1,77 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+import ICalendar
+
+/// One refresh of a subscribed calendar: a conditional GET of its feed,
+/// then an import that replaces the calendar's items with the feed's.
+///
+/// The last good copy stays when anything goes wrong: a failed download,
+/// a feed that does not read as iCalendar, or a store error writes nothing
+/// but the failure, and the next attempt comes sooner (`Subscription.nextAttempt`).
+/// A feed with some broken components imports the rest, since nobody is
+/// there to pass `--skip-broken`; the outcome says what was left out.
+public enum SubscriptionRefresh {
+    /// What one refresh did.
+    public struct Outcome: Sendable {
+        public var calendar: ItemCalendar
+        /// The subscription as recorded after the attempt.
+        public var subscription: Subscription
+        /// The import's report; nil when nothing was imported (not modified, or failed).
+        public var report: ImportReport?
+        public var notModified: Bool
+        /// Why it failed; nil on success.
+        public var failure: String?
+        /// Components of the feed left out.
+        public var skipped: [ImportFault]
+    }
+
+    /// The bounds of a download: a feed is a file a person would keep.
+    public static func request(for subscription: Subscription) throws(DownloadError) -> Downloader.Request {
+        Downloader.Request(url: try subscriptionHTTPAddress(subscription.url), entityTag: subscription.entityTag,
+                           lastModified: subscription.lastModifiedHeader)
+    }
+
+    /// Refreshes one subscription at `now` (Unix seconds) and records how it went.
+    public static func refresh(_ subscription: Subscription, store: CalendarStore, now: Int64,
+                               downloader: Downloader = Downloader()) throws(StoreError) -> Outcome {
+        let calendar = try store.calendar(identifier: subscription.calendarIdentifier)
+        func failed(_ reason: String) throws(StoreError) -> Outcome {
+            let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .failed(reason))
+            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: false, failure: reason, skipped: [])
+        }
+        let response: Downloader.Response
+        do {
+            response = try downloader.download(try request(for: subscription))
+        } catch {
+            return try failed(error.description)
+        }
+        guard let body = response.body else {
+            let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .notModified)
+            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: true, failure: nil, skipped: [])
+        }
+        let plan: CalendarImport.Plan
+        do {
+            plan = try CalendarImport.plan(body, source: subscription.url, into: calendar, defaultCalendar: calendar, store: store)
+        } catch {
+            return try failed(error.description)
+        }
+        guard !plan.parts.isEmpty else {
+            return try failed(plan.faults.first?.description ?? "\(subscription.url): the feed holds no calendar")
+        }
+        do {
+            let reports = try store.transaction { () throws(StoreError) -> [ImportReport] in
+                let reports = try CalendarImport.apply([plan], store: store, removingMissing: true, asSubscriptionRefresh: true)
+                try store.recordRefresh(of: calendar.identifier, at: now,
+                                        .fetched(entityTag: response.entityTag, lastModifiedHeader: response.lastModified))
+                return reports
+            }
+            let recorded = try store.subscription(of: calendar.identifier) ?? subscription
+            return Outcome(calendar: calendar, subscription: recorded, report: reports.first, notModified: false, failure: nil,
+                           skipped: plan.faults)
+        } catch {
+            return try failed((error as? StoreError)?.description ?? String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Foundation
+import ICalendar
+
+/// `chime import`: iCalendar files (or standard input) into a calendar.
+enum ImportCommand: Command {
+    static let name = "import"
+    static let abstract = "Import events, reminders and alarms from iCalendar (.ics) files"
+    static let syntax = CommandSyntax("chime import", forms: [.init("FILE... | -")], options: [calendar, skipBroken, check] + ChimeOptions.store,
+                                      discussion: """
+        Reads iCalendar (RFC 5545) files, or standard input for '-', into a
+        calendar: VEVENTs become events, VTODOs reminders and VALARMs alarms
+        (display, audio and email alarms all ring as notifications; Apple's and
+        RFC 9074's arrive and leave alarms ring on positions), with their repeat
+        rules, exceptions and changed occurrences. Time zones may be IANA names,
+        Windows names, or whatever the file's VTIMEZONE defines.
+
+        The UID is each item's key: importing the same file again changes
+        nothing, and importing an updated file updates what changed. When a UID
+        comes again, the copy with the higher SEQUENCE wins; with equal
+        SEQUENCEs, the later LAST-MODIFIED (else DTSTAMP); with neither newer,
+        the file's copy wins when it differs. What Chime does not model
+        (attendees, the organizer, X- properties, …) is kept with the item and
+        written back by 'chime export'.
+
+        A component that cannot be read (a broken line, a rule or zone Chime
+        cannot hold) is reported with its file, line and UID, and then nothing
+        is written (exit status 65) unless --skip-broken is given. Limits: a file
+        of at most \(ICalendarReader.Limits.standard.fileSize >> 20) MiB, an unfolded line of at most \(ICalendarReader.Limits.standard.lineLength >> 20) MiB,
+        components nested at most \(ICalendarReader.Limits.standard.depth) deep; past them the import stops with an error.
+        """, epilogue: StoreOptions.exitStatusHelp)
+
+    static let calendar = Option("--calendar", value: "NAME", help: """
+        the calendar to import into, made if missing (default: the one the
+        file names in X-WR-CALNAME, made if missing; else the default calendar)
+        """)
+    static let skipBroken = Flag("--skip-broken", help: "import what can be read; report the components that cannot")
+    static let check = Flag("--check", help: "read and report only; write nothing")
+
+    static var changesStore: Bool { true }
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = syntax.name
+        let parsed = try syntax.parse(arguments)
+        let sources = parsed.positionals
+        guard !sources.isEmpty else { throw .usage("\(command): name a FILE to import, or - for standard input (see '\(command) --help')") }
+        if sources.filter({ $0 == "-" }).count > 1 { throw .usage("\(command): standard input (-) can be read once") }
+        let checking = parsed[check]
+        // Read every file before the store is opened: a missing file never creates a store.
+        var files: [(source: String, bytes: [UInt8])] = []
+        for source in sources {
+            do {
+                files.append((source, try CalendarImport.bytes(of: source)))
+            } catch {
+                throw CommandFailure(message: "\(command): \(error)", status: FileManager.default.fileExists(atPath: source) || source == "-"
+                                     ? ExitStatus.dataError : ExitStatus.notFound)
+            }
+        }
+        let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: checking ? .reading : .writing, context: context,
+                                                command: command)
+        let name = parsed[calendar]
+        let defaultCalendar = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+        var plans: [CalendarImport.Plan] = []
+        for file in files {
+            do {
+                plans.append(try CalendarImport.plan(file.bytes, source: file.source, calendarName: name, defaultCalendar: defaultCalendar,
+                                                     store: store))
+            } catch {
+                throw .data("\(command): \(error)")
+            }
+        }
+        let faults = plans.flatMap(\.faults)
+        let skipping = parsed[skipBroken] && !checking
+        for fault in faults { context.standardError("\(command): \(skipping ? "skipped " : "")\(fault)") }
+        if checking {
+            for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
+            report(plans, reports: nil, parsed: parsed, context: context)
+            if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
+            return
+        }
+        if !faults.isEmpty && !parsed[skipBroken] {
+            throw .data("\(command): nothing imported: \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be read "
+                        + "(--skip-broken imports the rest)")
+        }
+        let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store) }
+        report(plans, reports: reports, parsed: parsed, context: context)
+    }
+
+    /// Per file and calendar: how many items came, and what became of them.
+    static func report(_ plans: [CalendarImport.Plan], reports: [ImportReport]?, parsed: ParsedArguments, context: CommandContext) {
+        struct Part: Encodable {
+            var file, calendar: String
+            var newCalendar: Bool
+            var events, reminders: Int
+            var added, updated, unchanged, keptNewer: Int?
+        }
+        struct Report: Encodable {
+            var imported: [Part]
+            var skipped: [String]
+            var checkedOnly: Bool
+        }
+        var parts: [Part] = []
+        var index = 0
+        for plan in plans {
+            for part in plan.parts {
+                var line = Part(file: plan.source, calendar: part.calendar.title, newCalendar: part.isNew,
+                                events: part.items.events.count, reminders: part.items.reminders.count)
+                if let reports, index < reports.count {
+                    let outcomes = reports[index].entries.map(\.outcome)
+                    line.added = outcomes.filter { $0 == .added }.count
+                    line.updated = outcomes.filter { $0 == .updated }.count
+                    line.unchanged = outcomes.filter { $0 == .unchanged }.count
+                    line.keptNewer = outcomes.filter { $0 == .keptNewer }.count
+                }
+                index += 1
+                parts.append(line)
+            }
+        }
+        if parsed[ChimeOptions.json] {
+            StoreOptions.printJSON(Report(imported: parts, skipped: plans.flatMap(\.faults).map(\.description), checkedOnly: reports == nil),
+                                   context: context)
+            return
+        }
+        for part in parts {
+            var text = "\(part.file): \(part.events) event\(part.events == 1 ? "" : "s"), \(part.reminders) reminder\(part.reminders == 1 ? "" : "s")"
+            text += (reports == nil ? " would go to" : " into") + " '\(part.calendar)'" + (part.newCalendar ? " (new)" : "")
+            if let added = part.added, let updated = part.updated, let unchanged = part.unchanged, let kept = part.keptNewer {
+                text += ": \(added) added, \(updated) updated, \(unchanged) unchanged"
+                if kept > 0 { text += ", \(kept) kept (the stored copy is newer)" }
+            }
+            context.standardOutput(text)
+        }
+    }
+}
