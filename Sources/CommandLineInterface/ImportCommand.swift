@@ -58,25 +58,22 @@ enum ImportCommand: Command {
                                      ? ExitStatus.dataError : ExitStatus.notFound)
             }
         }
-        let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: checking ? .reading : .writing, context: context,
-                                                command: command)
-        let name = parsed[calendar]
-        let defaultCalendar = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
-        var plans: [CalendarImport.Plan] = []
-        for file in files {
-            do {
-                plans.append(try CalendarImport.plan(file.bytes, source: file.source, calendarName: name, defaultCalendar: defaultCalendar,
-                                                     store: store))
-            } catch {
-                throw .data("\(command): \(error)")
-            }
+        // With no store yet, a file that cannot be imported must not create
+        // one: read it against the empty store first, then for real.
+        let exists = FileManager.default.fileExists(atPath: StoreOptions.path(parsed, context: context))
+        var plans = try plan(files, parsed: parsed, access: checking || !exists ? .reading : .writing, context: context)
+        var store = plans.store
+        if !checking && !exists && (plans.list.allSatisfy { $0.faults.isEmpty } || parsed[skipBroken]) {
+            plans = try plan(files, parsed: parsed, access: .writing, context: context)
+            store = plans.store
         }
-        let faults = plans.flatMap(\.faults)
+        let plansList = plans.list
+        let faults = plansList.flatMap(\.faults)
         let skipping = parsed[skipBroken] && !checking
         for fault in faults { context.standardError("\(command): \(skipping ? "skipped " : "")\(fault)") }
         if checking {
-            for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
-            report(plans, reports: nil, parsed: parsed, context: context)
+            for warning in plansList.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
+            report(plansList, reports: nil, parsed: parsed, context: context)
             if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
             return
         }
@@ -84,8 +81,26 @@ enum ImportCommand: Command {
             throw .data("\(command): nothing imported: \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be read "
                         + "(--skip-broken imports the rest)")
         }
-        let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store) }
-        report(plans, reports: reports, parsed: parsed, context: context)
+        let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plansList, store: store) }
+        report(plansList, reports: reports, parsed: parsed, context: context)
+    }
+
+    /// Every file read and mapped against the store opened for `access`.
+    static func plan(_ files: [(source: String, bytes: [UInt8])], parsed: ParsedArguments, access: StoreOptions.Access,
+                     context: CommandContext) throws(CommandFailure) -> (list: [CalendarImport.Plan], store: CalendarStore) {
+        let command = syntax.name
+        let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: access, context: context, command: command)
+        let defaultCalendar = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+        var plans: [CalendarImport.Plan] = []
+        for file in files {
+            do {
+                plans.append(try CalendarImport.plan(file.bytes, source: file.source, calendarName: parsed[calendar],
+                                                     defaultCalendar: defaultCalendar, store: store))
+            } catch {
+                throw .data("\(command): \(error)")
+            }
+        }
+        return (plans, store)
     }
 
     /// Per file and calendar: how many items came, and what became of them.

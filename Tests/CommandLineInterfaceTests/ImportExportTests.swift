@@ -1,0 +1,124 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("chime import and chime export")
+struct ImportExportTests {
+    static func fixture(_ name: String) -> String { PackagePaths.root + "/Tests/ICalendarTests/Fixtures/" + name }
+
+    static let itemFixtures = ["items/google-recurring.ics", "items/outlook.ics", "items/iphone-reminder.ics", "items/this-and-future.ics",
+                               "oracle/weekly-exdate-berlin-dst.ics"]
+
+    @Test("importing a file again changes nothing, and an export imported into a new store exports the same text")
+    func idempotentAndLossless() throws {
+        let scratch = Scratch()
+        for name in Self.itemFixtures { scratch.ok("import", Self.fixture(name)) }
+        let counter = try scratch.changeCounter()
+        for name in Self.itemFixtures {
+            let again = scratch.ok("import", Self.fixture(name))
+            #expect(again.text.contains(" 0 added, 0 updated"), "\(name): \(again.text)")
+        }
+        #expect(try scratch.changeCounter() == counter, "a second import of the same files wrote to the store")
+
+        let first = scratch.folder + "/first.ics"
+        scratch.ok("export", "--output", first)
+        let other = Scratch()
+        other.ok("import", first)
+        let second = other.folder + "/second.ics"
+        other.ok("export", "--output", second)
+        func withoutStamps(_ path: String) throws -> [String] {
+            try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") }
+        }
+        #expect(try withoutStamps(first) == withoutStamps(second))
+        let again = other.ok("import", first)
+        #expect(again.text.hasSuffix(": 0 added, 0 updated, 9 unchanged"), "\(again.text)")
+    }
+
+    @Test("an export reads without an error in Python's icalendar (CRLF, 75-octet lines, a VTIMEZONE per TZID) and in libical")
+    func exportPassesOracles() throws {
+        let scratch = Scratch()
+        for name in Self.itemFixtures { scratch.ok("import", Self.fixture(name)) }
+        let file = scratch.folder + "/export.ics"
+        scratch.ok("export", "--output", file)
+        let permissions = try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        let icalendar = try Oracles.icalendarCheck(file, strict: true)
+        #expect(icalendar.passed, "\(icalendar.problems)")
+        let libical = try Oracles.libicalCheck(file)
+        #expect(libical.passed, "\(libical.problems)")
+    }
+
+    @Test("the occurrences of imported calendars are those recurring-ical-events lists, DST changes, EXDATEs and moved occurrences included")
+    func occurrencesAgreeWithOracle() throws {
+        var agreed = 0
+        for name in Self.itemFixtures {
+            let scratch = Scratch()
+            scratch.ok("import", Self.fixture(name))
+            let expected = try Oracles.expand(Self.fixture(name), from: "2025-01-01", to: "2028-01-01")
+            let store = try scratch.store()
+            let range = Date(timeIntervalSince1970: RFC3339.instant("2025-01-01T00:00:00Z")!)..<Date(timeIntervalSince1970: RFC3339.instant("2028-01-01T00:00:00Z")!)
+            let events = try store.events(overlapping: range)
+            let ours = try events.map { event -> Oracles.Moment in
+                switch event.start {
+                case .date(let day): return .date(day)
+                case .floating(let time): return .floating(time)
+                case .zoned(let time, let zone, let fold): return .instant(try TimeZoneRules.named(zone).resolve(time, fold: fold).instant)
+                }
+            }
+            #expect(ours.map(\.description).sorted() == expected.map(\.start.description).sorted(), "\(name)")
+            if ours.count == expected.count { agreed += ours.count }
+        }
+        #expect(agreed >= 20, "only \(agreed) occurrences compared")
+    }
+
+    @Test("a broken component stops the import with its file, line and UID and writes nothing; --skip-broken imports the rest; --check writes nothing")
+    func brokenFiles() throws {
+        let scratch = Scratch()
+        scratch.ok("calendars")
+        scratch.add("event", "Already here", "--start", "2026-12-02T10:00")
+        let broken = Self.fixture("items/broken.ics")
+        try scratch.refuses(["import", broken], status: 65, mentioning: ["broken.ics:3: VEVENT no-start: has no DTSTART", "nothing imported"])
+        let check = scratch.run("import", "--check", broken)
+        #expect(check.status == 65)
+        #expect(check.text.contains("would go to 'Personal'"))
+        let counter = try scratch.changeCounter()
+        #expect(scratch.run("import", "--check", Self.fixture("items/outlook.ics")).status == 0)
+        #expect(try scratch.changeCounter() == counter, "--check wrote to the store")
+        let skipped = scratch.ok("import", "--skip-broken", broken)
+        #expect(skipped.errors.contains { $0.contains("skipped") && $0.contains("VJOURNAL journal") })
+        #expect(skipped.text.contains("1 added"))
+    }
+
+    @Test("a missing file is 66 and an endless or oversized input is refused without creating the store")
+    func missingAndBadInput() throws {
+        let scratch = Scratch()
+        let missing = scratch.run("import", scratch.folder + "/nothere.ics")
+        #expect(missing.status == 66)
+        #expect(missing.errors.joined().contains("nothere.ics"))
+        let notCalendar = scratch.folder + "/notes.txt"
+        try "just some notes\n".write(toFile: notCalendar, atomically: true, encoding: .utf8)
+        let refused = scratch.run("import", notCalendar)
+        #expect(refused.status == 65)
+        #expect(refused.errors.joined().contains("no VCALENDAR"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path), "a refused first import created the store")
+    }
+
+    @Test("a file naming its calendar in X-WR-CALNAME goes to that calendar, made if missing; --calendar overrides it")
+    func calendarChoice() throws {
+        let scratch = Scratch()
+        let file = scratch.folder + "/work.ics"
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nX-WR-CALNAME:Work\r\nBEGIN:VEVENT\r\nUID:a@test\r\nDTSTAMP:20261201T000000Z\r\n\
+        DTSTART;TZID=Asia/Shanghai:20261203T090000\r\nDTEND;TZID=Asia/Shanghai:20261203T100000\r\nSUMMARY:Planning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(scratch.ok("import", file).text.contains("into 'Work' (new)"))
+        #expect(scratch.ok("calendars").text.contains("Work"))
+        #expect(scratch.ok("import", "--calendar", "Elsewhere", file).text.contains("into 'Elsewhere' (new): 1 added"))
+        let exported = scratch.ok("export", "--calendar", "Work").text
+        #expect(exported.contains("X-WR-CALNAME:Work\r"))
+        #expect(exported.contains("SUMMARY:Planning\r"))
+    }
+}
