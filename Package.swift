@@ -52,7 +52,7 @@ let package = Package(
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.
         .executableTarget(name: "chime-bench-peer"),
         // Not CommandLineInterface: chimed needs none of chime's commands (nor their code's start-up cost).
-        .target(name: "ChimedCommandLine", dependencies: ["CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
+        .target(name: "ChimedCommandLine", dependencies: ["CalendarExchange", "CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         // What the test targets share (temporary folders and stores, literal
         // parsing, package paths, child processes); only test targets depend on it.

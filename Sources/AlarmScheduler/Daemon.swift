@@ -63,6 +63,8 @@ public final class Daemon: @unchecked Sendable {
         public var clock: any DaemonClock = WallClock()
         /// How long a control-socket reply may wait for its client to read it, in seconds.
         public var replyTimeout: Double = 10
+        /// What refreshes subscribed calendars when they come due; nil: they are not refreshed.
+        public var subscriptions: (any SubscriptionRefreshing)?
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -124,6 +126,10 @@ public final class Daemon: @unchecked Sendable {
     var onScreen: [String: Firing] = [:]
     /// Location alarms (Daemon+Location.swift).
     var location = LocationWatch()
+    /// Subscribed calendars (Daemon+Subscriptions.swift): the timer for the next due, and whether a refresh runs.
+    var subscriptionTimer: (source: any ClockTimer, at: Double)?
+    var refreshing = false
+    let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
 
     /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
     public static func runtimeFolder(_ environment: [String: String]) -> String {
@@ -190,6 +196,7 @@ public final class Daemon: @unchecked Sendable {
             do { try startLocation() } catch { log("chimed: location alarms: \(error)") }
             showInterruptedCrossings()
             wake()
+            armSubscriptions()
         }
         log("chimed: started on \(options.storePath)")
     }
@@ -219,6 +226,8 @@ public final class Daemon: @unchecked Sendable {
     func storeWritten() {
         dispatchPrecondition(condition: .onQueue(queue))
         wake()
+        // A subscription added or changed (chime subscribe) may be due sooner.
+        armSubscriptions()
         guard !lookAgainPending else { return }
         lookAgainPending = true
         queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in

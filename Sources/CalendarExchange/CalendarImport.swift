@@ -23,6 +23,8 @@ public enum CalendarImport {
         public var faults: [ImportFault]
         /// What was read leniently (bad folding, text outside components, …).
         public var warnings: [ImportFault]
+        /// The first calendar's own name (X-WR-CALNAME), if it gives one.
+        public var feedName: String?
 
         public var eventCount: Int { parts.reduce(0) { $0 + $1.items.allEvents.count } }
         public var reminderCount: Int { parts.reduce(0) { $0 + $1.items.reminders.count } }
@@ -53,7 +55,7 @@ public enum CalendarImport {
         } catch {
             throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
-        var plan = Plan(source: source, parts: [], faults: [], warnings: [])
+        var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
         plan.faults = reading.problems.map {
             ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
         }
@@ -66,7 +68,9 @@ public enum CalendarImport {
         // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
         var made: [String: ItemCalendar] = [:]
         for component in calendars {
-            let title = calendarName ?? component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
+            let named = component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
+            if plan.feedName == nil, let named, !named.isEmpty { plan.feedName = named }
+            let title = calendarName ?? named
             var target = fixed ?? defaultCalendar, isNew = false
             if fixed == nil, let title, !title.isEmpty {
                 if let existing = made[title] {

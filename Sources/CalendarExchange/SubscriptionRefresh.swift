@@ -25,6 +25,8 @@ public enum SubscriptionRefresh {
         public var failure: String?
         /// Components of the feed left out.
         public var skipped: [ImportFault]
+        /// The name the feed gives itself (X-WR-CALNAME), when it came.
+        public var feedName: String?
     }
 
     /// The bounds of a download: a feed is a file a person would keep.
@@ -39,7 +41,7 @@ public enum SubscriptionRefresh {
         let calendar = try store.calendar(identifier: subscription.calendarIdentifier)
         func failed(_ reason: String) throws(StoreError) -> Outcome {
             let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .failed(reason))
-            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: false, failure: reason, skipped: [])
+            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: false, failure: reason, skipped: [], feedName: nil)
         }
         let response: Downloader.Response
         do {
@@ -49,7 +51,7 @@ public enum SubscriptionRefresh {
         }
         guard let body = response.body else {
             let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .notModified)
-            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: true, failure: nil, skipped: [])
+            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: true, failure: nil, skipped: [], feedName: nil)
         }
         let plan: CalendarImport.Plan
         do {
@@ -69,7 +71,7 @@ public enum SubscriptionRefresh {
             }
             let recorded = try store.subscription(of: calendar.identifier) ?? subscription
             return Outcome(calendar: calendar, subscription: recorded, report: reports.first, notModified: false, failure: nil,
-                           skipped: plan.faults)
+                           skipped: plan.faults, feedName: plan.feedName)
         } catch {
             return try failed((error as? StoreError)?.description ?? String(describing: error))
         }

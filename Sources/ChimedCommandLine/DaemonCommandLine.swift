@@ -118,6 +118,7 @@ public enum DaemonCommandLine {
             }
             notifier = LoggedNotifier(shown, log: line)
         }
+        options.subscriptions = FeedRefresher(machineZone: options.machineZone)
         let daemon = Daemon(options: options, notifier: notifier, log: log)
         do {
             try daemon.start()

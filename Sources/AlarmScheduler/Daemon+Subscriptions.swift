@@ -1,0 +1,49 @@
+import Dispatch
+
+/// Subscribed calendars: one timer, armed for the earliest subscription
+/// due, that hands the refresh to `Options.subscriptions` on a queue of its
+/// own. The refresh writes through its own connection; the store watch
+/// then re-plans, as for any other writer.
+extension Daemon {
+    /// Arms (or re-arms) the refresh timer for the next subscription due;
+    /// nothing when there is none or no refresher was given.
+    func armSubscriptions() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard options.subscriptions != nil, let store else { return }
+        let next: Int64?
+        do { next = try store.nextSubscriptionDue() } catch {
+            log("chimed: subscriptions: \(error)")
+            return
+        }
+        guard let next else {
+            subscriptionTimer?.source.cancel()
+            subscriptionTimer = nil
+            return
+        }
+        // Never sooner than now; a feed due long ago refreshes at once.
+        let at = max(Double(next), clock.now)
+        // A refresh running arms again when it ends.
+        if refreshing { return }
+        if let armed = subscriptionTimer, armed.at == at { return }
+        subscriptionTimer?.source.cancel()
+        let source = clock.schedule(at: at, on: queue) { [weak self] in self?.refreshSubscriptions() }
+        subscriptionTimer = (source, at)
+    }
+
+    /// Runs the due refreshes on the refresh queue, then arms for the next.
+    func refreshSubscriptions() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        subscriptionTimer = nil
+        guard let refresher = options.subscriptions, !refreshing else { return }
+        refreshing = true
+        let path = options.storePath, now = Int64(clock.now.rounded(.down)), log = self.log
+        subscriptionQueue.async { [weak self] in
+            refresher.refreshDue(storePath: path, now: now, log: log)
+            guard let self else { return }
+            self.queue.async {
+                self.refreshing = false
+                self.armSubscriptions()
+            }
+        }
+    }
+}

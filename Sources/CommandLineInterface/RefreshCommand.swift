@@ -1,0 +1,78 @@
+import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Foundation
+
+/// `chime refresh`: subscribed calendars downloaded again now.
+enum RefreshCommand: Command {
+    static let name = "refresh"
+    static let abstract = "Download subscribed calendars again now"
+    static let syntax = CommandSyntax("chime refresh", forms: [.init("[NAME...]")], options: ChimeOptions.store, discussion: """
+        Downloads the named subscribed calendars (default: every one) again
+        now, as chimed does on each one's interval, and says what changed. A
+        feed that cannot be downloaded or read keeps its last good copy.
+        """, epilogue: StoreOptions.exitStatusHelp + "\n69 when a feed could not be refreshed.")
+
+    static var changesStore: Bool { true }
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = syntax.name
+        let (parsed, names, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .writing, context: context)
+        let now = context.second()
+        let outcomes = try StoreOptions.run(command) { () throws(StoreError) -> [SubscriptionRefresh.Outcome] in
+            var subscriptions = try store.subscriptions()
+            if !names.isEmpty {
+                let wanted = try names.map { name throws(StoreError) -> ItemIdentifier in
+                    let calendar = try store.calendar(named: name)
+                    guard subscriptions.contains(where: { $0.calendarIdentifier == calendar.identifier }) else {
+                        throw .invalid(ValidationError(field: "calendar", value: name, reason: "is not a subscribed calendar"))
+                    }
+                    return calendar.identifier
+                }
+                subscriptions = subscriptions.filter { wanted.contains($0.calendarIdentifier) }
+            }
+            return try subscriptions.map { subscription throws(StoreError) in
+                try SubscriptionRefresh.refresh(subscription, store: store, now: now)
+            }
+        }
+        if outcomes.isEmpty && !parsed[ChimeOptions.json] { context.standardOutput("No subscribed calendars.") }
+        report(outcomes, parsed: parsed, context: context)
+        let failed = outcomes.filter { $0.failure != nil }
+        if !failed.isEmpty {
+            throw CommandFailure(message: failed.map { "\(command): '\($0.calendar.title)': \($0.failure!)" }.joined(separator: "\n"),
+                                 status: ExitStatus.unavailable)
+        }
+    }
+
+    /// One line a calendar: what its refresh did.
+    static func report(_ outcomes: [SubscriptionRefresh.Outcome], parsed: ParsedArguments, context: CommandContext) {
+        struct Line: Encodable {
+            var calendar, url, outcome: String
+            @Nullable var failure: String?
+            var added, updated, removed, unchanged, skipped: Int
+        }
+        let lines = outcomes.map { outcome -> Line in
+            let outcomes = outcome.report?.entries.map(\.outcome) ?? []
+            return Line(calendar: outcome.calendar.title, url: outcome.subscription.url,
+                        outcome: outcome.failure != nil ? "failed" : outcome.notModified ? "not-modified" : "fetched",
+                        failure: outcome.failure,
+                        added: outcomes.filter { $0 == .added }.count, updated: outcomes.filter { $0 == .updated }.count,
+                        removed: outcomes.filter { $0 == .removed }.count, unchanged: outcomes.filter { $0 == .unchanged }.count,
+                        skipped: outcome.skipped.count)
+        }
+        if parsed[ChimeOptions.json] {
+            StoreOptions.printJSON(["refreshed": lines], context: context)
+            return
+        }
+        for line in lines {
+            switch line.outcome {
+            case "failed": context.standardOutput("\(line.calendar): not refreshed, keeps its last copy: \(line.failure ?? "")")
+            case "not-modified": context.standardOutput("\(line.calendar): not changed since the last download")
+            default:
+                var text = "\(line.calendar): \(line.added) added, \(line.updated) updated, \(line.removed) removed, \(line.unchanged) unchanged"
+                if line.skipped > 0 { text += ", \(line.skipped) component\(line.skipped == 1 ? "" : "s") left out (cannot be read)" }
+                context.standardOutput(text)
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+
+/// `chime subscribe`: a read-only calendar filled from a feed on the web.
+enum SubscribeCommand: Command {
+    static let name = "subscribe"
+    static let abstract = "Subscribe to a calendar on the web (a read-only calendar chimed keeps fresh)"
+    static let syntax = CommandSyntax("chime subscribe", forms: [.init("URL")], options: [calendarName, every] + ChimeOptions.store,
+                                      discussion: """
+        Makes a read-only calendar from an iCalendar feed (http, https or
+        webcal URL: a holiday calendar, a team's shared calendar, a timetable),
+        downloads it once now, and leaves it to chimed to download again every
+        --every (and to 'chime refresh' at once). Its items ring like any
+        other; editing them is refused. A download asks only for what changed
+        (ETag, If-Modified-Since), takes at most \(Downloader.Request.defaultMaximumBodySize >> 20) MiB and a minute, and
+        when it fails the calendar keeps its last good copy and chimed tries
+        again sooner. 'chime calendar remove --yes' with its name removes it.
+        """, epilogue: StoreOptions.exitStatusHelp + "\n69 when the first download fails (nothing is kept).")
+
+    static let calendarName = Option("--name", value: "NAME", help: """
+        the calendar's name (default: the name the feed gives itself, else the
+        URL's host)
+        """)
+    static let every = Option("--every", value: "DURATION", help: """
+        how often chimed downloads it again: at least 1m, at most 366d (default 1d)
+        """, convert: { text in
+            (try? DurationExpression(text)).flatMap {
+                (Subscription.minimumRefreshInterval...Subscription.maximumRefreshInterval).contains(Int64($0.seconds)) ? Int64($0.seconds) : nil
+            }
+        })
+
+    static var changesStore: Bool { true }
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let command = syntax.name
+        let (parsed, given, address, store) = try StoreOptions.start(syntax, arguments, positionals: ["URL"], access: .writing,
+                                                                     context: context) { _, given throws(CommandFailure) in
+            do { return try subscriptionHTTPAddress(given[0]) } catch { throw .data("\(command): \(error)") }
+        }
+        let url = given[0]
+        let host = URL(string: address)?.host ?? url
+        let title = parsed[calendarName] ?? host
+        let now = context.second()
+        let outcome = try StoreOptions.run(command) { () throws(StoreError) -> SubscriptionRefresh.Outcome in
+            let calendar = ItemCalendar(title: title, kind: .subscribed(url: url), allowsContentModifications: false)
+            try store.save(calendar)
+            try store.saveSubscription(Subscription(calendarIdentifier: calendar.identifier, url: url,
+                                                    refreshInterval: parsed[every] ?? 86_400))
+            var outcome = try SubscriptionRefresh.refresh(try store.subscription(of: calendar.identifier)!, store: store, now: now)
+            if outcome.failure != nil {
+                try store.removeCalendar(calendar.identifier, removingItems: true)
+            } else if parsed[calendarName] == nil, let name = outcome.feedName, name != title,
+                      (try? store.calendar(named: name)) == nil {
+                var renamed = outcome.calendar
+                renamed.title = name
+                try store.save(renamed)
+                outcome.calendar = renamed
+            }
+            return outcome
+        }
+        if let failure = outcome.failure {
+            throw CommandFailure(message: "\(command): \(failure); not subscribed", status: ExitStatus.unavailable)
+        }
+        RefreshCommand.report([outcome], parsed: parsed, context: context)
+    }
+}

@@ -1,0 +1,66 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("chime subscribe and chime refresh")
+struct SubscribeCommandTests {
+    static func feed(_ events: [(uid: String, title: String, day: Int)], name: String? = "Team") -> [UInt8] {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n" + (name.map { "X-WR-CALNAME:\($0)\r\n" } ?? "")
+        for event in events {
+            text += "BEGIN:VEVENT\r\nUID:\(event.uid)\r\nDTSTAMP:20261201T000000Z\r\n"
+                + "DTSTART;TZID=Asia/Shanghai:202612\(CivilDate.twoDigits(event.day))T090000\r\n"
+                + "DTEND;TZID=Asia/Shanghai:202612\(CivilDate.twoDigits(event.day))T100000\r\nSUMMARY:\(event.title)\r\n"
+                + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:-PT10M\r\nDESCRIPTION:x\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+        }
+        return Array((text + "END:VCALENDAR\r\n").utf8)
+    }
+
+    @Test("subscribe makes a read-only calendar named by the feed; refresh adds, updates and removes what the feed changed")
+    func subscribeAndRefresh() throws {
+        let server = try LoopbackHTTPServer(files: ["/team.ics": Self.feed([("a@t", "Planning", 3), ("b@t", "Review", 4)])])
+        let scratch = Scratch()
+        let subscribed = scratch.ok("subscribe", server.base + "/team.ics", "--every", "6h")
+        #expect(subscribed.text == "Team: 2 added, 0 updated, 0 removed, 0 unchanged")
+        #expect(scratch.ok("calendars").output.contains { $0.hasPrefix("Team ") && $0.hasSuffix("subscribed to \(server.base)/team.ics, read-only") })
+        let store = try scratch.store()
+        let team = try store.calendar(named: "Team")
+        #expect(try store.subscription(of: team.identifier)?.refreshInterval == 21_600)
+        let events = try store.items(of: team.identifier).events
+        #expect(events.map(\.event.title).sorted() == ["Planning", "Review"])
+        #expect(events.allSatisfy { $0.event.alarms.count == 1 }, "the feed's alarms ring like any other")
+
+        // An edit is refused: the feed is the calendar's one writer.
+        let id = events[0].event.identifier.rawValue
+        try scratch.refuses(["edit", id, "--title", "Mine"], status: 65, mentioning: ["calendar 'Team' is read-only"])
+
+        server.setFile("/team.ics", Self.feed([("a@t", "Planning (moved)", 5), ("c@t", "Retro", 6)]))
+        #expect(scratch.ok("refresh").text == "Team: 1 added, 1 updated, 1 removed, 0 unchanged")
+        #expect(try store.items(of: team.identifier).events.map(\.event.title).sorted() == ["Planning (moved)", "Retro"])
+        #expect(scratch.ok("refresh", "Team").text == "Team: 0 added, 0 updated, 0 removed, 2 unchanged")
+    }
+
+    @Test("a feed that fails keeps the last good copy and refresh exits 69; a first download that fails subscribes nothing")
+    func failures() throws {
+        let server = try LoopbackHTTPServer(files: ["/team.ics": Self.feed([("a@t", "Planning", 3)], name: nil)])
+        let scratch = Scratch()
+        #expect(scratch.ok("subscribe", server.base + "/team.ics", "--name", "Work feed").text.hasPrefix("Work feed: 1 added"))
+        server.setFile("/team.ics", nil)
+        let failed = scratch.run("refresh")
+        #expect(failed.status == 69)
+        #expect(failed.text.contains("Work feed: not refreshed, keeps its last copy"))
+        let store = try scratch.store()
+        let calendar = try store.calendar(named: "Work feed")
+        #expect(try store.items(of: calendar.identifier).events.count == 1)
+        #expect(try store.subscription(of: calendar.identifier)?.consecutiveFailures == 1)
+
+        let none = scratch.run("subscribe", server.base + "/nothing.ics", "--name", "Nothing")
+        #expect(none.status == 69)
+        #expect(none.errors.joined().contains("not subscribed"))
+        #expect(!scratch.ok("calendars").text.contains("Nothing"))
+        #expect(scratch.run("subscribe", "ftp://example.com/x.ics").status == 65)
+        #expect(scratch.run("subscribe", server.base + "/team.ics", "--every", "10s").status == 65)
+    }
+}
