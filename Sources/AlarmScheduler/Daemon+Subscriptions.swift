@@ -20,12 +20,19 @@ extension Daemon {
             subscriptionTimer = nil
             return
         }
-        // Never sooner than now; a feed due long ago refreshes at once.
-        let at = max(Double(next), clock.now)
         // A refresh running arms again when it ends.
         if refreshing { return }
+        // A refresh that could not record its outcome leaves the feed due:
+        // a minute between attempts keeps that from spinning.
+        let at = max(Double(next), (subscriptionsRefreshedAt ?? -.infinity) + 60)
         if let armed = subscriptionTimer, armed.at == at { return }
         subscriptionTimer?.source.cancel()
+        subscriptionTimer = nil
+        // A feed due now (or long ago) refreshes at once, not at the clock's next tick.
+        guard at > clock.now else {
+            queue.async { [weak self] in self?.refreshSubscriptions() }
+            return
+        }
         let source = clock.schedule(at: at, on: queue) { [weak self] in self?.refreshSubscriptions() }
         subscriptionTimer = (source, at)
     }
@@ -36,6 +43,7 @@ extension Daemon {
         subscriptionTimer = nil
         guard let refresher = options.subscriptions, !refreshing else { return }
         refreshing = true
+        subscriptionsRefreshedAt = clock.now
         let path = options.storePath, now = Int64(clock.now.rounded(.down)), log = self.log
         subscriptionQueue.async { [weak self] in
             refresher.refreshDue(storePath: path, now: now, log: log)

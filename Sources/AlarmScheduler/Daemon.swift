@@ -129,6 +129,7 @@ public final class Daemon: @unchecked Sendable {
     /// Subscribed calendars (Daemon+Subscriptions.swift): the timer for the next due, and whether a refresh runs.
     var subscriptionTimer: (source: any ClockTimer, at: Double)?
     var refreshing = false
+    var subscriptionsRefreshedAt: Double?
     let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
 
     /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
