@@ -45,7 +45,7 @@ let package = Package(
                                                        "Geofencing", "SystemCalls", "JSONValues"]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
-        .target(name: "Benchmarks", dependencies: ["CalendarModel", "ICalendar", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
+        .target(name: "Benchmarks", dependencies: ["CalendarModel", "ICalendar", "CalendarExchange", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
                                                   "Geofencing", "SQLiteDatabase", "SystemCalls"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),

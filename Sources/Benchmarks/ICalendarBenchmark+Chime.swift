@@ -1,16 +1,47 @@
+import CalendarExchange
 import CalendarModel
+import CalendarStore
+import Foundation
 import ICalendar
+import Synchronization
 
 extension ICalendarBenchmark {
     /// Chime's steps for `chime-bench ical`: the reader alone (beside
-    /// libical's parser), then the import and the export.
+    /// libical's parser), the whole import into a new store (read, map,
+    /// one transaction), and the export of that store.
     public static func chimeSteps() -> ChimeSteps {
-        ChimeSteps(parse: { path in
+        // The store the last import made, which the export reads.
+        let imported = Mutex<String?>(nil)
+        return ChimeSteps(parse: { path in
             let reading = try ICalendarReader().read(path: path)
             guard reading.problems.isEmpty else {
                 throw BenchmarkError(description: "the generated calendar read with \(reading.problems.count) problems: \(reading.problems[0])")
             }
             return reading.components.reduce(0) { $0 + $1.components(named: "VEVENT").count }
+        }, importFile: { path in
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ical-import-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if let old = imported.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: old).deletingLastPathComponent().path) }
+            let storePath = folder + "/import.db"
+            let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+            let plan = try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path,
+                                               defaultCalendar: try store.defaultCalendarForNewEvents(), store: store)
+            guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
+            _ = try CalendarImport.apply([plan], store: store)
+            imported.withLock { $0 = storePath }
+            return plan.eventCount
+        }, export: { _ in
+            guard let storePath = imported.withLock({ $0 }) else { throw BenchmarkError(description: "export: nothing imported") }
+            let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+            var items = CalendarItems()
+            for calendar in try store.calendars() {
+                let some = try store.items(of: calendar.identifier)
+                items.events += some.events
+                items.reminders += some.reminders
+            }
+            let bytes = try CalendarExport.bytes(items, calendarName: nil, stamp: Date(timeIntervalSince1970: 1_796_083_200))
+            guard !bytes.isEmpty else { throw BenchmarkError(description: "export wrote nothing") }
+            return items.allEvents.count
         })
     }
 }
