@@ -20,9 +20,8 @@ struct FeedRefresher: SubscriptionRefreshing {
                 } else if outcome.notModified {
                     log("chimed: subscription \(name) not changed")
                 } else {
-                    let report = outcome.report?.entries.map(\.outcome) ?? []
-                    log("chimed: subscription \(name) refreshed: \(report.filter { $0 == .added }.count) added, "
-                        + "\(report.filter { $0 == .updated }.count) updated, \(report.filter { $0 == .removed }.count) removed")
+                    let report = outcome.report ?? ImportReport()
+                    log("chimed: subscription \(name) refreshed: \(report.added) added, \(report.updated) updated, \(report.removed) removed")
                 }
             }
         } catch {

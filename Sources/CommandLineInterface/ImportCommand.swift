@@ -123,11 +123,8 @@ enum ImportCommand: Command {
                 var line = Part(file: plan.source, calendar: part.calendar.title, newCalendar: part.isNew,
                                 events: part.items.events.count, reminders: part.items.reminders.count)
                 if let reports, index < reports.count {
-                    let outcomes = reports[index].entries.map(\.outcome)
-                    line.added = outcomes.filter { $0 == .added }.count
-                    line.updated = outcomes.filter { $0 == .updated }.count
-                    line.unchanged = outcomes.filter { $0 == .unchanged }.count
-                    line.keptNewer = outcomes.filter { $0 == .keptNewer }.count
+                    let report = reports[index]
+                    (line.added, line.updated, line.unchanged, line.keptNewer) = (report.added, report.updated, report.unchanged, report.keptNewer)
                 }
                 index += 1
                 parts.append(line)

@@ -52,12 +52,11 @@ enum RefreshCommand: Command {
             var added, updated, removed, unchanged, skipped: Int
         }
         let lines = outcomes.map { outcome -> Line in
-            let outcomes = outcome.report?.entries.map(\.outcome) ?? []
+            let report = outcome.report ?? ImportReport()
             return Line(calendar: outcome.calendar.title, url: outcome.subscription.url,
                         outcome: outcome.failure != nil ? "failed" : outcome.notModified ? "not-modified" : "fetched",
                         failure: outcome.failure,
-                        added: outcomes.filter { $0 == .added }.count, updated: outcomes.filter { $0 == .updated }.count,
-                        removed: outcomes.filter { $0 == .removed }.count, unchanged: outcomes.filter { $0 == .unchanged }.count,
+                        added: report.added, updated: report.updated, removed: report.removed, unchanged: report.unchanged,
                         skipped: outcome.skipped.count)
         }
         if parsed[ChimeOptions.json] {
