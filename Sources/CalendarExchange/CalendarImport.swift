@@ -46,8 +46,10 @@ public enum CalendarImport {
     /// missing), else `defaultCalendar`. A file the reader refuses as a
     /// whole (too large, nested too deep, not UTF-8) throws.
     /// `into` fixes the calendar whatever the file says (a subscription's).
+    /// A VCALENDAR of reminders alone, naming no calendar, goes to
+    /// `reminderCalendar` when given (the default for new reminders).
     public static func plan(_ bytes: [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
-                            defaultCalendar: ItemCalendar, store: CalendarStore,
+                            defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Plan {
         let reading: ICalendarReader.Reading
         do {
@@ -71,7 +73,8 @@ public enum CalendarImport {
             let named = component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
             if plan.feedName == nil, let named, !named.isEmpty { plan.feedName = named }
             let title = calendarName ?? named
-            var target = fixed ?? defaultCalendar, isNew = false
+            let remindersOnly = component.components.contains { $0.name == "VTODO" } && !component.components.contains { $0.name == "VEVENT" }
+            var target = fixed ?? (remindersOnly ? reminderCalendar ?? defaultCalendar : defaultCalendar), isNew = false
             if fixed == nil, let title, !title.isEmpty {
                 if let existing = made[title] {
                     (target, isNew) = (existing, true)

@@ -90,12 +90,14 @@ enum ImportCommand: Command {
                      context: CommandContext) throws(CommandFailure) -> (list: [CalendarImport.Plan], store: CalendarStore) {
         let command = syntax.name
         let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: access, context: context, command: command)
-        let defaultCalendar = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+        let (defaultCalendar, reminderCalendar) = try StoreOptions.run(command) { () throws(StoreError) in
+            (try store.defaultCalendarForNewEvents(), try store.defaultCalendarForNewReminders())
+        }
         var plans: [CalendarImport.Plan] = []
         for file in files {
             do {
                 plans.append(try CalendarImport.plan(file.bytes, source: file.source, calendarName: parsed[calendar],
-                                                     defaultCalendar: defaultCalendar, store: store))
+                                                     defaultCalendar: defaultCalendar, reminderCalendar: reminderCalendar, store: store))
             } catch {
                 throw .data("\(command): \(error)")
             }

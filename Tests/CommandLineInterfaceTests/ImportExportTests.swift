@@ -122,3 +122,15 @@ struct ImportExportTests {
         #expect(exported.contains("SUMMARY:Planning\r"))
     }
 }
+
+extension ImportExportTests {
+    @Test("a file of reminders alone, naming no calendar, goes to the default calendar for reminders")
+    func remindersOnlyFile() throws {
+        let scratch = Scratch()
+        scratch.ok("calendar", "add", "Tasks")
+        let store = try scratch.store()
+        try store.setDefaultCalendar(try store.calendar(named: "Tasks").identifier, forEvents: false, forReminders: true)
+        #expect(scratch.ok("import", Self.fixture("items/iphone-reminder.ics")).text.contains("into 'Tasks'"))
+        #expect(scratch.ok("import", Self.fixture("items/outlook.ics")).text.contains("into 'Personal'"))
+    }
+}
