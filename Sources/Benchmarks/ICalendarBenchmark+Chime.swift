@@ -35,9 +35,7 @@ extension ICalendarBenchmark {
             let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
             var items = CalendarItems()
             for calendar in try store.calendars() {
-                let some = try store.items(of: calendar.identifier)
-                items.events += some.events
-                items.reminders += some.reminders
+                items.append(try store.items(of: calendar.identifier))
             }
             let bytes = try CalendarExport.bytes(items, calendarName: nil, stamp: Date(timeIntervalSince1970: 1_796_083_200))
             guard !bytes.isEmpty else { throw BenchmarkError(description: "export wrote nothing") }

@@ -19,14 +19,14 @@ public enum SubscriptionRefresh {
         /// The subscription as recorded after the attempt.
         public var subscription: Subscription
         /// The import's report; nil when nothing was imported (not modified, or failed).
-        public var report: ImportReport?
-        public var notModified: Bool
+        public var report: ImportReport? = nil
+        public var notModified = false
         /// Why it failed; nil on success.
-        public var failure: String?
+        public var failure: String? = nil
         /// Components of the feed left out.
-        public var skipped: [ImportFault]
+        public var skipped: [ImportFault] = []
         /// The name the feed gives itself (X-WR-CALNAME), when it came.
-        public var feedName: String?
+        public var feedName: String? = nil
     }
 
     /// The bounds of a download: a feed is a file a person would keep.
@@ -41,7 +41,7 @@ public enum SubscriptionRefresh {
         let calendar = try store.calendar(identifier: subscription.calendarIdentifier)
         func failed(_ reason: String) throws(StoreError) -> Outcome {
             let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .failed(reason))
-            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: false, failure: reason, skipped: [], feedName: nil)
+            return Outcome(calendar: calendar, subscription: recorded, failure: reason)
         }
         let response: Downloader.Response
         do {
@@ -51,9 +51,9 @@ public enum SubscriptionRefresh {
         }
         guard let body = response.body else {
             let recorded = try store.recordRefresh(of: calendar.identifier, at: now, .notModified)
-            return Outcome(calendar: calendar, subscription: recorded, report: nil, notModified: true, failure: nil, skipped: [], feedName: nil)
+            return Outcome(calendar: calendar, subscription: recorded, notModified: true)
         }
-        let plan: CalendarImport.Plan
+        var plan: CalendarImport.Plan
         do {
             plan = try CalendarImport.plan(body, source: subscription.url, into: calendar, defaultCalendar: calendar, store: store)
         } catch {
@@ -62,6 +62,11 @@ public enum SubscriptionRefresh {
         guard !plan.parts.isEmpty else {
             return try failed(plan.faults.first?.description ?? "\(subscription.url): the feed holds no calendar")
         }
+        // A feed of several VCALENDARs is one calendar's items: imported as
+        // one batch, so that removing what is missing keeps every part's.
+        var items = CalendarItems()
+        for part in plan.parts { items.append(part.items) }
+        plan.parts = [CalendarImport.Part(calendar: calendar, isNew: false, items: items)]
         do {
             let reports = try store.transaction { () throws(StoreError) -> [ImportReport] in
                 let reports = try CalendarImport.apply([plan], store: store, removingMissing: true, asSubscriptionRefresh: true)
@@ -70,8 +75,7 @@ public enum SubscriptionRefresh {
                 return reports
             }
             let recorded = try store.subscription(of: calendar.identifier) ?? subscription
-            return Outcome(calendar: calendar, subscription: recorded, report: reports.first, notModified: false, failure: nil,
-                           skipped: plan.faults, feedName: plan.feedName)
+            return Outcome(calendar: calendar, subscription: recorded, report: reports.first, skipped: plan.faults, feedName: plan.feedName)
         } catch {
             return try failed((error as? StoreError)?.description ?? String(describing: error))
         }

@@ -58,6 +58,12 @@ public struct CalendarItems: Hashable, Sendable {
     /// Every event, each series followed by its detached occurrences.
     public var allEvents: [Event] { events.flatMap { [$0.event] + $0.detached } }
 
+    /// Adds another batch's series and reminders after these (calendars exported together).
+    public mutating func append(_ other: CalendarItems) {
+        events += other.events
+        reminders += other.reminders
+    }
+
     /// How many events and reminders there are, detached occurrences counted with their series.
     public var count: Int { events.count + reminders.count }
 

@@ -61,9 +61,7 @@ enum ExportCommand: Command {
             let calendars = names.isEmpty ? try store.calendars() : try names.map { name throws(StoreError) in try store.calendar(named: name) }
             var items = CalendarItems()
             for calendar in calendars {
-                let some = try store.items(of: calendar.identifier, overlapping: range)
-                items.events += some.events
-                items.reminders += some.reminders
+                items.append(try store.items(of: calendar.identifier, overlapping: range))
             }
             return (items, calendars.count == 1 && range == nil ? calendars[0].title : nil)
         }

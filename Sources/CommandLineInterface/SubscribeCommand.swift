@@ -47,9 +47,9 @@ enum SubscribeCommand: Command {
         let outcome = try StoreOptions.run(command) { () throws(StoreError) -> SubscriptionRefresh.Outcome in
             let calendar = ItemCalendar(title: title, kind: .subscribed(url: url), allowsContentModifications: false)
             try store.save(calendar)
-            try store.saveSubscription(Subscription(calendarIdentifier: calendar.identifier, url: url,
-                                                    refreshInterval: parsed[every] ?? 86_400))
-            var outcome = try SubscriptionRefresh.refresh(try store.subscription(of: calendar.identifier)!, store: store, now: now)
+            let subscription = Subscription(calendarIdentifier: calendar.identifier, url: url, refreshInterval: parsed[every] ?? 86_400)
+            try store.saveSubscription(subscription)
+            var outcome = try SubscriptionRefresh.refresh(subscription, store: store, now: now)
             if outcome.failure != nil {
                 try store.removeCalendar(calendar.identifier, removingItems: true)
             } else if parsed[calendarName] == nil, let name = outcome.feedName, name != title,
