@@ -23,13 +23,9 @@ extension ICalendarBenchmark {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             if let old = imported.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: old).deletingLastPathComponent().path) }
             let storePath = folder + "/import.db"
-            let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-            let plan = try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path,
-                                               defaultCalendar: try store.defaultCalendarForNewEvents(), store: store)
-            guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
-            _ = try CalendarImport.apply([plan], store: store)
+            let events = try importFile(path, into: storePath)
             imported.withLock { $0 = storePath }
-            return plan.eventCount
+            return events
         }, export: { _ in
             guard let storePath = imported.withLock({ $0 }) else { throw BenchmarkError(description: "export: nothing imported") }
             let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
@@ -41,5 +37,16 @@ extension ICalendarBenchmark {
             guard !bytes.isEmpty else { throw BenchmarkError(description: "export wrote nothing") }
             return items.allEvents.count
         })
+    }
+
+    /// The import step: `path` read, mapped and saved into a new store at
+    /// `storePath` in one transaction, as `chime import` does; the events handled.
+    static func importFile(_ path: String, into storePath: String) throws -> Int {
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let plan = try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path,
+                                           defaultCalendar: try store.defaultCalendarForNewEvents(), store: store)
+        guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
+        _ = try CalendarImport.apply([plan], store: store)
+        return plan.eventCount
     }
 }

@@ -66,12 +66,13 @@ public struct ICalendarBenchmark {
             report("libical parse (peer)             not run: no .build/oracle/libical-check (make it with contrib/oracle/setup)")
         }
 
-        let steps: [(label: String, step: ((String) throws -> Int)?)] = [
-            ("chime parse                     ", chime.parse), ("chime import                    ", chime.importFile),
-            ("chime export                    ", chime.export),
+        // Issue #19's targets, as multiples of libical's parse: the import's whole time.
+        let steps: [(label: String, step: ((String) throws -> Int)?, target: Double?)] = [
+            ("chime parse                     ", chime.parse, nil), ("chime import                    ", chime.importFile, Self.importTimeTarget),
+            ("chime export                    ", chime.export, nil),
         ]
         let clock = ContinuousClock()
-        for (label, step) in steps {
+        for (label, step, target) in steps {
             guard let step else {
                 report(label + " not yet: the ICalendar reader has not landed")
                 continue
@@ -85,10 +86,23 @@ public struct ICalendarBenchmark {
                 samples.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             }
             let median = samples.sorted()[samples.count / 2]
-            let beside = peerMilliseconds.map { String(format: "; %.2fx libical's parse", median / max($0, 1e-9)) } ?? ""
+            var beside = peerMilliseconds.map { String(format: "; %.2fx libical's parse", median / max($0, 1e-9)) } ?? ""
+            if let target, peerMilliseconds != nil { beside += String(format: ", target ≤ %.0fx", target) }
             report(String(format: "%@ %8.1f ms    (%d events%@)", label, median, handled, beside))
         }
+        if chime.importFile != nil {
+            let memory = try Self.importMemory(of: path, folder: folder)
+            let above = Double(memory.peakKilobytes - memory.baselineKilobytes) * 1024
+            report(String(format: "chime import memory              %8.2f MB    above the process's baseline: %.2fx the file, target ≤ %.0fx "
+                          + "(peak %.1f MB, baseline %.1f MB, %d events, in a child process)", above / 1_048_576, above / Double(bytes),
+                          Self.importMemoryTarget, Double(memory.peakKilobytes) / 1024, Double(memory.baselineKilobytes) / 1024, memory.events))
+        }
     }
+
+    /// Issue #19: the whole import within twice libical's parse of the same file.
+    static let importTimeTarget = 2.0
+    /// Issue #19: the import's peak resident memory above the process's baseline within three times the file's size.
+    static let importMemoryTarget = 3.0
 
     /// `.build/oracle/libical-check`, found from this executable's folder
     /// up (chime-bench is in .build/<triple>/release), or nil.

@@ -28,6 +28,9 @@ case "ical":
     // ical [--quick] [--keep PATH]: a decade's calendar of 10,000 events (500 with --quick), libical's parse beside Chime's parse, import and export.
     let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
     try ICalendarBenchmark(events: quick ? 500 : 10_000, parses: quick ? 3 : 11, keptPath: kept).run { print($0) }
+case "ical-import-child" where arguments.count >= 3:
+    // ical-import-child FILE STORE: ical's import in a process of its own, printing its memory (the ical benchmark's child).
+    print(try ICalendarBenchmark.importChild(file: arguments[1], store: arguments[2]))
 case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
