@@ -108,9 +108,9 @@ extension CalendarStore {
         var report = ImportReport(duplicatesIgnored: duplicates)
         var writes: [(Database) throws -> Void] = []
         var rows = 0
-        for (key, incoming) in batch {
+        for (key, incoming, ranges) in batch {
             guard let index = storedByKey[key] else {
-                let added = try newItem(incoming)
+                let added = try newItem(incoming, ranges: ranges)
                 writes.append(added.write)
                 rows += added.rows
                 report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
@@ -126,7 +126,7 @@ extension CalendarStore {
             let isNewer = precedence == .newer
             switch (incoming, old) {
             case (.event(let series), .event(let previous)):
-                let replacement = try adopting(series, from: previous)
+                let replacement = try adopting(series, from: previous, ranges: ranges)
                 if !isNewer && replacement.series == previous {
                     report.entries.append(.init(externalKey: key, identifier: previous.event.identifier, kind: .event,
                                                 title: previous.event.title, outcome: .unchanged))
@@ -156,7 +156,7 @@ extension CalendarStore {
                 rows += 1
             default:
                 // The UID now names an item of the other kind: the old one goes, the new one comes under a new identifier.
-                let added = try newItem(incoming)
+                let added = try newItem(incoming, ranges: ranges)
                 let previous = old.identifier
                 writes.append { db in
                     try self.delete(previous, in: db)
@@ -190,18 +190,21 @@ extension CalendarStore {
     }
 
     /// The batch checked and made ready to write, by UID in the batch's
-    /// order, with how many copies of a UID given twice were left out.
-    private func prepared(_ items: CalendarItems, calendar: ItemIdentifier) throws -> ([(key: String, item: Incoming)], Int) {
-        var batch: [(key: String, item: Incoming)] = []
+    /// order, each series with the ranges its rows are written with (found
+    /// once: a finite series' range walks all its occurrences), with how
+    /// many copies of a UID given twice were left out.
+    private func prepared(_ items: CalendarItems, calendar: ItemIdentifier)
+        throws -> ([(key: String, item: Incoming, ranges: [EventRange])], Int) {
+        var batch: [(key: String, item: Incoming, ranges: [EventRange])] = []
         var position: [String: Int] = [:]
         var duplicates = 0
-        func add(_ item: Incoming, key: String?, title: String) throws {
+        func add(_ item: Incoming, ranges: [EventRange] = [], key: String?, title: String) throws {
             guard let key, !key.isEmpty else {
                 throw ValidationError(field: "UID", value: title, reason: "is missing: an imported item needs one (its external key)")
             }
             guard let index = position[key] else {
                 position[key] = batch.count
-                batch.append((key, item))
+                batch.append((key, item, ranges))
                 return
             }
             let other = batch[index].item
@@ -209,10 +212,11 @@ extension CalendarStore {
                 throw ValidationError(field: "UID", value: key, reason: "names both an event and a reminder ('\(other.title)', '\(title)')")
             }
             duplicates += 1
-            if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item) }
+            if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item, ranges) }
         }
         for series in items.events {
-            try add(.event(try prepared(series, calendar: calendar)), key: series.event.externalKey, title: series.event.title)
+            let (checked, ranges) = try prepared(series, calendar: calendar)
+            try add(.event(checked), ranges: ranges, key: series.event.externalKey, title: series.event.title)
         }
         for reminder in items.reminders {
             try add(.reminder(try prepared(reminder, calendar: calendar)), key: reminder.externalKey, title: reminder.title)
@@ -221,19 +225,20 @@ extension CalendarStore {
     }
 
     /// A series as the store keeps it, checked: the detached occurrences
-    /// name it and carry no rule, dates or key of their own.
-    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier) throws -> CalendarItems.Series {
+    /// name it and carry no rule, dates or key of their own. With the
+    /// ranges of its rows, the series' first, then its detached occurrences'.
+    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier) throws -> (CalendarItems.Series, [EventRange]) {
         var event = Self.normalized(series.event)
         let uid = event.externalKey ?? event.title
         event.calendarIdentifier = calendar
         event.seriesIdentifier = nil
         event.originalStart = nil
-        try checked(event, uid: uid)
+        let range = try checked(event, uid: uid)
         if !series.detached.isEmpty && event.recurrenceRule == nil && event.extraDates.isEmpty {
             throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has detached occurrences (RECURRENCE-ID) but does not repeat")
         }
         var starts: Set<LocalDateTime> = []
-        var detached: [Event] = []
+        var detached: [(event: Event, range: EventRange)] = []
         for occurrence in series.detached {
             guard let originalStart = occurrence.originalStart else {
                 throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has a detached occurrence without an original start")
@@ -248,11 +253,10 @@ extension CalendarStore {
             copy.recurrenceRule = nil
             copy.exceptionDates = []
             copy.extraDates = []
-            try checked(copy, uid: uid)
-            detached.append(copy)
+            detached.append((copy, try checked(copy, uid: uid)))
         }
-        detached.sort { $0.originalStart! < $1.originalStart! }
-        return CalendarItems.Series(event: event, detached: detached)
+        detached.sort { $0.event.originalStart! < $1.event.originalStart! }
+        return (CalendarItems.Series(event: event, detached: detached.map(\.event)), [range] + detached.map(\.range))
     }
 
     private func prepared(_ reminder: Reminder, calendar: ItemIdentifier) throws -> Reminder {
@@ -272,13 +276,14 @@ extension CalendarStore {
         return copy
     }
 
-    /// What `save` checks of an event, with the UID in the error.
-    private func checked(_ event: Event, uid: String) throws {
+    /// What `save` checks of an event, with the UID in the error; the
+    /// range its row is written with.
+    private func checked(_ event: Event, uid: String) throws -> EventRange {
         do {
             try event.validate()
             try Self.validateOrigin(event.origin)
             try validateWorkdayRegion(of: event.recurrenceRule)
-            _ = try eventRange(event)
+            return try eventRange(event)
         } catch {
             throw Self.naming(error, uid: uid, title: CalendarItems.name(of: event))
         }
@@ -357,8 +362,9 @@ extension CalendarStore {
     }
 
     /// An incoming series under the stored one's identifiers, with the
-    /// ranges its rows are written with.
-    private func adopting(_ series: CalendarItems.Series, from previous: CalendarItems.Series) throws
+    /// ranges its rows are written with (`ranges`, `prepared`'s: taking
+    /// identifiers moves no time).
+    private func adopting(_ series: CalendarItems.Series, from previous: CalendarItems.Series, ranges: [EventRange]) throws
         -> (series: CalendarItems.Series, ranges: [EventRange]) {
         var event = series.event
         event.identifier = previous.event.identifier
@@ -377,19 +383,20 @@ extension CalendarStore {
             detached.append(copy)
         }
         let replacement = CalendarItems.Series(event: event, detached: detached)
-        return (replacement, try ([event] + detached).map { try eventRange($0) })
+        return (replacement, ranges)
     }
 
     /// An item of the batch new to the calendar: its identifier (the batch's
     /// own unless the store uses it), and its write.
-    private func newItem(_ incoming: Incoming) throws -> (identifier: ItemIdentifier, rows: Int, write: (Database) throws -> Void) {
+    private func newItem(_ incoming: Incoming, ranges: [EventRange]) throws
+        -> (identifier: ItemIdentifier, rows: Int, write: (Database) throws -> Void) {
         switch incoming {
         case .event(let series):
             var event = series.event
             event.identifier = try unusedIdentifier(event.identifier)
             event.alarms = event.alarms.map(\.copy)
             let adopted = try adopting(CalendarItems.Series(event: event, detached: series.detached),
-                                       from: CalendarItems.Series(event: event))
+                                       from: CalendarItems.Series(event: event), ranges: ranges)
             let replacement = adopted.series, ranges = adopted.ranges
             return (event.identifier, ranges.count, { db in
                 try self.write(replacement.event, range: ranges[0], in: db)
