@@ -98,6 +98,7 @@ extension CalendarStore {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
         let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
+        let taken = try takenIdentifiers(among: batch.map(\.item))
         let contents = try storedItems(of: calendarIdentifier)
         let stored = contents.events.map(Incoming.event) + contents.reminders.map(Incoming.reminder)
         var storedByKey: [String: Int] = [:]
@@ -110,7 +111,7 @@ extension CalendarStore {
         var rows = 0
         for (key, incoming, ranges) in batch {
             guard let index = storedByKey[key] else {
-                let added = try newItem(incoming, ranges: ranges)
+                let added = try newItem(incoming, ranges: ranges, taken: taken)
                 writes.append(added.write)
                 rows += added.rows
                 report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
@@ -126,7 +127,7 @@ extension CalendarStore {
             let isNewer = precedence == .newer
             switch (incoming, old) {
             case (.event(let series), .event(let previous)):
-                let replacement = try adopting(series, from: previous, ranges: ranges)
+                let replacement = try adopting(series, from: previous, ranges: ranges, taken: taken)
                 if !isNewer && replacement.series == previous {
                     report.entries.append(.init(externalKey: key, identifier: previous.event.identifier, kind: .event,
                                                 title: previous.event.title, outcome: .unchanged))
@@ -156,7 +157,7 @@ extension CalendarStore {
                 rows += 1
             default:
                 // The UID now names an item of the other kind: the old one goes, the new one comes under a new identifier.
-                let added = try newItem(incoming, ranges: ranges)
+                let added = try newItem(incoming, ranges: ranges, taken: taken)
                 let previous = old.identifier
                 writes.append { db in
                     try self.delete(previous, in: db)
@@ -364,7 +365,8 @@ extension CalendarStore {
     /// An incoming series under the stored one's identifiers, with the
     /// ranges its rows are written with (`ranges`, `prepared`'s: taking
     /// identifiers moves no time).
-    private func adopting(_ series: CalendarItems.Series, from previous: CalendarItems.Series, ranges: [EventRange]) throws
+    private func adopting(_ series: CalendarItems.Series, from previous: CalendarItems.Series, ranges: [EventRange],
+                          taken: Set<ItemIdentifier>) throws
         -> (series: CalendarItems.Series, ranges: [EventRange]) {
         var event = series.event
         event.identifier = previous.event.identifier
@@ -377,7 +379,7 @@ extension CalendarStore {
                 copy.identifier = old.identifier
                 copy.alarms = Self.adoptingIdentifiers(of: old.alarms, into: occurrence.alarms)
             } else {
-                copy.identifier = try unusedIdentifier(occurrence.identifier)
+                copy.identifier = Self.unused(occurrence.identifier, taken: taken)
                 copy.alarms = occurrence.alarms.map(\.copy)
             }
             detached.append(copy)
@@ -388,15 +390,15 @@ extension CalendarStore {
 
     /// An item of the batch new to the calendar: its identifier (the batch's
     /// own unless the store uses it), and its write.
-    private func newItem(_ incoming: Incoming, ranges: [EventRange]) throws
+    private func newItem(_ incoming: Incoming, ranges: [EventRange], taken: Set<ItemIdentifier>) throws
         -> (identifier: ItemIdentifier, rows: Int, write: (Database) throws -> Void) {
         switch incoming {
         case .event(let series):
             var event = series.event
-            event.identifier = try unusedIdentifier(event.identifier)
+            event.identifier = Self.unused(event.identifier, taken: taken)
             event.alarms = event.alarms.map(\.copy)
             let adopted = try adopting(CalendarItems.Series(event: event, detached: series.detached),
-                                       from: CalendarItems.Series(event: event), ranges: ranges)
+                                       from: CalendarItems.Series(event: event), ranges: ranges, taken: taken)
             let replacement = adopted.series, ranges = adopted.ranges
             return (event.identifier, ranges.count, { db in
                 try self.write(replacement.event, range: ranges[0], in: db)
@@ -404,7 +406,7 @@ extension CalendarStore {
             })
         case .reminder(let reminder):
             var copy = reminder
-            copy.identifier = try unusedIdentifier(reminder.identifier)
+            copy.identifier = Self.unused(reminder.identifier, taken: taken)
             copy.alarms = reminder.alarms.map(\.copy)
             let due = try? copy.due?.instant(machine: machineTimeZone)
             let item = copy
@@ -414,9 +416,31 @@ extension CalendarStore {
 
     /// `identifier`, or a new one where the store has an item under it
     /// already (a batch imported twice, into two calendars).
-    private func unusedIdentifier(_ identifier: ItemIdentifier) throws -> ItemIdentifier {
-        let used: Int = try database.scalar("SELECT count(*) FROM items WHERE id = ?", [identifier.rawValue]) ?? 0
-        return used == 0 ? identifier : .random()
+    private static func unused(_ identifier: ItemIdentifier, taken: Set<ItemIdentifier>) -> ItemIdentifier {
+        taken.contains(identifier) ? .random() : identifier
+    }
+
+    /// Which of the batch's identifiers (its items' and their detached
+    /// occurrences') the store holds before the batch is written: one query
+    /// for the batch rather than one a row.
+    private func takenIdentifiers(among batch: [Incoming]) throws -> Set<ItemIdentifier> {
+        var identifiers: [String] = []
+        identifiers.reserveCapacity(batch.count)
+        for item in batch {
+            switch item {
+            case .event(let series):
+                identifiers.append(series.event.identifier.rawValue)
+                for occurrence in series.detached { identifiers.append(occurrence.identifier.rawValue) }
+            case .reminder(let reminder): identifiers.append(reminder.identifier.rawValue)
+            }
+        }
+        guard !identifiers.isEmpty else { return [] }
+        var taken: Set<ItemIdentifier> = []
+        try database.forEachRow("SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))", [Self.jsonArray(identifiers)]) { row in
+            if let identifier = ItemIdentifier(try row.value(0) as String) { taken.insert(identifier) }
+            return true
+        }
+        return taken
     }
 
     /// Refuses a SEQUENCE below zero (RFC 5545 §3.8.7.4 makes it a
