@@ -41,11 +41,13 @@ extension ICalendarBenchmark {
 
     /// The import step: `path` read, mapped and saved into a new store at
     /// `storePath` in one transaction, as `chime import` does; the events handled.
-    static func importFile(_ path: String, into storePath: String) throws -> Int {
+    /// `planned` runs between the plan (read and mapped) and its write.
+    static func importFile(_ path: String, into storePath: String, planned: () throws -> Void = {}) throws -> Int {
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         let plan = try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path,
                                            defaultCalendar: try store.defaultCalendarForNewEvents(), store: store)
         guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
+        try planned()
         _ = try CalendarImport.apply([plan], store: store)
         return plan.eventCount
     }

@@ -14,6 +14,8 @@ extension ICalendarBenchmark {
         var baselineKilobytes: Int
         /// VmHWM after the import: the most the process held at once.
         var peakKilobytes: Int
+        /// VmHWM once the file is read and mapped, before the store is written.
+        var plannedPeakKilobytes: Int
         var events: Int
     }
 
@@ -22,9 +24,10 @@ extension ICalendarBenchmark {
     /// memory as one line of JSON (`ImportMemory`).
     public static func importChild(file: String, store: String) throws -> String {
         let baseline = try statusKilobytes("VmRSS")
-        let events = try importFile(file, into: store)
+        var planned = 0
+        let events = try importFile(file, into: store) { planned = try statusKilobytes("VmHWM") }
         let peak = try statusKilobytes("VmHWM")
-        return "{\"baselineKilobytes\":\(baseline),\"peakKilobytes\":\(peak),\"events\":\(events)}"
+        return "{\"baselineKilobytes\":\(baseline),\"plannedPeakKilobytes\":\(planned),\"peakKilobytes\":\(peak),\"events\":\(events)}"
     }
 
     /// A `kB` field of /proc/self/status.

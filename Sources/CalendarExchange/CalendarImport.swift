@@ -48,28 +48,35 @@ public enum CalendarImport {
     /// `into` fixes the calendar whatever the file says (a subscription's).
     /// A VCALENDAR of reminders alone, naming no calendar, goes to
     /// `reminderCalendar` when given (the default for new reminders).
-    public static func plan(_ bytes: [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
+    /// The bytes are taken (a temporary is not copied) and let go once
+    /// read, and each VCALENDAR's tree once mapped: an import's memory is
+    /// then the file's, or the tree's, or the items', rarely two at once.
+    public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Plan {
-        let reading: ICalendarReader.Reading
+        var reading: ICalendarReader.Reading
         do {
             reading = try ICalendarReader(limits: limits).read(bytes)
         } catch {
             throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
+        bytes = []
         var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
         plan.faults = reading.problems.map {
             ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
         }
         plan.warnings = reading.warnings.map { ImportFault(source: source, line: $0.line, reason: $0.reason) }
-        let calendars = reading.components.filter { $0.name == "VCALENDAR" }
+        var calendars = reading.components.filter { $0.name == "VCALENDAR" }
         if calendars.isEmpty {
             plan.faults.append(ImportFault(source: source, line: reading.components.first?.line ?? 0,
                                            reason: "holds no VCALENDAR: it is not an iCalendar file"))
         }
+        reading.components = []
         // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
         var made: [String: ItemCalendar] = [:]
-        for component in calendars {
+        for index in calendars.indices {
+            let component = calendars[index], line = component.line
+            calendars[index].components = []
             let named = component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
             if plan.feedName == nil, let named, !named.isEmpty { plan.feedName = named }
             let title = calendarName ?? named
@@ -94,7 +101,7 @@ public enum CalendarImport {
                 let items = try CalendarItems(events: result.events, reminders: result.reminders)
                 plan.parts.append(Part(calendar: target, isNew: isNew, items: items))
             } catch {
-                plan.faults.append(ImportFault(source: source, line: component.line, component: "VCALENDAR", reason: error.description))
+                plan.faults.append(ImportFault(source: source, line: line, component: "VCALENDAR", reason: error.description))
             }
         }
         plan.faults.sort { $0.line < $1.line }
