@@ -199,6 +199,7 @@ extension CalendarStore {
         var batch: [(key: String, item: Incoming, ranges: [EventRange])] = []
         var position: [String: Int] = [:]
         var duplicates = 0
+        var rules = RuleRereading()
         func add(_ item: Incoming, ranges: [EventRange] = [], key: String?, title: String) throws {
             guard let key, !key.isEmpty else {
                 throw ValidationError(field: "UID", value: title, reason: "is missing: an imported item needs one (its external key)")
@@ -216,11 +217,11 @@ extension CalendarStore {
             if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item, ranges) }
         }
         for series in items.events {
-            let (checked, ranges) = try prepared(series, calendar: calendar)
+            let (checked, ranges) = try prepared(series, calendar: calendar, rules: &rules)
             try add(.event(checked), ranges: ranges, key: series.event.externalKey, title: series.event.title)
         }
         for reminder in items.reminders {
-            try add(.reminder(try prepared(reminder, calendar: calendar)), key: reminder.externalKey, title: reminder.title)
+            try add(.reminder(try prepared(reminder, calendar: calendar, rules: &rules)), key: reminder.externalKey, title: reminder.title)
         }
         return (batch, duplicates)
     }
@@ -228,8 +229,9 @@ extension CalendarStore {
     /// A series as the store keeps it, checked: the detached occurrences
     /// name it and carry no rule, dates or key of their own. With the
     /// ranges of its rows, the series' first, then its detached occurrences'.
-    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier) throws -> (CalendarItems.Series, [EventRange]) {
-        var event = Self.normalized(series.event)
+    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier, rules: inout RuleRereading) throws
+        -> (CalendarItems.Series, [EventRange]) {
+        var event = Self.normalized(series.event, rules: &rules)
         let uid = event.externalKey ?? event.title
         event.calendarIdentifier = calendar
         event.seriesIdentifier = nil
@@ -247,7 +249,7 @@ extension CalendarStore {
             guard starts.insert(originalStart).inserted else {
                 throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has two detached occurrences for \(originalStart)")
             }
-            var copy = Self.normalized(occurrence)
+            var copy = Self.normalized(occurrence, rules: &rules)
             copy.calendarIdentifier = calendar
             copy.seriesIdentifier = event.identifier
             copy.externalKey = nil
@@ -260,11 +262,11 @@ extension CalendarStore {
         return (CalendarItems.Series(event: event, detached: detached.map(\.event)), [range] + detached.map(\.range))
     }
 
-    private func prepared(_ reminder: Reminder, calendar: ItemIdentifier) throws -> Reminder {
+    private func prepared(_ reminder: Reminder, calendar: ItemIdentifier, rules: inout RuleRereading) throws -> Reminder {
         var copy = reminder
         copy.calendarIdentifier = calendar
         copy.completionDate = copy.completionDate.map(Self.asStored)
-        if let rule = copy.recurrenceRule, let reread = try? RecurrenceRule(rfc5545: rule.rfc5545) { copy.recurrenceRule = reread }
+        if let rule = copy.recurrenceRule { copy.recurrenceRule = rules.reread(rule) }
         copy.alarms = copy.alarms.map(Self.normalized)
         let uid = copy.externalKey ?? copy.title
         do {
@@ -317,15 +319,28 @@ extension CalendarStore {
     /// An event as it reads back: its rule through its text and absolute
     /// alarm times through the column's seconds, so that an unchanged copy
     /// compares equal to the stored one.
-    private static func normalized(_ event: Event) -> Event {
+    private static func normalized(_ event: Event, rules: inout RuleRereading) -> Event {
         var copy = event
-        if let rule = event.recurrenceRule, let reread = try? RecurrenceRule(rfc5545: rule.rfc5545), reread != rule {
-            copy.recurrenceRule = reread
-        }
+        if let rule = event.recurrenceRule { copy.recurrenceRule = rules.reread(rule) }
         if event.alarms.contains(where: { if case .absolute = $0.trigger { true } else { false } }) {
             copy.alarms = event.alarms.map(normalized)
         }
         return copy
+    }
+
+    /// Rules as they read back from their text, as the store holds them;
+    /// each found once a batch, as reading one costs tens of microseconds
+    /// and a calendar's series share a few. A rule whose text does not
+    /// read back stays as it is.
+    struct RuleRereading {
+        private var known: [RecurrenceRule: RecurrenceRule] = [:]
+
+        mutating func reread(_ rule: RecurrenceRule) -> RecurrenceRule {
+            if let reread = known[rule] { return reread }
+            let reread = (try? RecurrenceRule(rfc5545: rule.rfc5545)) ?? rule
+            known[rule] = reread
+            return reread
+        }
     }
 
     private static func normalized(_ alarm: Alarm) -> Alarm {

@@ -20,6 +20,7 @@ extension ICalendarItems {
         var result = Result()
         var masters: [String: Int] = [:]
         var overrides: [(String, ICalendarComponent)] = []
+        let rules = RuleCache()
         let bound = min(calendar.components.count, 1_000_000)
         for component in calendar.components.prefix(bound) {
             let uid = component["UID"].map { ICalendarText.unescape($0.value) }
@@ -43,7 +44,7 @@ extension ICalendarItems {
             }
             guard masters[key] == nil else { problem("repeats the UID of an earlier component without a RECURRENCE-ID"); continue }
             do throws(MappingError) {
-                let mapper = Mapper(calendar: calendarIdentifier, uid: key, zones: zones)
+                let mapper = Mapper(calendar: calendarIdentifier, uid: key, zones: zones, rules: rules)
                 let item: Item = component.name == "VEVENT"
                     ? .event(try mapper.event(component, keepsUID: uid == nil))
                     : .reminder(try mapper.reminder(component, keepsUID: uid == nil))
@@ -61,7 +62,7 @@ extension ICalendarItems {
             func problem(_ reason: String) {
                 result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
             }
-            let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones)
+            let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
             do throws(MappingError) {
                 if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
                     guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {

@@ -7,11 +7,14 @@ extension ICalendarItems {
         let calendar: ItemIdentifier
         let uid: String
         let zones: Zones
+        /// The calendar's RRULEs read so far, shared by its components' mappers.
+        let rules: RuleCache
 
-        init(calendar: ItemIdentifier, uid: String, zones: Zones) {
+        init(calendar: ItemIdentifier, uid: String, zones: Zones, rules: RuleCache = RuleCache()) {
             self.calendar = calendar
             self.uid = uid
             self.zones = zones
+            self.rules = rules
         }
 
         /// A DATE or DATE-TIME property as an item time (see `read`).
@@ -77,7 +80,7 @@ extension ICalendarItems {
             return dates
         }
 
-        static var timeParameters: Set<String> { ["VALUE", "TZID"] }
+        static var timeParameters: Set<String> { ICalendarItems.timeParameters }
 
         /// Splits properties into the consumed (by name) and the kept; a
         /// consumed one with other parameters is kept whole as well, so
@@ -114,7 +117,12 @@ extension ICalendarItems {
             let rules = component.properties(named: "RRULE")
             guard let property = rules.first else { return nil }
             guard rules.count == 1 else { throw MappingError("has more than one RRULE; Chime's items repeat by one rule") }
-            do { return try RecurrenceRule(rfc5545: property.value) } catch {
+            if let known = self.rules.read[property.value] { return known }
+            do {
+                let rule = try RecurrenceRule(rfc5545: property.value)
+                self.rules.read[property.value] = rule
+                return rule
+            } catch {
                 throw MappingError(ICalendarValueError(property: "RRULE", value: property.value, line: property.line, reason: "is a rule Chime cannot hold: \(error)"))
             }
         }
@@ -141,14 +149,7 @@ extension ICalendarItems {
                 location = try Self.geo(geo)
             }
             let alarmComponents = component.components(named: "VALARM")
-            var consumed: [String: Set<String>] = [
-                "DTSTART": Self.timeParameters, "DTEND": Self.timeParameters, "DURATION": [], "SUMMARY": [], "DESCRIPTION": [],
-                "LOCATION": [], "URL": ["VALUE"], "RRULE": [], "EXDATE": Self.timeParameters, "RDATE": Self.timeParameters,
-                "SEQUENCE": [], "LAST-MODIFIED": [], "DTSTAMP": [], "GEO": [],
-                "X-APPLE-STRUCTURED-LOCATION": ["VALUE", "X-APPLE-RADIUS", "X-TITLE"],
-            ]
-            if !keepsUID { consumed["UID"] = [] }
-            if !keepsRecurrenceID { consumed["RECURRENCE-ID"] = Self.timeParameters }
+            let consumed = ICalendarItems.eventConsumed[(keepsUID ? 1 : 0) + (keepsRecurrenceID ? 2 : 0)]
             let others = component.components.filter { $0.name != "VALARM" }
             let identifier = ICalendarItems.identifier(calendar: calendar, uid: uid, kind: "event")
             var event = Event(identifier: identifier, calendarIdentifier: calendar, title: Self.text(component, "SUMMARY") ?? "",
@@ -255,6 +256,32 @@ extension ICalendarItems {
             }
             return numbered
         }
+    }
+}
+
+extension ICalendarItems {
+    /// The RRULEs a calendar's mappers have read, by their text: a
+    /// calendar's series share a few rules, and reading one is dearer than
+    /// looking it up.
+    final class RuleCache {
+        var read: [String: RecurrenceRule] = [:]
+    }
+
+    static let timeParameters: Set<String> = ["VALUE", "TZID"]
+
+    /// The properties (with the parameters of each) a VEVENT's mapping
+    /// consumes, by whether it keeps the UID (1) and the RECURRENCE-ID (2):
+    /// made once, not for every component.
+    static let eventConsumed: [[String: Set<String>]] = (0..<4).map { variant in
+        var consumed: [String: Set<String>] = [
+            "DTSTART": timeParameters, "DTEND": timeParameters, "DURATION": [], "SUMMARY": [], "DESCRIPTION": [],
+            "LOCATION": [], "URL": ["VALUE"], "RRULE": [], "EXDATE": timeParameters, "RDATE": timeParameters,
+            "SEQUENCE": [], "LAST-MODIFIED": [], "DTSTAMP": [], "GEO": [],
+            "X-APPLE-STRUCTURED-LOCATION": ["VALUE", "X-APPLE-RADIUS", "X-TITLE"],
+        ]
+        if variant & 1 == 0 { consumed["UID"] = [] }
+        if variant & 2 == 0 { consumed["RECURRENCE-ID"] = timeParameters }
+        return consumed
     }
 }
 
