@@ -93,7 +93,8 @@ public enum CalendarImport {
                     isNew = true
                 }
             }
-            let result = ICalendarItems.read(calendar: component, into: target.identifier, zones: ICalendarZones(calendar: component))
+            let zones = ICalendarZones(calendar: component)
+            let result = ICalendarItems.read(calendar: component, into: target.identifier, zones: zones)
             plan.faults += result.problems.map {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
             }

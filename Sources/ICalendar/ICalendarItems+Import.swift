@@ -15,14 +15,21 @@ extension ICalendarItems {
     /// RECURRENCE-ID;RANGE=THISANDFUTURE splits the series (see `split`).
     /// Components other than VEVENT, VTODO and VTIMEZONE (VJOURNAL,
     /// VFREEBUSY, …) are reported as problems, so nothing is silently lost.
-    public static func read(calendar: ICalendarComponent, into calendarIdentifier: ItemIdentifier,
+    ///
+    /// The calendar is taken: each component is let go once mapped, so
+    /// that a caller that passes its last copy holds the tree and the items
+    /// together only briefly.
+    public static func read(calendar: consuming ICalendarComponent, into calendarIdentifier: ItemIdentifier,
                             zones: some ICalendarZoneResolving) -> Result {
         var result = Result()
         var masters: [String: Int] = [:]
         var overrides: [(String, ICalendarComponent)] = []
         let rules = RuleCache()
         let bound = min(calendar.components.count, 1_000_000)
-        for component in calendar.components.prefix(bound) {
+        for index in 0..<bound {
+            let component = calendar.components[index]
+            calendar.components[index].properties = []
+            calendar.components[index].components = []
             let uid = component["UID"].map { ICalendarText.unescape($0.value) }
             func problem(_ reason: String) {
                 result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
