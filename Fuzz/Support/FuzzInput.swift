@@ -1,0 +1,35 @@
+import CLibFuzzer
+
+/// What every fuzz target shares: libFuzzer's driver, the input as bytes and
+/// text, and the one way a property failure stops the run (libFuzzer keeps
+/// the input that crashed, and the message says which property broke).
+public enum FuzzInput {
+    /// One input's check, as libFuzzer calls it.
+    public typealias Check = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+
+    /// Runs libFuzzer with the program's arguments (corpus folders, -runs=,
+    /// -max_total_time=, ...) on `check`; the target's main returns this.
+    public static func run(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ check: Check) -> Int32 {
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments, check)
+    }
+
+    /// libFuzzer's buffer as bytes; an empty input gives an empty array.
+    public static func bytes(_ data: UnsafePointer<UInt8>?, _ size: Int) -> [UInt8] {
+        guard let data, size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The same bytes as text, with invalid UTF-8 repaired as every reader
+    /// of outside text sees it.
+    public static func text(_ data: UnsafePointer<UInt8>?, _ size: Int) -> String {
+        String(decoding: bytes(data, size), as: UTF8.self)
+    }
+
+    /// Stops the run when a property does not hold: a crash is what
+    /// libFuzzer records, with the input that caused it.
+    public static func require(_ condition: Bool, _ message: @autoclosure () -> String) {
+        if !condition { fatalError("fuzz property failed: \(message())") }
+    }
+}
