@@ -33,3 +33,12 @@ public enum FuzzInput {
         if !condition { fatalError("fuzz property failed: \(message())") }
     }
 }
+
+extension FuzzInput {
+    /// The physical lines of `bytes` as a reader counts them from 1: a
+    /// fault's line must lie in 1...lineCount (a fault at the end of input
+    /// names the last line, or the one after a final line feed).
+    public static func lineCount(_ bytes: [UInt8]) -> Int {
+        bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+    }
+}
