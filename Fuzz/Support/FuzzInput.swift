@@ -35,10 +35,11 @@ public enum FuzzInput {
 }
 
 extension FuzzInput {
-    /// The physical lines of `bytes` as a reader counts them from 1: a
-    /// fault's line must lie in 1...lineCount (a fault at the end of input
-    /// names the last line, or the one after a final line feed).
+    /// The most physical lines `bytes` can hold as a reader counts them from
+    /// 1: lines end in LF, or (iCalendar's reader, on input without LF) in CR
+    /// alone; a fault's line must lie in 1...lineCount.
     public static func lineCount(_ bytes: [UInt8]) -> Int {
-        bytes.reduce(1) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+        let feeds = bytes.count(where: { $0 == UInt8(ascii: "\n") }), returns = bytes.count(where: { $0 == UInt8(ascii: "\r") })
+        return 1 + max(feeds, returns)
     }
 }

@@ -11,7 +11,7 @@ func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar
 /// character as a reader would guess it (`{` JSON, `B` iCalendar, else the
 /// compact format): never a crash; a refusal names the file and a line
 /// inside the input; the compact format written from what was read reads
-/// back equal.
+/// back with the same regions, years and entries.
 private let check: FuzzInput.Check = { data, size in
     let bytes = FuzzInput.bytes(data, size)
     let format: HolidayFileFormat = switch bytes.first {
@@ -24,7 +24,10 @@ private let check: FuzzInput.Check = { data, size in
         let written = CompactHolidayFormat.write(years)
         do throws(HolidayDataError) {
             let again = try CompactHolidayFormat.parse(written, file: "written")
-            FuzzInput.require(again == years, "the compact text written from \(format) reads back different:\n\(written)")
+            // The compact text holds the dates and names; where they came from (source, hash, notices) is the reader's.
+            FuzzInput.require(again.map(\.region) == years.map(\.region) && again.map(\.year) == years.map(\.year)
+                                  && again.map(\.entries) == years.map(\.entries),
+                              "the compact text written from \(format) reads back different:\n\(written)")
         } catch {
             FuzzInput.require(false, "the compact text written from \(format) is refused: \(error)\n\(written)")
         }
