@@ -36,10 +36,17 @@ public enum FuzzInput {
 
 extension FuzzInput {
     /// The most physical lines `bytes` can hold as a reader counts them from
-    /// 1: lines end in LF, or (iCalendar's reader, on input without LF) in CR
-    /// alone; a fault's line must lie in 1...lineCount.
+    /// 1, where CR LF, a lone LF and a lone CR each end a line (the lenient
+    /// readers take any of them): a fault's line must lie in 1...lineCount.
     public static func lineCount(_ bytes: [UInt8]) -> Int {
-        let feeds = bytes.count(where: { $0 == UInt8(ascii: "\n") }), returns = bytes.count(where: { $0 == UInt8(ascii: "\r") })
-        return 1 + max(feeds, returns)
+        var count = 1
+        for (index, byte) in bytes.enumerated() {
+            if byte == UInt8(ascii: "\n") {
+                if index == 0 || bytes[index - 1] != UInt8(ascii: "\r") { count += 1 }
+            } else if byte == UInt8(ascii: "\r") {
+                count += 1
+            }
+        }
+        return count
     }
 }
