@@ -167,9 +167,12 @@ extension ICalendarItems {
                 origin = kept
             }
             var todo = finish("VTODO", properties, origin: origin, alarms: reminder.alarms, dueBased: reminder.start != nil)
-            // Occurrences of the series that were kept whole go beside it, not in it.
-            let occurrences = todo.components.filter { $0.name == "VTODO" }
-            todo.components.removeAll { $0.name == "VTODO" }
+            // Occurrences of the series that were kept whole (they have a
+            // RECURRENCE-ID) go beside it, not in it; a VTODO the file nested
+            // in this one stays inside, or importing the export would add it.
+            func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
+            let occurrences = todo.components.filter(isOccurrence)
+            todo.components.removeAll(where: isOccurrence)
             return [todo] + occurrences
         }
 
