@@ -7,7 +7,8 @@ func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar
 }
 
 /// RRULE text: parsing never crashes; a rule that parses prints as text that
-/// parses to an equal rule and prints the same again; a refusal names a part.
+/// parses to an equal rule and prints the same again; a refusal names a part
+/// the text holds, or the rule as a whole.
 private let check: FuzzInput.Check = { data, size in
     let text = FuzzInput.text(data, size)
     do throws(RecurrenceRuleError) {
@@ -21,6 +22,9 @@ private let check: FuzzInput.Check = { data, size in
         FuzzInput.require(again.rfc5545 == printed, "printing is not stable: \(printed) then \(again.rfc5545)")
     } catch {
         FuzzInput.require(!error.part.isEmpty && !error.reason.isEmpty, "a refusal without a part or reason: \(error)")
+        // The part named is one the text holds (names are case-insensitive), one it lacks, or the rule as a whole.
+        FuzzInput.require(error.part == "rule" || error.reason.hasPrefix("is missing") || text.uppercased().contains(error.part.uppercased()),
+                          "a refusal naming '\(error.part)', which the text does not hold: \(error)")
     }
     return 0
 }
