@@ -6,10 +6,12 @@ import CLibFuzzer
 public enum FuzzInput {
     /// One input's check, as libFuzzer calls it.
     public typealias Check = @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+    /// C's argv, as main receives it.
+    public typealias Arguments = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
 
     /// Runs libFuzzer with the program's arguments (corpus folders, -runs=,
     /// -max_total_time=, ...) on `check`; the target's main returns this.
-    public static func run(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ check: Check) -> Int32 {
+    public static func run(_ argc: Int32, _ argv: Arguments, _ check: Check) -> Int32 {
         var count = argc
         var arguments = argv
         return LLVMFuzzerRunDriver(&count, &arguments, check)

@@ -3,9 +3,7 @@ import FuzzSupport
 import HolidayCalendars
 
 @_cdecl("fuzz_holiday_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// Holiday files in the three formats, chosen by the input's first
 /// character as a reader would guess it (`{` JSON, `B` iCalendar, else the

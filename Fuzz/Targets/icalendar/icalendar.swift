@@ -4,9 +4,7 @@ import FuzzSupport
 import ICalendar
 
 @_cdecl("fuzz_icalendar_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// iCalendar text: reading never crashes; every problem and warning names a
 /// line inside the input; what was read, written, reads back as the same

@@ -2,9 +2,7 @@ import FuzzSupport
 import Geofencing
 
 @_cdecl("fuzz_position_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// Position lines (plain pairs, geo: URIs, gpsd JSON): never a crash; a fix
 /// is on the globe with a finite, non-negative accuracy and a finite time;

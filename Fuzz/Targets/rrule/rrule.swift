@@ -2,9 +2,7 @@ import CalendarModel
 import FuzzSupport
 
 @_cdecl("fuzz_rrule_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// RRULE text: parsing never crashes; a rule that parses prints as text that
 /// parses to an equal rule and prints the same again; a refusal names a part

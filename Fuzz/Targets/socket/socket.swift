@@ -3,9 +3,7 @@ import Foundation
 import FuzzSupport
 
 @_cdecl("fuzz_socket_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// Control-socket request lines: never a crash; a refusal says why; a
 /// request, written as the client writes it, reads back equal (fixes that

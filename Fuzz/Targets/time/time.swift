@@ -3,9 +3,7 @@ import CommandLineInterface
 import FuzzSupport
 
 @_cdecl("fuzz_time_main")
-func main(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
-    FuzzInput.run(argc, argv, check)
-}
+func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(argc, argv, check) }
 
 /// A zone with transitions, so that wall times in gaps and folds are reached;
 /// UTC when this machine has no zone data.
