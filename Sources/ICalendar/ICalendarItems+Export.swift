@@ -95,6 +95,11 @@ extension ICalendarItems {
                     for parameter in property.parameters where !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
                         properties[index].parameters.append(parameter)
                     }
+                } else if ["RDATE", "EXDATE"].contains(property.name), properties.contains(where: { $0.name == property.name }) {
+                    // A second RDATE or EXDATE kept for its parameters: its
+                    // dates are in the written list, and writing it too would
+                    // add them again on every import.
+                    continue
                 } else {
                     rest.append(property)
                 }

@@ -28,3 +28,22 @@ struct ICalendarItemsFuzzFindingsTests {
         #expect(again.reminders.map(\.identifier) == first.reminders.map(\.identifier))
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("two RDATEs with parameters Chime does not know export as one list, so each round trip keeps the same dates")
+    func keptSecondRDateIsNotWrittenAgain() throws {
+        let first = try Self.items("BEGIN:VCALENDAR\nBEGIN:VEVENT\r\nUID:rdates@chime.test\nDTSTART;X-A=1:20261201\n"
+                                   + "RDATE;X-B=2:20261203\nRDATE;X-C=3:20261205\nEND:VEVENT\r\nEND:VCALENDAR")
+        let dates = [CivilDate(year: 2026, month: 12, day: 3)!, CivilDate(year: 2026, month: 12, day: 5)!] // 2026-12-03, 2026-12-05
+        #expect(first.events.first?.extraDates.map(\.date) == dates)
+        var events = first.events
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: events, reminders: [], stamp: Self.stamp)
+            #expect(exported.components.first?.properties(named: "RDATE").map(\.value) == ["20261203,20261205"])
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.events.first?.extraDates.map(\.date) == dates)
+            events = again.events
+        }
+    }
+}
