@@ -108,7 +108,8 @@ extension ICalendarItems {
         }
 
         mutating func event(_ event: Event, series: Event?) -> ICalendarComponent {
-            let keptUID = event.origin.map { $0.unmodelled.hasPrefix("UID:") || $0.unmodelled.contains("\r\nUID:") } ?? false
+            // A UID of the event's own kept lines, not one inside a component kept within it.
+            let keptUID = Self.keptUID(event) != nil
             var properties: [ICalendarProperty] = []
             if !keptUID {
                 let uid = series.map(Self.uid) ?? Self.uid(event)
@@ -181,13 +182,17 @@ extension ICalendarItems {
             return [todo] + occurrences
         }
 
+        /// The UID among the event's own unmodelled lines (a later part of a split), if any.
+        static func keptUID(_ event: Event) -> String? {
+            guard let unmodelled = event.origin?.unmodelled, !unmodelled.isEmpty,
+                  let kept = try? ICalendarComponent.readUnmodelled(unmodelled) else { return nil }
+            return kept.properties.first(where: { $0.name == "UID" })?.value
+        }
+
         /// A UID kept among the unmodelled lines (a later part of a split,
         /// whose key is the UID and its cut), else the key, else one made of the identifier.
         static func uid(_ event: Event) -> String {
-            if let kept = try? ICalendarComponent.readUnmodelled(event.origin?.unmodelled ?? ""),
-               let uid = kept.properties.first(where: { $0.name == "UID" }) {
-                return uid.value
-            }
+            if let uid = keptUID(event) { return uid }
             if let key = event.externalKey { return key }
             return "\(event.identifier.rawValue)@chime"
         }

@@ -47,3 +47,20 @@ extension ICalendarItemsFuzzFindingsTests {
         }
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("an override holding a component with a UID of its own is still exported with the series' UID")
+    func nestedUIDIsNotTheOverridesUID() throws {
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTART;TZID=Europe/Berlin:20261201T100000\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:weekly-1\r\nRECURRENCE-ID;TZID=Europe/Berlin:20261208T100000\r\nDTSTART;TZID=Europe/Berlin:20261208T140000\r
+            BEGIN:VJOURNAL\r\nUID:journal-1\r\nEND:VJOURNAL\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        let exported = ICalendarItems.components(events: first.events, reminders: [], stamp: Self.stamp)
+        #expect(exported.components.map { $0["UID"]?.value } == ["weekly-1", "weekly-1"])
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.events.count == first.events.count)
+    }
+}
