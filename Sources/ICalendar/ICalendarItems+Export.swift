@@ -92,7 +92,10 @@ extension ICalendarItems {
                 if let index = properties.indices.first(where: { properties[$0].name == property.name && !used.contains($0) }),
                    property.name != "RECURRENCE-ID" || properties[index].name == "RECURRENCE-ID" {
                     used.insert(index)
-                    for parameter in property.parameters where !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
+                    // VALUE and TZID belong to the value as written: lent to a UTC or
+                    // floating time they would make it another (or an unknown) zone's.
+                    for parameter in property.parameters where !["VALUE", "TZID"].contains(parameter.name)
+                        && !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
                         properties[index].parameters.append(parameter)
                     }
                 } else if ["RDATE", "EXDATE"].contains(property.name), properties.contains(where: { $0.name == property.name }) {

@@ -64,3 +64,21 @@ extension ICalendarItemsFuzzFindingsTests {
         #expect(again.events.count == first.events.count)
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("a kept RECURRENCE-ID's TZID is not lent to the UTC time written for it, so the export reads back without problems")
+    func keptTZIDIsNotLentToAUTCTime() throws {
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:weekly-1\r\nRECURRENCE-ID;X-NOTE=1;TZID=Nowhere/Unknown:20261208T100000Z\r\nDTSTART:20261208T140000Z\r
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        let exported = ICalendarItems.components(events: first.events, reminders: [], stamp: Self.stamp)
+        let recurrenceID = try #require(exported.components.compactMap { $0["RECURRENCE-ID"] }.first)
+        #expect(recurrenceID[parameter: "TZID"] == nil)
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.events.count == first.events.count)
+    }
+}
