@@ -78,3 +78,26 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The fuzz targets (Fuzz/, run by contrib/fuzz): declared only when CHIME_FUZZ
+// is set, so that the normal build and test run never see them. contrib/fuzz
+// builds them in .build/fuzz with libFuzzer and AddressSanitizer; each holds
+// LLVMFuzzerTestOneInput and no main of its own (libFuzzer's is the main).
+if Context.environment["CHIME_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("rrule", ["CalendarModel"]),
+        ("time", ["CommandLineInterface", "CalendarModel"]),
+        ("holiday", ["HolidayCalendars", "CalendarModel"]),
+        ("position", ["Geofencing"]),
+        ("socket", ["AlarmScheduler"]),
+        ("icalendar", ["ICalendar"]),
+    ]
+    package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.dependencies + ["FuzzSupport"],
+                                                 path: "Fuzz/Targets/\(target.name)",
+                                                 // The main is each file's @_cdecl("fuzz_NAME_main"), the name SwiftPM links as main.
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

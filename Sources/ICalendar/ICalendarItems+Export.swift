@@ -92,9 +92,17 @@ extension ICalendarItems {
                 if let index = properties.indices.first(where: { properties[$0].name == property.name && !used.contains($0) }),
                    property.name != "RECURRENCE-ID" || properties[index].name == "RECURRENCE-ID" {
                     used.insert(index)
-                    for parameter in property.parameters where !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
+                    // VALUE and TZID belong to the value as written: lent to a UTC or
+                    // floating time they would make it another (or an unknown) zone's.
+                    for parameter in property.parameters where !["VALUE", "TZID"].contains(parameter.name)
+                        && !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
                         properties[index].parameters.append(parameter)
                     }
+                } else if ["RDATE", "EXDATE"].contains(property.name), properties.contains(where: { $0.name == property.name }) {
+                    // A second RDATE or EXDATE kept for its parameters: its
+                    // dates are in the written list, and writing it too would
+                    // add them again on every import.
+                    continue
                 } else {
                     rest.append(property)
                 }
@@ -103,7 +111,8 @@ extension ICalendarItems {
         }
 
         mutating func event(_ event: Event, series: Event?) -> ICalendarComponent {
-            let keptUID = event.origin.map { $0.unmodelled.hasPrefix("UID:") || $0.unmodelled.contains("\r\nUID:") } ?? false
+            // A UID of the event's own kept lines, not one inside a component kept within it.
+            let keptUID = Self.keptUID(event) != nil
             var properties: [ICalendarProperty] = []
             if !keptUID {
                 let uid = series.map(Self.uid) ?? Self.uid(event)
@@ -167,19 +176,26 @@ extension ICalendarItems {
                 origin = kept
             }
             var todo = finish("VTODO", properties, origin: origin, alarms: reminder.alarms, dueBased: reminder.start != nil)
-            // Occurrences of the series that were kept whole go beside it, not in it.
-            let occurrences = todo.components.filter { $0.name == "VTODO" }
-            todo.components.removeAll { $0.name == "VTODO" }
+            // Occurrences of the series that were kept whole (they have a
+            // RECURRENCE-ID) go beside it, not in it; a VTODO the file nested
+            // in this one stays inside, or importing the export would add it.
+            func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
+            let occurrences = todo.components.filter(isOccurrence)
+            todo.components.removeAll(where: isOccurrence)
             return [todo] + occurrences
+        }
+
+        /// The UID among the event's own unmodelled lines (a later part of a split), if any.
+        static func keptUID(_ event: Event) -> String? {
+            guard let unmodelled = event.origin?.unmodelled, !unmodelled.isEmpty,
+                  let kept = try? ICalendarComponent.readUnmodelled(unmodelled) else { return nil }
+            return kept.properties.first(where: { $0.name == "UID" })?.value
         }
 
         /// A UID kept among the unmodelled lines (a later part of a split,
         /// whose key is the UID and its cut), else the key, else one made of the identifier.
         static func uid(_ event: Event) -> String {
-            if let kept = try? ICalendarComponent.readUnmodelled(event.origin?.unmodelled ?? ""),
-               let uid = kept.properties.first(where: { $0.name == "UID" }) {
-                return uid.value
-            }
+            if let uid = keptUID(event) { return uid }
             if let key = event.externalKey { return key }
             return "\(event.identifier.rawValue)@chime"
         }

@@ -1,0 +1,84 @@
+import CalendarModel
+import Foundation
+import ICalendar
+import Testing
+
+/// Inputs the `icalendar` fuzz target (contrib/fuzz) found wrong, each kept
+/// in Fuzz/corpus/icalendar too.
+@Suite("iCalendar items: what fuzzing found")
+struct ICalendarItemsFuzzFindingsTests {
+    static let calendar = ItemIdentifier("fedcba9876543210fedcba9876543210")!
+    static let stamp = Date(timeIntervalSince1970: 1_796_169_600) // 2026-12-02T00:00:00Z
+
+    static func items(_ text: String) throws -> ICalendarItems.Result {
+        let reading = try ICalendarReader().read(text)
+        let vcalendar = try #require(reading.components.first { $0.name == "VCALENDAR" })
+        return ICalendarItems.read(calendar: vcalendar, into: calendar, zones: IANAZoneResolver())
+    }
+
+    @Test("a VTODO nested in a VTODO stays inside it on export, so importing the export adds no reminder")
+    func nestedTodoIsNotHoisted() throws {
+        let first = try Self.items("BEGIN:VCALENDAR\nBEGIN:VTODO\nBEGIN:VTODO\r\nEND:VTODO\r\nEND:VTODO")
+        #expect(first.reminders.count == 1)
+        let exported = ICalendarItems.components(events: [], reminders: first.reminders, stamp: Self.stamp)
+        #expect(exported.components.map(\.name) == ["VTODO"])
+        #expect(exported.components.first?.components.map(\.name) == ["VTODO"])
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.reminders.map(\.identifier) == first.reminders.map(\.identifier))
+    }
+}
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("two RDATEs with parameters Chime does not know export as one list, so each round trip keeps the same dates")
+    func keptSecondRDateIsNotWrittenAgain() throws {
+        let first = try Self.items("BEGIN:VCALENDAR\nBEGIN:VEVENT\r\nUID:rdates@chime.test\nDTSTART;X-A=1:20261201\n"
+                                   + "RDATE;X-B=2:20261203\nRDATE;X-C=3:20261205\nEND:VEVENT\r\nEND:VCALENDAR")
+        let dates = [CivilDate(year: 2026, month: 12, day: 3)!, CivilDate(year: 2026, month: 12, day: 5)!] // 2026-12-03, 2026-12-05
+        #expect(first.events.first?.extraDates.map(\.date) == dates)
+        var events = first.events
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: events, reminders: [], stamp: Self.stamp)
+            #expect(exported.components.first?.properties(named: "RDATE").map(\.value) == ["20261203,20261205"])
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.events.first?.extraDates.map(\.date) == dates)
+            events = again.events
+        }
+    }
+}
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("an override holding a component with a UID of its own is still exported with the series' UID")
+    func nestedUIDIsNotTheOverridesUID() throws {
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTART;TZID=Europe/Berlin:20261201T100000\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:weekly-1\r\nRECURRENCE-ID;TZID=Europe/Berlin:20261208T100000\r\nDTSTART;TZID=Europe/Berlin:20261208T140000\r
+            BEGIN:VJOURNAL\r\nUID:journal-1\r\nEND:VJOURNAL\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        let exported = ICalendarItems.components(events: first.events, reminders: [], stamp: Self.stamp)
+        #expect(exported.components.map { $0["UID"]?.value } == ["weekly-1", "weekly-1"])
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.events.count == first.events.count)
+    }
+}
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("a kept RECURRENCE-ID's TZID is not lent to the UTC time written for it, so the export reads back without problems")
+    func keptTZIDIsNotLentToAUTCTime() throws {
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTART:20261201T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\nEND:VEVENT\r
+            BEGIN:VEVENT\r\nUID:weekly-1\r\nRECURRENCE-ID;X-NOTE=1;TZID=Nowhere/Unknown:20261208T100000Z\r\nDTSTART:20261208T140000Z\r
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        let exported = ICalendarItems.components(events: first.events, reminders: [], stamp: Self.stamp)
+        let recurrenceID = try #require(exported.components.compactMap { $0["RECURRENCE-ID"] }.first)
+        #expect(recurrenceID[parameter: "TZID"] == nil)
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.events.count == first.events.count)
+    }
+}
