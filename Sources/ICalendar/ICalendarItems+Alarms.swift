@@ -72,6 +72,8 @@ extension ICalendarItems.Mapper {
             if case .relative(let seconds) = trigger, abs(seconds) > 366 * 86_400 {
                 throw fail("is more than a year from its item, which Chime's alarms cannot be")
             }
+            let fields = ICalendarItems.chimeFields(of: component)
+            for name in ICalendarItems.chimeAlarmProperties { consumed[name] = [] }
             var repeats: (Int, Int) = (0, 0)
             if let count = component["REPEAT"], let every = component["DURATION"] {
                 guard let n = Int(count.value.trimmedSpaces), (0...Self.maximumRepeat).contains(n) else {
@@ -80,7 +82,9 @@ extension ICalendarItems.Mapper {
                 do { repeats = (n, try ICalendarDuration(every).totalSeconds) } catch { throw ICalendarItems.MappingError(error) }
             }
             let unmodelled = Self.unmodelled(component, consumed: consumed, keptComponents: keptComponents)
-            alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: 0), trigger: trigger, unmodelled: unmodelled))
+            alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: 0), trigger: trigger,
+                                missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix,
+                                unmodelled: unmodelled))
             if case .proximity = trigger { continue }
             for repetition in stride(from: 1, through: repeats.0, by: 1) {
                 let offset = repetition * repeats.1
@@ -90,7 +94,8 @@ extension ICalendarItems.Mapper {
                 case .absolute(let date): later = .absolute(date.addingTimeInterval(TimeInterval(offset)))
                 case .proximity: continue
                 }
-                alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: repetition), trigger: later))
+                alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: repetition), trigger: later,
+                                    missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix))
             }
         }
         return alarms
@@ -102,5 +107,64 @@ extension ICalendarItems.Mapper {
             return Int64(last.dayNumber - first.dayNumber + 1) * 86_400
         }
         return instant(end) - instant(start)
+    }
+}
+
+extension ICalendarItems {
+    /// Chime's alarm fields that no standard property holds, as X-properties
+    /// on the VALARM (other programs ignore them and keep them):
+    /// `X-CHIME-MISSED-WINDOW` (a duration; `PT0S` never shows a missed
+    /// firing), `X-CHIME-DWELL` (a duration) and `X-CHIME-FIRST-FIX`
+    /// (`TRUE` or `FALSE`). Each is written only when it is not the default.
+    static let chimeAlarmProperties = ["X-CHIME-MISSED-WINDOW", "X-CHIME-DWELL", "X-CHIME-FIRST-FIX"]
+
+    /// What a VALARM's Chime properties say, and a warning for each that
+    /// does not read (that field keeps its default).
+    struct ChimeAlarmFields {
+        var missedWindow: Int?
+        var dwell = 0
+        var firesOnFirstFix = false
+        var warnings: [Problem] = []
+    }
+
+    static func chimeFields(of valarm: ICalendarComponent) -> ChimeAlarmFields {
+        var fields = ChimeAlarmFields()
+        func warn(_ property: ICalendarProperty, _ reason: String) {
+            fields.warnings.append(Problem(component: "VALARM", line: property.line, uid: nil,
+                                           reason: "\(property.name) '\(property.value)' \(reason); the alarm keeps the default"))
+        }
+        func seconds(_ property: ICalendarProperty) -> Int? {
+            guard let duration = try? ICalendarDuration(property), duration.totalSeconds >= 0 else {
+                warn(property, "is not a duration of zero or more (such as PT2H)")
+                return nil
+            }
+            return duration.totalSeconds
+        }
+        if let property = valarm["X-CHIME-MISSED-WINDOW"], let window = seconds(property) { fields.missedWindow = window }
+        if let property = valarm["X-CHIME-DWELL"], let dwell = seconds(property) { fields.dwell = dwell }
+        if let property = valarm["X-CHIME-FIRST-FIX"] {
+            switch property.value.trimmedSpaces.uppercased() {
+            case "TRUE": fields.firesOnFirstFix = true
+            case "FALSE": break
+            default: warn(property, "is not TRUE or FALSE")
+            }
+        }
+        return fields
+    }
+
+    /// The warnings for the Chime properties of an item's VALARMs.
+    static func chimeAlarmWarnings(_ item: ICalendarComponent) -> [Problem] {
+        item.components(named: "VALARM").prefix(1_000).flatMap { chimeFields(of: $0).warnings }
+    }
+
+    /// The Chime properties an alarm is written with (see `chimeAlarmProperties`).
+    static func chimeProperties(_ alarm: Alarm) -> [ICalendarProperty] {
+        var properties: [ICalendarProperty] = []
+        if let window = alarm.missedWindow {
+            properties.append(ICalendarProperty(name: "X-CHIME-MISSED-WINDOW", value: ICalendarDuration(seconds: window).value))
+        }
+        if alarm.dwell != 0 { properties.append(ICalendarProperty(name: "X-CHIME-DWELL", value: ICalendarDuration(seconds: alarm.dwell).value)) }
+        if alarm.firesOnFirstFix { properties.append(ICalendarProperty(name: "X-CHIME-FIRST-FIX", value: "TRUE")) }
+        return properties
     }
 }

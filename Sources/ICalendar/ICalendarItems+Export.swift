@@ -243,6 +243,7 @@ extension ICalendarItems {
                     properties.append(ICalendarProperty(name: "X-APPLE-PROXIMITY", value: direction == .enter ? "ARRIVE" : "DEPART"))
                     properties.append(Self.appleLocation(place))
                 }
+                properties += ICalendarItems.chimeProperties(alarm)
                 let kept = (try? ICalendarComponent.readUnmodelled(alarm.unmodelled)) ?? (properties: [], components: [])
                 if case .proximity = alarm.trigger, !kept.properties.contains(where: { $0.name == "TRIGGER" }) {
                     // RFC 5545 requires a TRIGGER; Apple's location alarms carry this never-reached one.

@@ -44,6 +44,7 @@ extension ICalendarItems {
                 continue
             }
             let key = uid ?? derivedUID(of: component)
+            result.warnings += chimeAlarmWarnings(component)
             if component["RECURRENCE-ID"] != nil {
                 guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); continue }
                 overrides.append((key, component))

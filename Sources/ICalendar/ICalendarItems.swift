@@ -37,10 +37,14 @@ public enum ICalendarItems {
     public struct Result: Hashable, Sendable {
         public var entries: [Entry]
         public var problems: [Problem]
+        /// Values read leniently: a Chime alarm property that does not read
+        /// (the alarm keeps that field's default).
+        public var warnings: [Problem]
 
-        public init(entries: [Entry] = [], problems: [Problem] = []) {
+        public init(entries: [Entry] = [], problems: [Problem] = [], warnings: [Problem] = []) {
             self.entries = entries
             self.problems = problems
+            self.warnings = warnings
         }
 
         /// Every event, series first then their detached occurrences, in the order a store must save them.
