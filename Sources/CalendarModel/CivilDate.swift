@@ -94,7 +94,27 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// RFC 5545 DATE form, `20261201`.
     public var basicFormat: String {
-        "\(CivilDate.pad(year, 4))\(CivilDate.pad(month, 2))\(CivilDate.pad(day, 2))"
+        guard (0...9999).contains(year) else { return "\(CivilDate.pad(year, 4))\(CivilDate.pad(month, 2))\(CivilDate.pad(day, 2))" }
+        return String(unsafeUninitializedCapacity: 8) { buffer in
+            Self.writeBasic(self, into: buffer)
+            return 8
+        }
+    }
+
+    /// `basicFormat`'s eight digits at the start of `buffer`, for a year of 0...9999.
+    static func writeBasic(_ date: CivilDate, into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        writeDigits(date.year, 4, into: buffer, at: 0)
+        writeDigits(date.month, 2, into: buffer, at: 4)
+        writeDigits(date.day, 2, into: buffer, at: 6)
+    }
+
+    /// The last `width` decimal digits of `value` (not negative) at `at`.
+    static func writeDigits(_ value: Int, _ width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at: Int) {
+        var rest = value
+        for index in stride(from: at + width - 1, through: at, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     /// `07`, `12`: the two-digit fields of dates, times and offsets.

@@ -46,7 +46,20 @@ public struct LocalDateTime: Hashable, Comparable, Sendable, CustomStringConvert
 
     /// RFC 5545 DATE-TIME form without a zone, `20261201T085000`.
     public var basicFormat: String {
-        "\(date.basicFormat)T\(CivilDate.pad(hour, 2))\(CivilDate.pad(minute, 2))\(CivilDate.pad(second, 2))"
+        let date = date
+        // Digits written straight into the String's storage: an export writes several a line.
+        guard (0...9999).contains(date.year) else {
+            return "\(date.basicFormat)T\(CivilDate.pad(hour, 2))\(CivilDate.pad(minute, 2))\(CivilDate.pad(second, 2))"
+        }
+        let (hour, minute, second) = (hour, minute, second)
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            CivilDate.writeBasic(date, into: buffer)
+            buffer[8] = UInt8(ascii: "T")
+            CivilDate.writeDigits(hour, 2, into: buffer, at: 9)
+            CivilDate.writeDigits(minute, 2, into: buffer, at: 11)
+            CivilDate.writeDigits(second, 2, into: buffer, at: 13)
+            return 15
+        }
     }
 }
 

@@ -32,11 +32,44 @@ extension CalendarStore {
         return items
     }
 
+    /// The series and reminders named in `identifiers`, whole (a detached
+    /// occurrence named gives its series with all its detached ones), for
+    /// `chime export ID…`: only their rows are read. Calendar by calendar
+    /// in title order, then in the order the items were first stored, as
+    /// `items(of:)` of each calendar would give them. An identifier of no
+    /// item is skipped.
+    public func items(identifiers: [ItemIdentifier]) throws(StoreError) -> CalendarItems {
+        guard !identifiers.isEmpty else { return CalendarItems() }
+        let order = Dictionary(try calendars().enumerated().map { ($1.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        var items = try StoreError.wrap {
+            let owners = try database.query("""
+                SELECT DISTINCT coalesce(items.series_id, items.id) FROM json_each(?) AS wanted JOIN items ON items.id = wanted.value
+                """, [Self.jsonArray(identifiers.map(\.rawValue))]).compactMap { row -> String? in try row.value(0) }
+            return try storedItems(where: "id IN (SELECT value FROM json_each(?))", [Self.jsonArray(owners)])
+        }
+        // Stable: within a calendar the rows keep their stored order.
+        func rank(_ calendar: ItemIdentifier) -> Int { order[calendar] ?? order.count }
+        items.events = items.events.enumerated().sorted {
+            (rank($0.element.event.calendarIdentifier), $0.offset) < (rank($1.element.event.calendarIdentifier), $1.offset)
+        }.map(\.element)
+        items.reminders = items.reminders.enumerated().sorted {
+            (rank($0.element.calendarIdentifier), $0.offset) < (rank($1.element.calendarIdentifier), $1.offset)
+        }.map(\.element)
+        return items
+    }
+
     /// Every event and reminder of `calendar` as stored, whole.
     func storedItems(of calendar: ItemIdentifier) throws -> CalendarItems {
+        try storedItems(where: "calendar_id = ?", [calendar.rawValue])
+    }
+
+    /// The series and reminders that `condition` (SQL over `items`, with
+    /// one bound argument) selects among rows that are no detached
+    /// occurrence, in stored order, each series with its detached ones.
+    private func storedItems(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> CalendarItems {
         var events: [Event] = []
         var reminders: [Reminder] = []
-        try forEachItem(where: "calendar_id = ? AND series_id IS NULL", order: "rowid", [calendar.rawValue]) { row in
+        try forEachItem(where: "\(condition) AND series_id IS NULL", order: "rowid", arguments) { row in
             if row.text(ItemColumn.type.rawValue) == "reminder" {
                 reminders.append(try reminder(row, alarms: false))
             } else {
@@ -48,8 +81,8 @@ extension CalendarStore {
         }
         var detached: [ItemIdentifier: [Event]] = [:]
         var detachedCount = 0
-        try forEachItem(where: "series_id IN (SELECT id FROM items WHERE calendar_id = ? AND series_id IS NULL)",
-                        order: "series_id, original_start", [calendar.rawValue]) { row in
+        try forEachItem(where: "series_id IN (SELECT id FROM items WHERE \(condition) AND series_id IS NULL)",
+                        order: "series_id, original_start", arguments) { row in
             var event = try eventSchedule(row)
             try addDetails(to: &event, row, alarms: false)
             if let series = event.seriesIdentifier { detached[series, default: []].append(event) }

@@ -47,15 +47,9 @@ enum ExportCommand: Command {
         let range = checked
         let (items, calendarName) = try StoreOptions.run(command) { () throws(StoreError) -> (CalendarItems, String?) in
             if !identifiers.isEmpty {
-                var wanted = Set<ItemIdentifier>()
-                for text in identifiers { wanted.insert(try store.itemIdentifier(matching: text)) }
-                var items = CalendarItems()
-                for calendar in try store.calendars() {
-                    let all = try store.items(of: calendar.identifier)
-                    items.events += all.events.filter { wanted.contains($0.event.identifier) || $0.detached.contains { wanted.contains($0.identifier) } }
-                    items.reminders += all.reminders.filter { wanted.contains($0.identifier) }
-                }
-                return (items, nil)
+                var wanted: [ItemIdentifier] = []
+                for text in identifiers { wanted.append(try store.itemIdentifier(matching: text)) }
+                return (try store.items(identifiers: wanted), nil)
             }
             let names = parsed.all(ChimeOptions.calendars)
             let calendars = names.isEmpty ? try store.calendars() : try names.map { name throws(StoreError) in try store.calendar(named: name) }

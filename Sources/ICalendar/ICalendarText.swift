@@ -4,22 +4,30 @@ public enum ICalendarText {
     /// The value text for `text`: `\` `;` `,` escaped, line breaks as `\n`
     /// (a CR LF pair or a lone CR is one break).
     public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        var previousWasCR = false
-        for scalar in text.unicodeScalars {
-            defer { previousWasCR = scalar == "\r" }
-            switch scalar {
-            case "\\": out += "\\\\"
-            case ";": out += "\\;"
-            case ",": out += "\\,"
-            case "\r": out += "\\n"
-            case "\n": if !previousWasCR { out += "\\n" }
-            default: out.unicodeScalars.append(scalar)
+        // On bytes: every character escaped is ASCII, which no other UTF-8
+        // character's bytes contain; most texts need nothing and are kept.
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == backslash || $0 == semicolon || $0 == comma || $0 == carriageReturn || $0 == lineFeed })
+            else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 8)
+            var previousWasCR = false
+            for byte in bytes {
+                defer { previousWasCR = byte == carriageReturn }
+                switch byte {
+                case backslash, semicolon, comma: out.append(backslash); out.append(byte)
+                case carriageReturn: out.append(backslash); out.append(UInt8(ascii: "n"))
+                case lineFeed: if !previousWasCR { out.append(backslash); out.append(UInt8(ascii: "n")) }
+                default: out.append(byte)
+                }
             }
-        }
-        return out
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
     }
+
+    private static let backslash = UInt8(ascii: "\\"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")
+    private static let carriageReturn = UInt8(ascii: "\r"), lineFeed = UInt8(ascii: "\n")
 
     /// The text a value says. Lenient as readers must be: `\N` is a line
     /// break like `\n`, an unknown escape (`\:`, seen from Outlook) keeps the

@@ -27,7 +27,11 @@ case "cli":
 case "ical":
     // ical [--quick] [--keep PATH]: a decade's calendar of 10,000 events (500 with --quick), libical's parse beside Chime's parse, import and export.
     let kept = arguments.firstIndex(of: "--keep").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
-    try ICalendarBenchmark(events: quick ? 500 : 10_000, parses: quick ? 3 : 11, keptPath: kept).run { print($0) }
+    // Hidden, for profiling: --steps export (comma-separated parse, import, export) times only those, --runs N times each.
+    let steps = arguments.firstIndex(of: "--steps").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+    let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    try ICalendarBenchmark(events: quick ? 500 : 10_000, parses: runs ?? (quick ? 3 : 11), keptPath: kept,
+                           onlySteps: steps.map { Set($0.split(separator: ",").map(String.init)) }).run { print($0) }
 case "ical-import-child" where arguments.count >= 3:
     // ical-import-child FILE STORE: ical's import in a process of its own, printing its memory (the ical benchmark's child).
     print(try ICalendarBenchmark.importChild(file: arguments[1], store: arguments[2]))

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import CommandLineInterface
 import Foundation
+import SQLiteDatabase
 import TestSupport
 import Testing
 
@@ -132,5 +133,36 @@ extension ImportExportTests {
         try store.setDefaultCalendar(try store.calendar(named: "Tasks").identifier, forEvents: false, forReminders: true)
         #expect(scratch.ok("import", Self.fixture("items/iphone-reminder.ics")).text.contains("into 'Tasks'"))
         #expect(scratch.ok("import", Self.fixture("items/outlook.ics")).text.contains("into 'Personal'"))
+    }
+}
+
+extension ImportExportTests {
+    @Test("chime export ID… writes just the named items and reads no other: a damaged item elsewhere stops a whole export, not that one")
+    func exportByIdentifierReadsOnlyThose() throws {
+        let scratch = Scratch()
+        scratch.ok("calendar", "add", "Work")
+        let planning = scratch.add("event", "Planning", "--start", "2026-12-03T09:00", "--tz", "UTC", "--calendar", "Work")
+        let dentist = scratch.add("event", "Dentist", "--start", "2026-12-04T15:00", "--tz", "UTC")
+        let milk = scratch.add("reminder", "Buy milk")
+        let broken = scratch.add("event", "Stand-up", "--start", "2026-12-02T09:30", "--tz", "UTC", "--repeat", "FREQ=DAILY")
+
+        let named = scratch.ok("export", milk, planning).text
+        #expect(named.contains("SUMMARY:Planning\r"))
+        #expect(named.contains("SUMMARY:Buy milk\r"))
+        #expect(!named.contains("SUMMARY:Dentist\r"))
+        #expect(!named.contains("SUMMARY:Stand-up\r"))
+        #expect(!named.contains("X-WR-CALNAME"), "items exported by ID name no calendar")
+        // Events before reminders, as a whole export orders them.
+        let planningAt = try #require(named.range(of: "SUMMARY:Planning")).lowerBound
+        let milkAt = try #require(named.range(of: "SUMMARY:Buy milk")).lowerBound
+        #expect(planningAt < milkAt)
+
+        // A rule no reader parses, written past every check: reading that row fails.
+        try Database(path: scratch.path).execute("UPDATE items SET rrule = 'NOT A RULE' WHERE id LIKE ?", [broken + "%"])
+        let whole = scratch.run("export")
+        #expect(whole.status != 0, "a whole export read the damaged item and still succeeded")
+        let alone = scratch.ok("export", dentist).text
+        #expect(alone.contains("SUMMARY:Dentist\r"))
+        #expect(!alone.contains("SUMMARY:Planning\r"))
     }
 }
