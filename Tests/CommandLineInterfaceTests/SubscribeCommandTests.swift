@@ -63,4 +63,23 @@ struct SubscribeCommandTests {
         #expect(scratch.run("subscribe", "ftp://example.com/x.ics").status == 65)
         #expect(scratch.run("subscribe", server.base + "/team.ics", "--every", "10s").status == 65)
     }
+
+    @Test("a feed of two VCALENDAR objects refreshes as one batch: removing what is missing keeps both parts' items and drops only what left")
+    func multiCalendarFeed() throws {
+        func body(_ first: [(uid: String, title: String, day: Int)], _ second: [(uid: String, title: String, day: Int)]) -> [UInt8] {
+            Self.feed(first) + Self.feed(second, name: nil)
+        }
+        let server = try LoopbackHTTPServer(files: ["/two.ics": body([("a@t", "Planning", 3)], [("b@t", "Review", 4), ("c@t", "Retro", 7)])])
+        let scratch = Scratch()
+        #expect(scratch.ok("subscribe", server.base + "/two.ics").text == "Team: 3 added, 0 updated, 0 removed, 0 unchanged")
+        let store = try scratch.store()
+        let team = try store.calendar(named: "Team")
+        #expect(try store.items(of: team.identifier).events.map(\.event.title).sorted() == ["Planning", "Retro", "Review"])
+
+        // Unchanged, the second part's items are not taken as missing from the first's.
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 0 updated, 0 removed, 3 unchanged")
+        server.setFile("/two.ics", body([("a@t", "Planning", 3)], [("b@t", "Review", 4)]))
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 0 updated, 1 removed, 2 unchanged")
+        #expect(try store.items(of: team.identifier).events.map(\.event.title).sorted() == ["Planning", "Review"])
+    }
 }
