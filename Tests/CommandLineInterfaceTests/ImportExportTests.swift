@@ -166,3 +166,27 @@ extension ImportExportTests {
         #expect(!alone.contains("SUMMARY:Planning\r"))
     }
 }
+
+extension ImportExportTests {
+    @Test("chime export then chime import into another store keeps each alarm's missed window, dwell and first-position choice")
+    func alarmFieldsThroughTheCommands() throws {
+        let home = Scratch()
+        let rent = home.add("reminder", "Pay rent", "--due", "2026-12-05 17:00", "--alarm", "0", "--missed-window", "2h")
+        let office = home.add("reminder", "Hand in the badge", "--alarm-arrive", "31.2304,121.4737,200", "--dwell", "5m",
+                              "--first-position", "rings")
+        let file = home.folder + "/out.ics"
+        home.ok("export", rent, office, "-o", file)
+
+        let laptop = Scratch()
+        #expect(laptop.ok("import", file, "--calendar", "Home").text.contains("2 added"))
+        let store = try laptop.store()
+        let reminders = try store.items(of: try store.calendar(named: "Home").identifier).reminders
+        let byTitle = Dictionary(uniqueKeysWithValues: reminders.map { ($0.title, $0) })
+        let rentAlarm = try #require(byTitle["Pay rent"]?.alarms.first)
+        #expect(rentAlarm.missedWindow == 7_200)
+        let officeAlarm = try #require(byTitle["Hand in the badge"]?.alarms.first)
+        #expect(officeAlarm.dwell == 300)
+        #expect(officeAlarm.firesOnFirstFix)
+        #expect(![rentAlarm, officeAlarm].contains { $0.unmodelled.contains("X-CHIME") }, "the X-CHIME properties are read into the alarm, not kept as text")
+    }
+}
