@@ -92,9 +92,10 @@ extension ICalendarItems {
                 if let index = properties.indices.first(where: { properties[$0].name == property.name && !used.contains($0) }),
                    property.name != "RECURRENCE-ID" || properties[index].name == "RECURRENCE-ID" {
                     used.insert(index)
-                    // VALUE and TZID belong to the value as written: lent to a UTC or
-                    // floating time they would make it another (or an unknown) zone's.
-                    for parameter in property.parameters where !["VALUE", "TZID"].contains(parameter.name)
+                    // VALUE, TZID and RELATED belong to the value as written: lent to a UTC
+                    // or floating time they would make it another (or an unknown) zone's,
+                    // and lent to a TRIGGER written from the start they would move it.
+                    for parameter in property.parameters where !["VALUE", "TZID", "RELATED"].contains(parameter.name)
                         && !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
                         properties[index].parameters.append(parameter)
                     }

@@ -81,4 +81,24 @@ extension ICalendarItemsFuzzFindingsTests {
         #expect(again.problems.isEmpty)
         #expect(again.events.count == first.events.count)
     }
+
+    @Test("a kept TRIGGER's RELATED=END is not lent to the start-based offset written for it, so each round trip rings at the same moment")
+    func keptRelatedIsNotLentToAStartBasedTrigger() throws {
+        // 2026-12-03T06:00Z–07:00Z; the alarm rings 90 minutes after the end, 08:30Z.
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:review-1\r\nDTSTART:20261203T060000Z\r\nDTEND:20261203T070000Z\r\nSUMMARY:Review\r
+            BEGIN:VALARM\r\nTRIGGER;RELATED=END;X-NOTE=kept:PT1H30M\r\nACTION:DISPLAY\r\nDESCRIPTION:Soon\r\nEND:VALARM\r
+            END:VEVENT\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        #expect(first.events.first?.alarms.first?.trigger == .relative(seconds: 9_000))
+        var events = first.events
+        for round in 1...2 {
+            let exported = ICalendarItems.components(events: events, reminders: [], stamp: Self.stamp)
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.events.first?.alarms.first?.trigger == .relative(seconds: 9_000), "round \(round)")
+            events = again.events
+        }
+    }
 }
