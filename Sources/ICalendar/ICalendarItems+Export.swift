@@ -157,7 +157,7 @@ extension ICalendarItems {
 
         mutating func reminder(_ reminder: Reminder) -> [ICalendarComponent] {
             var properties: [ICalendarProperty] = [
-                ICalendarProperty(name: "UID", value: reminder.externalKey ?? "\(reminder.identifier.rawValue)@chime"),
+                ICalendarProperty(name: "UID", value: reminder.externalKey.map(ICalendarText.escape) ?? "\(reminder.identifier.rawValue)@chime"),
                 ICalendarProperty(name: "DTSTAMP", value: Self.utcText(Int64(stamp.timeIntervalSince1970.rounded(.down)))),
             ]
             if let start = reminder.start { properties.append(property("DTSTART", start)) }
@@ -197,7 +197,8 @@ extension ICalendarItems {
         /// whose key is the UID and its cut), else the key, else one made of the identifier.
         static func uid(_ event: Event) -> String {
             if let uid = keptUID(event) { return uid }
-            if let key = event.externalKey { return key }
+            // The key is the UID as read, unescaped (UID is TEXT): escaped again here.
+            if let key = event.externalKey { return ICalendarText.escape(key) }
             return "\(event.identifier.rawValue)@chime"
         }
 

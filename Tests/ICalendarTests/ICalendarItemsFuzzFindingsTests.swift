@@ -101,4 +101,24 @@ extension ICalendarItemsFuzzFindingsTests {
             events = again.events
         }
     }
+
+    @Test("a UID with backslashes, commas and semicolons is escaped on export as it was unescaped on import, so round trips keep it")
+    func uidIsEscapedAsText() throws {
+        let first = try Self.items("""
+            BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\\\\b\\,c\\;d\r\nDTSTART:20261203T060000Z\r\nSUMMARY:Review\r\nEND:VEVENT\r
+            BEGIN:VTODO\r\nUID:t\\\\1\r\nSUMMARY:Task\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
+            """)
+        #expect(first.problems.isEmpty)
+        #expect(first.events.first?.externalKey == "a\\b,c;d")
+        #expect(first.reminders.first?.externalKey == "t\\1")
+        var (events, reminders) = (first.events, first.reminders)
+        for round in 1...2 {
+            let exported = ICalendarItems.components(events: events, reminders: reminders, stamp: Self.stamp)
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.events.map(\.externalKey) == ["a\\b,c;d"], "round \(round)")
+            #expect(again.reminders.map(\.externalKey) == ["t\\1"], "round \(round)")
+            (events, reminders) = (again.events, again.reminders)
+        }
+    }
 }
