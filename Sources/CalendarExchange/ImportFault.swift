@@ -10,14 +10,6 @@ public struct ImportFault: Error, Hashable, Sendable, CustomStringConvertible {
     public var uid: String?
     public var reason: String
 
-    public init(source: String, line: Int, component: String? = nil, uid: String? = nil, reason: String) {
-        self.source = source
-        self.line = line
-        self.component = component
-        self.uid = uid
-        self.reason = reason
-    }
-
     /// `work.ics:42: VEVENT 1234@example.com: the rule …`
     public var description: String {
         var text = source + (line > 0 ? ":\(line)" : "") + ": "

@@ -35,17 +35,11 @@ public enum ICalendarItems {
     /// What reading one VCALENDAR gave, ready for the store: every series
     /// before the occurrences detached from it.
     public struct Result: Hashable, Sendable {
-        public var entries: [Entry]
-        public var problems: [Problem]
+        public var entries: [Entry] = []
+        public var problems: [Problem] = []
         /// Values read leniently: a Chime alarm property that does not read
         /// (the alarm keeps that field's default).
-        public var warnings: [Problem]
-
-        public init(entries: [Entry] = [], problems: [Problem] = [], warnings: [Problem] = []) {
-            self.entries = entries
-            self.problems = problems
-            self.warnings = warnings
-        }
+        public var warnings: [Problem] = []
 
         /// Every event, series first then their detached occurrences, in the order a store must save them.
         public var events: [Event] {
@@ -98,18 +92,11 @@ public enum ICalendarItems {
         /// THISANDFUTURE overrides, each a series that carries on from its
         /// original start (the one before it ends there with UNTIL), as
         /// Chime's own save with span `.futureEvents` shapes them.
-        public var followingSeries: [Event]
+        public var followingSeries: [Event] = []
         /// RECURRENCE-ID overrides: events naming their series
         /// (`seriesIdentifier`) and the start they replace (`originalStart`,
         /// the RECURRENCE-ID's wall time in the series' zone).
-        public var detached: [Event]
-
-        public init(uid: String, item: Item, followingSeries: [Event] = [], detached: [Event] = []) {
-            self.uid = uid
-            self.item = item
-            self.followingSeries = followingSeries
-            self.detached = detached
-        }
+        public var detached: [Event] = []
     }
 
     /// A component that could not be mapped: where it starts, its UID if it
@@ -121,13 +108,6 @@ public enum ICalendarItems {
         public var line: Int
         public var uid: String?
         public var reason: String
-
-        public init(component: String, line: Int, uid: String?, reason: String) {
-            self.component = component
-            self.line = line
-            self.uid = uid
-            self.reason = reason
-        }
 
         public var description: String {
             let place = line > 0 ? "line \(line): " : ""

@@ -24,12 +24,6 @@ public struct ICalendarReadError: Error, Hashable, Sendable, CustomStringConvert
     public var line: Int
     public var reason: String
 
-    public init(kind: Kind, line: Int, reason: String) {
-        self.kind = kind
-        self.line = line
-        self.reason = reason
-    }
-
     public var description: String {
         line > 0 ? "line \(line): \(reason)" : reason
     }

@@ -5,15 +5,10 @@ extension ICalendarReader {
         /// The top-level components in file order, usually VCALENDARs.
         public var components: [ICalendarComponent]
         /// Broken components, in the order they were found. Empty when the input is sound.
-        public var problems: [Problem]
+        public var problems: [Problem] = []
         /// What was read leniently, by line.
-        public var warnings: [Warning]
+        public var warnings: [Warning] = []
 
-        public init(components: [ICalendarComponent], problems: [Problem] = [], warnings: [Warning] = []) {
-            self.components = components
-            self.problems = problems
-            self.warnings = warnings
-        }
     }
 
     /// A component that could not be read as it stands.
@@ -34,15 +29,6 @@ extension ICalendarReader {
         public var reason: String
         /// Whether the component was left out of `Reading.components`.
         public var dropped: Bool
-
-        public init(line: Int, component: String, componentLine: Int, uid: String?, reason: String, dropped: Bool) {
-            self.line = line
-            self.component = component
-            self.componentLine = componentLine
-            self.uid = uid
-            self.reason = reason
-            self.dropped = dropped
-        }
 
         public var description: String {
             let which = uid.map { " (UID \($0))" } ?? ""
@@ -67,12 +53,6 @@ extension ICalendarReader {
         public var line: Int
         public var kind: Kind
         public var reason: String
-
-        public init(line: Int, kind: Kind, reason: String) {
-            self.line = line
-            self.kind = kind
-            self.reason = reason
-        }
 
         public var description: String { "line \(line): \(reason)" }
     }

@@ -1,17 +1,10 @@
 /// A value that does not read as its type says: names the property, the
 /// value, the line (0 when unknown) and what is wrong.
 public struct ICalendarValueError: Error, Hashable, Sendable, CustomStringConvertible {
-    public var property: String
+    public var property: String = ""
     public var value: String
-    public var line: Int
+    public var line: Int = 0
     public var reason: String
-
-    public init(property: String = "", value: String, line: Int = 0, reason: String) {
-        self.property = property
-        self.value = value
-        self.line = line
-        self.reason = reason
-    }
 
     /// The same error, said of `property` on its line.
     public func at(_ property: ICalendarProperty) -> ICalendarValueError {

@@ -6,12 +6,6 @@ public struct ICalendarWriteError: Error, Hashable, Sendable, CustomStringConver
     public var property: String
     public var reason: String
 
-    public init(component: String, property: String, reason: String) {
-        self.component = component
-        self.property = property
-        self.reason = reason
-    }
-
     public var description: String {
         property.isEmpty ? "\(component): \(reason)" : "\(component) \(property): \(reason)"
     }

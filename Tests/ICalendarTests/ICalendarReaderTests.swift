@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import ICalendar
+@testable import ICalendar
 import Synchronization
 import Testing
 import TestSupport

@@ -1,5 +1,5 @@
 import CalendarModel
-import ICalendar
+@testable import ICalendar
 import Testing
 
 @Suite struct ICalendarValueTests {

@@ -1,4 +1,4 @@
-import ICalendar
+@testable import ICalendar
 import Testing
 
 /// The physical lines of writer output, without their CR LF; a line end
