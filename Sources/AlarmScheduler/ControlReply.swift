@@ -116,23 +116,6 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
         @Nullable public var accuracy: Double?
         /// Unix seconds.
         public var time: Double
-
-        public init(lat: Double, lon: Double, accuracy: Double?, time: Double) {
-            self.lat = lat
-            self.lon = lon
-            self.accuracy = accuracy
-            self.time = time
-        }
-    }
-
-    public init(pid: Int, store: String, started: String, planned: Int, waiting: Int, armedFor: String?, position: Position?) {
-        self.pid = pid
-        self.store = store
-        self.started = started
-        self.planned = planned
-        self.waiting = waiting
-        self.armedFor = armedFor
-        self.position = position
     }
 }
 
