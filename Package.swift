@@ -86,7 +86,7 @@ let package = Package(
 if Context.environment["CHIME_FUZZ"] != nil {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("rrule", ["CalendarModel"]),
-        ("time", ["CommandLineInterface", "CalendarModel"]),
+        ("time", ["CalendarModel"]),
         ("holiday", ["HolidayCalendars", "CalendarModel"]),
         ("position", ["Geofencing"]),
         ("socket", ["AlarmScheduler"]),

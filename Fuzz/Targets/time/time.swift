@@ -1,5 +1,4 @@
 import CalendarModel
-import CommandLineInterface
 import FuzzSupport
 
 @_cdecl("fuzz_time_main")

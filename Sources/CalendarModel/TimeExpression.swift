@@ -1,5 +1,3 @@
-import CalendarModel
-
 /// A point in time as a person types it for `chime add`, `edit` and `list`,
 /// read against an explicit current time and zone (never the process's own
 /// clock or `TZ`), so that the same text always means the same thing in a
