@@ -95,7 +95,7 @@ public enum CalendarImport {
             }
             let zones = ICalendarZones(calendar: component)
             let result = ICalendarItems.read(calendar: component, into: target.identifier, zones: zones)
-            plan.warnings += result.warnings.map { ImportFault(source: source, line: $0.line, component: $0.component, reason: $0.reason) }
+            plan.warnings += result.warnings.map { ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason) }
             plan.faults += result.problems.map {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
             }

@@ -21,4 +21,18 @@ public struct ICalendarOrigin: Hashable, Sendable {
         self.lastModified = lastModified
         self.unmodelled = unmodelled
     }
+
+    /// Whether revision `a` is later than `b` (`.later`),
+    /// earlier, or neither says (`.same`): the higher SEQUENCE (RFC
+    /// 5545 §3.8.7.4), then with equal ones the later LAST-MODIFIED when
+    /// both have one.
+    public static func compareRevisions(_ a: (sequence: Int, lastModified: Int64?),
+                                        _ b: (sequence: Int, lastModified: Int64?)) -> ComparisonOutcome {
+        if a.sequence != b.sequence { return a.sequence > b.sequence ? .later : .earlier }
+        if let first = a.lastModified, let second = b.lastModified, first != second { return first > second ? .later : .earlier }
+        return .same
+    }
+
+    /// How one revision compares with another.
+    public enum ComparisonOutcome: Sendable { case later, earlier, same }
 }

@@ -252,11 +252,45 @@ extension TimeZoneRules {
         POSIXTimeZoneRule(rule) == nil ? nil : posixPrefix + rule
     }
 
-    static func posix(_ identifier: String) throws(TimeZoneRulesError) -> TimeZoneRules {
-        guard identifier.count <= 255, let rule = POSIXTimeZoneRule(String(identifier.dropFirst(posixPrefix.count))) else {
+    /// The most changes a `POSIX:` identifier lists before its rule takes over.
+    public static let maximumPOSIXHistory = 128
+
+    /// The identifier for a POSIX TZ rule that takes over after `history`:
+    /// a VTIMEZONE whose offsets changed before its latest yearly rule (a
+    /// zone that moved from +12 to +10 once). Written
+    /// `POSIX:<+10>-10|36000|43200@1704031200|36000@1715025600`: the rule,
+    /// the offset before the first change, then each change's offset after
+    /// and its Unix time, all in seconds. Nil when the rule does not read
+    /// or the history is longer than `maximumPOSIXHistory`.
+    public static func posixIdentifier(_ rule: String, history: [Change], initialOffset: Int32) -> String? {
+        guard let plain = posixIdentifier(rule), history.count <= maximumPOSIXHistory else { return nil }
+        guard !history.isEmpty else { return plain }
+        return ([plain, String(initialOffset)] + history.sorted { $0.instant < $1.instant }.map { "\($0.after)@\($0.instant)" })
+            .joined(separator: "|")
+    }
+
+    /// The rules of a `POSIX:` identifier, as `named` reads them but not
+    /// entered in its cache: for identifiers tried and compared.
+    public static func posix(_ identifier: String) throws(TimeZoneRulesError) -> TimeZoneRules {
+        let parts = identifier.dropFirst(posixPrefix.count).split(separator: "|", omittingEmptySubsequences: false)
+        guard identifier.hasPrefix(posixPrefix), identifier.count <= 255 + 32 * maximumPOSIXHistory,
+              parts.count != 2, parts.count <= maximumPOSIXHistory + 2, let rule = POSIXTimeZoneRule(String(parts[0])) else {
             throw .unknownZone(identifier)
         }
-        return TimeZoneRules(identifier: identifier, table: [], initialOffset: rule.standardOffset, footer: rule)
+        guard parts.count > 2 else { return TimeZoneRules(identifier: identifier, table: [], initialOffset: rule.standardOffset, footer: rule) }
+        // Offsets within a day and a bit, instants within 30,000 years: sums stay far from overflowing.
+        func offset(_ text: Substring) -> Int32? { Int32(text).flatMap { abs($0) <= 93_600 ? $0 : nil } }
+        guard let initial = offset(parts[1]) else { throw .unknownZone(identifier) }
+        var table: [Transition] = []
+        var current = initial
+        for part in parts.dropFirst(2) {
+            let pair = part.split(separator: "@", omittingEmptySubsequences: false)
+            guard pair.count == 2, let after = offset(pair[0]), let instant = Int64(pair[1]), abs(instant) < Int64(1) << 40,
+                  table.last.map({ $0.instant < instant }) ?? true else { throw .unknownZone(identifier) }
+            table.append(Transition(instant: instant, before: current, after: after))
+            current = after
+        }
+        return TimeZoneRules(identifier: identifier, table: table, initialOffset: initial, footer: rule)
     }
 
     /// One change of UTC offset: seconds east of UTC before and after `instant`.

@@ -23,6 +23,11 @@ extension CalendarStore {
     ///   occurrences theirs where they match (an alarm with the same
     ///   trigger, else by position; an occurrence with the same original
     ///   start), so that what the delivery log recorded of them stays true;
+    /// - an event keyed `UID#…` that keeps a RECURRENCE-ID among its
+    ///   unmodelled lines (a split series' later part; an occurrence
+    ///   imported without its series, as an invitation to one sends it) is
+    ///   part of the series keyed UID: a batch holding that series replaces
+    ///   it, and it is removed unless the batch holds it too;
     /// - `removingMissing` (a subscription's refresh) also removes every
     ///   event and reminder of the calendar the batch has no UID for.
     ///
@@ -170,8 +175,18 @@ extension CalendarStore {
             }
             report.entries.append(.init(externalKey: key, identifier: old.identifier, kind: old.kind, title: incoming.title, outcome: .updated))
         }
+        let kept = Set(batch.map(\.key))
+        // An item keyed `UID#…` that keeps a RECURRENCE-ID (a later part of a
+        // split, an occurrence imported without its series) is part of the
+        // series keyed UID: the series, when it comes, replaces it.
+        for item in stored where !removingMissing && Self.isPartOfSeries(item, among: kept) {
+            let identifier = item.identifier
+            writes.append { db in try self.delete(identifier, in: db) }
+            rows += 1
+            report.entries.append(.init(externalKey: item.externalKey, identifier: identifier, kind: item.kind, title: item.title,
+                                        outcome: .removed))
+        }
         if removingMissing {
-            let kept = Set(batch.map(\.key))
             for item in stored where item.externalKey.map({ !kept.contains($0) }) ?? true {
                 let identifier = item.identifier
                 writes.append { db in try self.delete(identifier, in: db) }
@@ -188,6 +203,15 @@ extension CalendarStore {
         try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
         try Self.pruneItemChanges(database)
         return report
+    }
+
+    /// Whether a stored event is a part of a series (see `importChecked`)
+    /// whose UID the batch holds, and that the batch does not hold itself.
+    private static func isPartOfSeries(_ item: Incoming, among keys: Set<String>) -> Bool {
+        guard case .event(let series) = item, let key = series.event.externalKey, !keys.contains(key),
+              let cut = key.lastIndex(of: "#"), keys.contains(String(key[..<cut])),
+              let kept = series.event.origin?.unmodelled else { return false }
+        return kept.hasPrefix("RECURRENCE-ID") || kept.contains("\r\nRECURRENCE-ID")
     }
 
     /// The batch checked and made ready to write, by UID in the batch's
@@ -310,10 +334,11 @@ extension CalendarStore {
         func revision(_ origins: [ICalendarOrigin?]) -> (Int, Int64?) {
             (origins.map { $0?.sequence ?? 0 }.max() ?? 0, origins.compactMap { $0?.lastModified }.max())
         }
-        let (sequence, modified) = revision(incoming), (storedSequence, storedModified) = revision(stored)
-        if sequence != storedSequence { return sequence > storedSequence ? .newer : .older }
-        if let modified, let storedModified, modified != storedModified { return modified > storedModified ? .newer : .older }
-        return .same
+        switch ICalendarOrigin.compareRevisions(revision(incoming), revision(stored)) {
+        case .later: return .newer
+        case .earlier: return .older
+        case .same: return .same
+        }
     }
 
     /// An event as it reads back: its rule through its text and absolute

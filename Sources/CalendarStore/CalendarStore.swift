@@ -50,9 +50,12 @@ public final class CalendarStore {
 
     /// Opens the store at `path`, creating it (folder 0700, file 0600) and
     /// migrating its schema as needed. `readOnly` opens an existing store
-    /// without ever writing to it.
+    /// without ever writing to it. A store made now starts with
+    /// `defaultCalendar` (by default a new one titled `defaultCalendarTitle`)
+    /// as the default for events and reminders: what a plan made against an
+    /// empty store in memory targets.
     public init(path: String, readOnly: Bool = false, machineTimeZone: TimeZoneRules = .current(),
-                now: @escaping @Sendable () -> Date = { Date() }) throws(StoreError) {
+                now: @escaping @Sendable () -> Date = { Date() }, defaultCalendar: ItemCalendar? = nil) throws(StoreError) {
         self.path = path
         self.machineTimeZone = machineTimeZone
         self.now = now
@@ -68,7 +71,7 @@ public final class CalendarStore {
                 // as used.
                 try database.execute("PRAGMA cache_size = -131072")
                 _ = try Self.migrator.migrate(database)
-                try ensureDefaultCalendar()
+                try ensureDefaultCalendar(defaultCalendar ?? ItemCalendar(title: Self.defaultCalendarTitle))
             }
         } catch let error as DatabaseError {
             throw .database(error)
@@ -220,10 +223,9 @@ public final class CalendarStore {
         return try StoreError.wrap { try Self.calendar(row) }
     }
 
-    private func ensureDefaultCalendar() throws {
+    private func ensureDefaultCalendar(_ calendar: ItemCalendar) throws {
         let count: Int = try database.scalar("SELECT count(*) FROM calendars") ?? 0
         guard count == 0 else { return }
-        let calendar = ItemCalendar(title: Self.defaultCalendarTitle)
         try database.transaction(.immediate) {
             // Counted again under the write lock: processes that open a new
             // store together each saw none, and only the first one adds it.

@@ -13,7 +13,8 @@ public struct ImportReport: Hashable, Sendable {
         /// The stored copy is newer (a higher SEQUENCE, or the same and a
         /// later LAST-MODIFIED): kept, nothing written.
         case keptNewer
-        /// No longer in the feed (`removingMissing`): removed.
+        /// No longer in the feed (`removingMissing`), or a part of a series
+        /// the batch replaced: removed.
         case removed
     }
 

@@ -59,13 +59,21 @@ enum ImportCommand: Command {
             }
         }
         // With no store yet, a file that cannot be imported must not create
-        // one: read it against the empty store first, then for real.
+        // one: it is read against an empty store in memory, and the store is
+        // made only to write, with that one's default calendar, which the
+        // plan targets. Only when another process made the store meanwhile
+        // (its default is its own) is it read again, against that store.
         let exists = FileManager.default.fileExists(atPath: StoreOptions.path(parsed, context: context))
         var plans = try plan(files, parsed: parsed, access: checking || !exists ? .reading : .writing, context: context)
         var store = plans.store
         if !checking && !exists && (plans.list.allSatisfy { $0.faults.isEmpty } || parsed[skipBroken]) {
-            plans = try plan(files, parsed: parsed, access: .writing, context: context)
-            store = plans.store
+            let planned = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+            store = try StoreOptions.open(parsed, context: context, command: command, newStoreDefault: planned)
+            let made = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+            if made.identifier != planned.identifier {
+                plans = try plan(files, parsed: parsed, access: .writing, context: context)
+                store = plans.store
+            }
         }
         let plansList = plans.list
         let faults = plansList.flatMap(\.faults)

@@ -73,6 +73,7 @@ extension ICalendarItems.Mapper {
                 throw fail("is more than a year from its item, which Chime's alarms cannot be")
             }
             let fields = ICalendarItems.chimeFields(of: component)
+            warnings.list += fields.warnings
             for name in ICalendarItems.chimeAlarmProperties { consumed[name] = [] }
             var repeats: (Int, Int) = (0, 0)
             if let count = component["REPEAT"], let every = component["DURATION"] {
@@ -150,11 +151,6 @@ extension ICalendarItems {
             }
         }
         return fields
-    }
-
-    /// The warnings for the Chime properties of an item's VALARMs.
-    static func chimeAlarmWarnings(_ item: ICalendarComponent) -> [Problem] {
-        item.components(named: "VALARM").prefix(1_000).flatMap { chimeFields(of: $0).warnings }
     }
 
     /// The Chime properties an alarm is written with (see `chimeAlarmProperties`).

@@ -13,6 +13,11 @@ extension ICalendarItems {
     /// DURATION a date lasts one day and a time no time.
     ///
     /// RECURRENCE-ID;RANGE=THISANDFUTURE splits the series (see `split`).
+    /// A component given again (the same UID without RECURRENCE-ID, or the
+    /// same RECURRENCE-ID) is a revision of it: the later one by SEQUENCE,
+    /// then LAST-MODIFIED, stands, the later in the file on a tie. An
+    /// occurrence whose series excludes its RECURRENCE-ID with EXDATE is
+    /// left out with a warning.
     /// Components other than VEVENT, VTODO and VTIMEZONE (VJOURNAL,
     /// VFREEBUSY, …) are reported as problems, so nothing is silently lost.
     ///
@@ -44,18 +49,26 @@ extension ICalendarItems {
                 continue
             }
             let key = uid ?? derivedUID(of: component)
-            result.warnings += chimeAlarmWarnings(component)
             if component["RECURRENCE-ID"] != nil {
                 guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); continue }
                 overrides.append((key, component))
                 continue
             }
-            guard masters[key] == nil else { problem("repeats the UID of an earlier component without a RECURRENCE-ID"); continue }
+            let repeated = masters[key]
+            if let repeated, result.entries[repeated].item.isEvent != (component.name == "VEVENT") {
+                problem("repeats the UID of an earlier component of the other kind"); continue
+            }
             do throws(MappingError) {
                 let mapper = Mapper(calendar: calendarIdentifier, uid: key, zones: zones, rules: rules)
+                defer { result.warnings += mapper.warnings.list }
                 let item: Item = component.name == "VEVENT"
                     ? .event(try mapper.event(component, keepsUID: uid == nil))
                     : .reminder(try mapper.reminder(component, keepsUID: uid == nil))
+                if let repeated {
+                    // The item again (a file that gathered its revisions): the later one stands, the later in the file on a tie.
+                    if !Self.isEarlier(item.origin, than: result.entries[repeated].item.origin) { result.entries[repeated].item = item }
+                    continue
+                }
                 masters[key] = result.entries.count
                 result.entries.append(Entry(uid: key, item: item))
             } catch {
@@ -72,6 +85,8 @@ extension ICalendarItems {
             }
             let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
             do throws(MappingError) {
+                // What its alarms' Chime fields warned of, read once with them (also when the rest then fails).
+                defer { result.warnings += mapper.warnings.list }
                 if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
                     guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
                         throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
@@ -83,9 +98,10 @@ extension ICalendarItems {
                     // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
                     guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
                     var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-                    event.externalKey = nil
                     guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
                     let original = try mapper.time(recurrenceID).wallClock
+                    // Keyed as a split's later part is: the series, when it comes, replaces it (see `Entry`).
+                    event.externalKey = uid + "#" + original.basicFormat
                     event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
                     event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
                     result.entries.append(Entry(uid: uid, item: .event(event)))
@@ -102,9 +118,6 @@ extension ICalendarItems {
                     guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
                     guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
                     let original = try mapper.originalStart(recurrenceID, in: master.start)
-                    guard !result.entries[index].detached.contains(where: { $0.originalStart == original }) else {
-                        throw MappingError("repeats the RECURRENCE-ID of an earlier occurrence")
-                    }
                     var event = try mapper.event(component, keepsUID: false)
                     event.externalKey = nil
                     event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
@@ -118,13 +131,32 @@ extension ICalendarItems {
                         event.seriesIdentifier = part.identifier
                         event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
                     }
+                    let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
+                    if let start = event.originalStart, owner.exceptionDates.contains(start) {
+                        // RECURRENCE-ID names an instance of the recurrence set (RFC 5545 §3.8.4.4), from which EXDATE took this one (§3.8.5.1).
+                        result.warnings.append(Problem(component: component.name, line: component.line, uid: uid,
+                                                       reason: "is an occurrence its series excludes (EXDATE \(start)): left out"))
+                        continue
+                    }
+                    if let earlier = entry.detached.firstIndex(where: { $0.identifier == event.identifier }) {
+                        // The occurrence again: the later revision stands, the later in the file on a tie.
+                        if !Self.isEarlier(event.origin, than: entry.detached[earlier].origin) { result.entries[index].detached[earlier] = event }
+                        continue
+                    }
                     result.entries[index].detached.append(event)
                 }
             } catch {
                 problem(error.reason)
             }
         }
+        // The occurrences were mapped after every series: back to the file's order.
+        result.warnings.sort { $0.line < $1.line }
         return result
+    }
+
+    /// Whether revision `a` is earlier than `b` by SEQUENCE, then LAST-MODIFIED (else DTSTAMP).
+    static func isEarlier(_ a: ICalendarOrigin?, than b: ICalendarOrigin?) -> Bool {
+        ICalendarOrigin.compareRevisions((a?.sequence ?? 0, a?.lastModified), (b?.sequence ?? 0, b?.lastModified)) == .earlier
     }
 
     /// Why a component cannot be mapped.

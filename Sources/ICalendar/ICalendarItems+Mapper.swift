@@ -9,6 +9,9 @@ extension ICalendarItems {
         let zones: Zones
         /// The calendar's RRULEs read so far, shared by its components' mappers.
         let rules: RuleCache
+        /// What was read leniently while mapping (a Chime alarm field that
+        /// does not read), for the caller to report.
+        let warnings = WarningLog()
 
         init(calendar: ItemIdentifier, uid: String, zones: Zones, rules: RuleCache = RuleCache()) {
             self.calendar = calendar
@@ -265,6 +268,12 @@ extension ICalendarItems {
     /// looking it up.
     final class RuleCache {
         var read: [String: RecurrenceRule] = [:]
+    }
+
+    /// The warnings a mapper collects; a class so that its value-typed
+    /// mapper's methods can add to them.
+    final class WarningLog {
+        var list: [Problem] = []
     }
 
     static let timeParameters: Set<String> = ["VALUE", "TZID"]

@@ -73,6 +73,17 @@ public enum ICalendarItems {
             case .reminder(let reminder): reminder.identifier
             }
         }
+
+        var origin: ICalendarOrigin? {
+            switch self {
+            case .event(let event): event.origin
+            case .reminder(let reminder): reminder.origin
+            }
+        }
+
+        var isEvent: Bool {
+            if case .event = self { true } else { false }
+        }
     }
 
     /// One UID's items: the series (or single item), the later parts a
@@ -80,8 +91,10 @@ public enum ICalendarItems {
     ///
     /// A VEVENT with RECURRENCE-ID whose series is not in the file (an
     /// invitation to one occurrence) is an entry of its own: a plain event
-    /// with no external key, its UID and RECURRENCE-ID kept in
-    /// `origin.unmodelled` so that export writes them back.
+    /// keyed by the UID and the RECURRENCE-ID's wall clock
+    /// (`UID#20261210T020000`, as a split's later part), its UID and
+    /// RECURRENCE-ID kept in `origin.unmodelled` so that export writes them
+    /// back. The store replaces such items when their series comes.
     ///
     /// A VTODO with RECURRENCE-ID is kept whole in its series' (the master
     /// VTODO's) `origin.unmodelled`, as Chime's reminders have no detached

@@ -79,12 +79,29 @@ public struct ICalendarZones: ICalendarZoneResolving {
         let rules: TimeZoneRules
         do { rules = try Self.rules(of: definition, years: range) } catch { throw error }
         if let name = Self.matching(rules, years: range, preferring: preferred) { return name }
-        // e. The VTIMEZONE's own latest rule.
-        guard let posix = Self.posixRule(of: definition), let identifier = TimeZoneRules.posixIdentifier(posix) else {
+        // e. The VTIMEZONE's own latest rule, after the changes it made before that rule.
+        guard let posix = Self.posixRule(of: definition), let identifier = Self.posixIdentifier(posix, following: rules, years: range) else {
             throw ICalendarValueError(property: "TZID", value: tzid, line: line,
                                       reason: "has a VTIMEZONE whose rules match no IANA zone and give no yearly rule")
         }
         return identifier
+    }
+
+    /// The `POSIX:` identifier of `rule` with as few of `rules`' earlier
+    /// changes before it as make the two agree over the years: none for a
+    /// VTIMEZONE that always followed its latest rule. When even the longest
+    /// history Chime keeps does not agree, the rule alone.
+    static func posixIdentifier(_ rule: String, following rules: TimeZoneRules, years: ClosedRange<Int>) -> String? {
+        guard let plain = TimeZoneRules.posixIdentifier(rule) else { return nil }
+        let range = instants(years)
+        let changes = rules.changes(in: range)
+        let initial = rules.offset(at: range.lowerBound)
+        for count in 0...min(changes.count, TimeZoneRules.maximumPOSIXHistory) {
+            guard let identifier = TimeZoneRules.posixIdentifier(rule, history: Array(changes.prefix(count)), initialOffset: initial),
+                  let candidate = try? TimeZoneRules.posix(identifier) else { return plain }
+            if agrees(candidate, with: rules, years: years) { return identifier }
+        }
+        return plain
     }
 
     private func span(_ definition: ICalendarComponent) -> ClosedRange<Int> {
@@ -209,6 +226,10 @@ public struct ICalendarZones: ICalendarZoneResolving {
     /// change either makes in the years, and at their start.
     static func agrees(_ name: String, with rules: TimeZoneRules, years: ClosedRange<Int>) -> Bool {
         guard let zone = try? TimeZoneRules.named(name) else { return false }
+        return agrees(zone, with: rules, years: years)
+    }
+
+    static func agrees(_ zone: TimeZoneRules, with rules: TimeZoneRules, years: ClosedRange<Int>) -> Bool {
         let range = instants(years)
         var samples: [Int64] = [range.lowerBound]
         for change in zone.changes(in: range) + rules.changes(in: range) {

@@ -22,6 +22,19 @@ struct CalendarStoreTests {
         #expect(try store.defaultCalendarForNewReminders() == calendars[0])
     }
 
+    @Test("a new store starts with the default calendar it is given, for events and reminders; an existing store keeps its own")
+    func givenDefaultCalendar() throws {
+        let fixture = try StoreFixture()
+        let planned = ItemCalendar(identifier: ItemIdentifier("00000000000000000000000000000abc")!, title: "Personal")
+        let store = try CalendarStore(path: fixture.path, machineTimeZone: .utc, defaultCalendar: planned)
+        #expect(try store.calendars().map(\.identifier) == [planned.identifier])
+        #expect(try store.defaultCalendarForNewEvents().identifier == planned.identifier)
+        #expect(try store.defaultCalendarForNewReminders().identifier == planned.identifier)
+        let other = ItemCalendar(identifier: ItemIdentifier("00000000000000000000000000000def")!, title: "Elsewhere")
+        let again = try CalendarStore(path: fixture.path, machineTimeZone: .utc, defaultCalendar: other)
+        #expect(try again.calendars().map(\.identifier) == [planned.identifier])
+    }
+
     @Test("calendars are added, renamed and refused when the title is taken")
     func calendars() throws {
         let fixture = try StoreFixture()

@@ -168,6 +168,75 @@ extension ImportExportTests {
 }
 
 extension ImportExportTests {
+    @Test("an occurrence sent without its series (an invitation to one) imports as an event of its own and exports as it came; the series, imported later, takes its place")
+    func occurrenceWithoutSeries() throws {
+        let scratch = Scratch()
+        func file(_ name: String, _ components: [String]) throws -> String {
+            let path = scratch.folder + "/" + name
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
+            try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let moved = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "RECURRENCE-ID:20261208T090000Z",
+                     "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "SUMMARY:Stand-up (moved)", "END:VEVENT"]
+        let invitation = try file("invitation.ics", moved)
+        let first = scratch.ok("import", invitation)
+        #expect(first.text.hasSuffix(": 1 added, 0 updated, 0 unchanged"), "\(first.text)")
+        let again = scratch.ok("import", invitation)
+        #expect(again.text.hasSuffix(": 0 added, 0 updated, 1 unchanged"), "\(again.text)")
+        let december = Date(timeIntervalSince1970: 1_796_083_200)..<Date(timeIntervalSince1970: 1_798_761_600) // 2026-12-01T00:00:00Z ..< 2027-01-01T00:00:00Z
+        func starts() throws -> [String] {
+            try scratch.store().events(overlapping: december).map { event in
+                guard case .zoned(let time, let zone, let fold) = event.start else { return "\(event.start)" }
+                return "\(event.title) " + RFC3339.text(try TimeZoneRules.named(zone).resolve(time, fold: fold).instant, in: .utc)
+            }.sorted()
+        }
+        #expect(try starts() == ["Stand-up (moved) 2026-12-08T10:00:00+00:00"])
+        let exported = scratch.folder + "/export.ics"
+        scratch.ok("export", "--output", exported)
+        let text = try String(contentsOfFile: exported, encoding: .utf8)
+        #expect(text.contains("\r\nUID:standup@chime.test\r\n") && text.contains("\r\nRECURRENCE-ID:20261208T090000Z\r\n"), "\(text)")
+
+        let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "DTEND:20261201T093000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Stand-up", "END:VEVENT"]
+        scratch.ok("import", try file("series.ics", series + moved))
+        #expect(try starts() == ["Stand-up (moved) 2026-12-08T10:00:00+00:00", "Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
+        // A series sent without that occurrence shows it unmoved: the lone copy does not linger beside it.
+        scratch.ok("import", invitation)
+        scratch.ok("import", try file("plain.ics", series.map { $0 == "DTSTAMP:20261201T000000Z" ? "DTSTAMP:20261202T000000Z" : $0 }))
+        #expect(try starts() == ["Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-08T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
+    }
+
+    @Test("a file giving an item or an occurrence twice keeps the later revision, and an occurrence its series excludes is left out")
+    func revisionsInOneFile() throws {
+        let scratch = Scratch()
+        let path = scratch.folder + "/revisions.ics"
+        // recurring-ical-events' issue 148 and 164: a series' two revisions, an edited occurrence the later one deletes, an occurrence twice.
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN",
+                     "BEGIN:VEVENT", "UID:111", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240701", "SUMMARY:test123",
+                     "RRULE:FREQ=WEEKLY;UNTIL=20240801;INTERVAL=2;BYDAY=MO", "SEQUENCE:1", "END:VEVENT",
+                     "BEGIN:VEVENT", "UID:111", "RECURRENCE-ID;VALUE=DATE:20240715", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240702",
+                     "SUMMARY:test123 - edited", "SEQUENCE:2", "END:VEVENT",
+                     "BEGIN:VEVENT", "UID:111", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240701", "SUMMARY:test123",
+                     "RRULE:FREQ=WEEKLY;UNTIL=20240801;INTERVAL=2;BYDAY=MO", "EXDATE;VALUE=DATE:20240715", "SEQUENCE:3", "END:VEVENT",
+                     "BEGIN:VEVENT", "UID:222", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240401", "SUMMARY:other",
+                     "RRULE:FREQ=WEEKLY;COUNT=2", "END:VEVENT",
+                     "BEGIN:VEVENT", "UID:222", "RECURRENCE-ID;VALUE=DATE:20240408", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240409",
+                     "SUMMARY:other - first copy", "END:VEVENT",
+                     "BEGIN:VEVENT", "UID:222", "RECURRENCE-ID;VALUE=DATE:20240408", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240409",
+                     "SUMMARY:other - second copy", "END:VEVENT",
+                     "END:VCALENDAR"]
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let check = scratch.run("import", "--check", path)
+        #expect(check.status == 0, "\(check.errors)")
+        #expect(check.errors.contains { $0.contains("revisions.ics:12: VEVENT 111: is an occurrence its series excludes (EXDATE 2024-07-15T00:00:00): left out") },
+                "\(check.errors)")
+        scratch.ok("import", path)
+        let year = Date(timeIntervalSince1970: 1_704_067_200)..<Date(timeIntervalSince1970: 1_735_689_600) // 2024-01-01T00:00:00Z ..< 2025-01-01T00:00:00Z
+        let events = try scratch.store().events(overlapping: year).map { "\($0.title) \($0.start)" }.sorted()
+        #expect(events == ["other - second copy 2024-04-09", "other 2024-04-01", "test123 2024-07-01", "test123 2024-07-29"], "\(events)")
+    }
+
     @Test("chime export then chime import into another store keeps each alarm's missed window, dwell and first-position choice")
     func alarmFieldsThroughTheCommands() throws {
         let home = Scratch()

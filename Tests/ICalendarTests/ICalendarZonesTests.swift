@@ -89,6 +89,31 @@ struct ICalendarZonesTests {
         #expect(try instant("POSIX:<+0317>-3:17", "2026-12-01T11:17:00") == 1_796_112_000) // 2026-12-01T08:00:00Z
     }
 
+    @Test("a VTIMEZONE whose offset changed before its latest state keeps those changes: a repeated hour reads first, a skipped one on the offset before")
+    func customHistory() throws {
+        // icalendar's issue_722 zone (+10, then +12 from 2024, then back to +10 at 08:00 on May 5), and a step up to +12 again in September.
+        let lines = ["BEGIN:VCALENDAR", "BEGIN:VTIMEZONE", "TZID:MyTimezone",
+                     "BEGIN:STANDARD", "TZOFFSETFROM:+1000", "TZOFFSETTO:+1200", "DTSTART:20240101T000000", "TZNAME:winter", "END:STANDARD",
+                     "BEGIN:DAYLIGHT", "TZOFFSETFROM:+1200", "TZOFFSETTO:+1000", "DTSTART:20240505T080000", "TZNAME:summer", "END:DAYLIGHT",
+                     "BEGIN:STANDARD", "TZOFFSETFROM:+1000", "TZOFFSETTO:+1200", "DTSTART:20240901T020000", "TZNAME:winter", "END:STANDARD",
+                     "END:VTIMEZONE", "END:VCALENDAR"]
+        let reading = try ICalendarReader().read(Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        let zones = ICalendarZones(calendar: try #require(reading.components.first), years: 2024...2030)
+        let zone = try zones.zone(forTZID: "MyTimezone")
+        #expect(zone == "POSIX:winter-12|36000|43200@1704031200|36000@1714852800|43200@1725120000", "\(zone)")
+        #expect(try instant(zone, "2024-03-03T08:00:00") == 1_709_409_600) // 2024-03-02T20:00:00Z, on +12
+        #expect(try instant(zone, "2024-08-03T08:00:00") == 1_722_636_000) // 2024-08-02T22:00:00Z, on +10
+        // 06:00 to 08:00 on May 5 happens twice: the first, on +12 (RFC 5545 §3.3.5).
+        #expect(try instant(zone, "2024-05-05T07:00:01") == 1_714_849_201) // 2024-05-04T19:00:01Z
+        #expect(try instant(zone, "2024-05-05T08:00:01") == 1_714_860_001) // 2024-05-04T22:00:01Z, once, on +10
+        // 02:00 to 04:00 on September 1 never happens: read on the offset before the gap, +10.
+        #expect(try instant(zone, "2024-09-01T02:30:00") == 1_725_121_800) // 2024-08-31T16:30:00Z
+        #expect(try instant(zone, "2026-01-01T12:00:00") == 1_767_225_600) // 2026-01-01T00:00:00Z, the latest rule's +12
+        // The identifier reads back as the same zone, as a store holding it does.
+        #expect(try TimeZoneRules.named(zone).changes(in: ICalendarZones.instants(2024...2030)).map(\.instant)
+                == [1_704_031_200, 1_714_852_800, 1_725_120_000])
+    }
+
     @Test("X-WR-TIMEZONE names the floating zone; a calendar without one has none")
     func floatingZone() throws {
         #expect(ICalendarZones(calendar: try fixture("custom")).floatingZone == "Asia/Shanghai")
