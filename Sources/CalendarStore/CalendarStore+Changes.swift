@@ -60,15 +60,23 @@ extension CalendarStore {
     /// this re-plans everything, which a change this large needs anyway.
     static let itemChangesKept = 20_000
 
+    /// From how many rows an import logs its writes in one statement
+    /// rather than through the triggers (see `importItems`).
+    static let itemChangesLoggedAtOnce = 500
+
     /// Takes the log's triggers off the items table for a batch, and puts
     /// them back as they were (their text, from the schema) after it, with
     /// a gap in the log's numbering that `itemChanges(after:)` reports as
     /// "cannot say" to every reader from before the batch. Dropping them
     /// saves what a condition on them would not: the trigger program run
     /// for each row (a tenth of a 110,000-event insert, measured).
-    static func suspendItemChangeLog(_ db: Database) throws -> [String] {
+    /// `keepingDeletes` leaves the delete trigger on, for a batch whose
+    /// writer logs its own inserts and updates (`resumeItemChangeLog(_:_:logging:)`)
+    /// but whose deletes may cascade to rows it does not name.
+    static func suspendItemChangeLog(_ db: Database, keepingDeletes: Bool = false) throws -> [String] {
         var triggers: [(name: String, sql: String)] = []
-        try db.forEachRow("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'items' AND name LIKE 'item_changes_%'") { row in
+        let names = keepingDeletes ? "name IN ('item_changes_insert', 'item_changes_update')" : "name LIKE 'item_changes_%'"
+        try db.forEachRow("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'items' AND \(names)") { row in
             triggers.append((try row.value(0), try row.value(1)))
             return true
         }
@@ -76,8 +84,18 @@ extension CalendarStore {
         return triggers.map(\.sql)
     }
 
-    static func resumeItemChangeLog(_ triggers: [String], _ db: Database) throws {
+    /// Puts the triggers back. With `logging`, the batch's writer names
+    /// the items it inserted and updated, and they go into the log in one
+    /// statement, as the triggers would have logged them row by row (the
+    /// log is read as a set, so order within a commit does not matter);
+    /// without, the log gets a gap.
+    static func resumeItemChangeLog(_ triggers: [String], _ db: Database, logging identifiers: [String]? = nil) throws {
         for sql in triggers { try db.execute(sql) }
+        if let identifiers {
+            guard !identifiers.isEmpty else { return }
+            try db.execute("INSERT INTO item_changes (item_id) SELECT value FROM json_each(?)", [jsonArray(identifiers)])
+            return
+        }
         let last: Int64 = try db.scalar("SELECT max(rowid) FROM item_changes") ?? 0
         try db.execute("DELETE FROM item_changes")
         try db.execute("INSERT INTO item_changes (rowid, item_id) VALUES (?, '')", [last + 2])

@@ -673,15 +673,12 @@ extension CalendarStore {
                                       + "the most Chime expands of a COUNT rule; give it a smaller COUNT, an UNTIL, or no end")
         }
         let duration = end - start
-        var first = start, last = start
-        var walked = 0
-        for occurrence in recurrence.occurrences() {
-            first = min(first, occurrence.instant)
-            last = occurrence.instant
-            walked += 1
-            if walked > 200_000 { return EventRange(low: min(first, start) - pad - before, high: nil, isLong: true) }
-        }
-        return EventRange(low: min(first, start) - pad - before, high: last + duration + pad + after, isLong: true)
+        // Occurrences come in instant order: the first is the earliest. The
+        // last is found from the series' end, not by walking to it.
+        var iterator = recurrence.occurrences().makeIterator()
+        let first = min(start, iterator.next()?.instant ?? start)
+        let last = recurrence.lastOccurrence()?.instant ?? start
+        return EventRange(low: first - pad - before, high: last + duration + pad + after, isLong: true)
     }
 
     static let eventRow = ItemRowStatements(type: "event", columns: [

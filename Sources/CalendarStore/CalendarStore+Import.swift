@@ -114,11 +114,14 @@ extension CalendarStore {
         var report = ImportReport(duplicatesIgnored: duplicates)
         var writes: [(Database) throws -> Void] = []
         var rows = 0
+        // The items the writes insert or update, for the change log (see below).
+        var written: [String] = []
         for (key, incoming, ranges) in batch {
             guard let index = storedByKey[key] else {
                 let added = try newItem(incoming, ranges: ranges, taken: taken)
                 writes.append(added.write)
                 rows += added.rows
+                written += added.written
                 report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
                                             outcome: .added))
                 continue
@@ -148,6 +151,7 @@ extension CalendarStore {
                     }
                 }
                 rows += gone.count + ranges.count
+                written += [replacement.series.event.identifier.rawValue] + replacement.series.detached.map(\.identifier.rawValue)
             case (.reminder(let reminder), .reminder(let previous)):
                 var replacement = reminder
                 replacement.identifier = previous.identifier
@@ -160,6 +164,7 @@ extension CalendarStore {
                 let due = try? replacement.due?.instant(machine: machineTimeZone)
                 writes.append { db in try self.write(replacement, dueInstant: due, in: db) }
                 rows += 1
+                written.append(replacement.identifier.rawValue)
             default:
                 // The UID now names an item of the other kind: the old one goes, the new one comes under a new identifier.
                 let added = try newItem(incoming, ranges: ranges, taken: taken)
@@ -169,6 +174,7 @@ extension CalendarStore {
                     try added.write(db)
                 }
                 rows += 1 + added.rows
+                written += added.written
                 report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
                                             outcome: .updated))
                 continue
@@ -196,10 +202,22 @@ extension CalendarStore {
             }
         }
         guard !writes.isEmpty else { return report }
-        // As `commit()` does: a batch the change log could not hold is not logged.
-        let suspended = rows > Self.itemChangesKept ? try Self.suspendItemChangeLog(database) : nil
+        // As `commit()` does: a batch the change log could not hold is not
+        // logged. A large one it can hold is logged in one statement rather
+        // than by the triggers row by row: the same entries, without a
+        // trigger program per row (what taking the triggers off and putting
+        // them back costs pays for itself past `itemChangesLoggedAtOnce` rows).
+        // Deletes stay with their trigger: a cascade removes rows the batch does not name.
+        let suspended: (triggers: [String], logged: Bool)?
+        if rows > Self.itemChangesKept {
+            suspended = (try Self.suspendItemChangeLog(database), false)
+        } else if rows >= Self.itemChangesLoggedAtOnce {
+            suspended = (try Self.suspendItemChangeLog(database, keepingDeletes: true), true)
+        } else {
+            suspended = nil
+        }
         for write in writes { try write(database) }
-        if let suspended { try Self.resumeItemChangeLog(suspended, database) }
+        if let suspended { try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written : nil) }
         try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
         try Self.pruneItemChanges(database)
         return report
@@ -431,7 +449,7 @@ extension CalendarStore {
     /// An item of the batch new to the calendar: its identifier (the batch's
     /// own unless the store uses it), and its write.
     private func newItem(_ incoming: Incoming, ranges: [EventRange], taken: Set<ItemIdentifier>) throws
-        -> (identifier: ItemIdentifier, rows: Int, write: (Database) throws -> Void) {
+        -> (identifier: ItemIdentifier, rows: Int, written: [String], write: (Database) throws -> Void) {
         switch incoming {
         case .event(let series):
             var event = series.event
@@ -440,7 +458,7 @@ extension CalendarStore {
             let adopted = try adopting(CalendarItems.Series(event: event, detached: series.detached),
                                        from: CalendarItems.Series(event: event), ranges: ranges, taken: taken)
             let replacement = adopted.series, ranges = adopted.ranges
-            return (event.identifier, ranges.count, { db in
+            return (event.identifier, ranges.count, [event.identifier.rawValue] + replacement.detached.map(\.identifier.rawValue), { db in
                 try self.write(replacement.event, range: ranges[0], in: db)
                 for (occurrence, range) in zip(replacement.detached, ranges.dropFirst()) { try self.write(occurrence, range: range, in: db) }
             })
@@ -450,7 +468,7 @@ extension CalendarStore {
             copy.alarms = reminder.alarms.map(\.copy)
             let due = try? copy.due?.instant(machine: machineTimeZone)
             let item = copy
-            return (copy.identifier, 1, { db in try self.write(item, dueInstant: due, in: db) })
+            return (copy.identifier, 1, [copy.identifier.rawValue], { db in try self.write(item, dueInstant: due, in: db) })
         }
     }
 

@@ -48,11 +48,15 @@ enum ImportCommand: Command {
         guard !sources.isEmpty else { throw .usage("\(command): name a FILE to import, or - for standard input (see '\(command) --help')") }
         if sources.filter({ $0 == "-" }).count > 1 { throw .usage("\(command): standard input (-) can be read once") }
         let checking = parsed[check]
-        // Read every file before the store is opened: a missing file never creates a store.
-        var files: [(source: String, bytes: [UInt8])] = []
+        // Read every file before the store is opened: a missing file never
+        // creates a store. Only standard input's bytes are kept (it can be
+        // read once); a file is read again when planned, so that an import
+        // never holds a file's bytes beside its tree and items.
+        var files: [(source: String, bytes: [UInt8]?)] = []
         for source in sources {
             do {
-                files.append((source, try CalendarImport.bytes(of: source)))
+                let bytes = try CalendarImport.bytes(of: source)
+                files.append((source, source == "-" ? bytes : nil))
             } catch {
                 throw CommandFailure(message: "\(command): \(error)", status: FileManager.default.fileExists(atPath: source) || source == "-"
                                      ? ExitStatus.dataError : ExitStatus.notFound)
@@ -94,7 +98,7 @@ enum ImportCommand: Command {
     }
 
     /// Every file read and mapped against the store opened for `access`.
-    static func plan(_ files: [(source: String, bytes: [UInt8])], parsed: ParsedArguments, access: StoreOptions.Access,
+    static func plan(_ files: [(source: String, bytes: [UInt8]?)], parsed: ParsedArguments, access: StoreOptions.Access,
                      context: CommandContext) throws(CommandFailure) -> (list: [CalendarImport.Plan], store: CalendarStore) {
         let command = syntax.name
         let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: access, context: context, command: command)
@@ -104,7 +108,8 @@ enum ImportCommand: Command {
         var plans: [CalendarImport.Plan] = []
         for file in files {
             do {
-                plans.append(try CalendarImport.plan(file.bytes, source: file.source, calendarName: parsed[calendar],
+                let bytes = try file.bytes ?? CalendarImport.bytes(of: file.source)
+                plans.append(try CalendarImport.plan(bytes, source: file.source, calendarName: parsed[calendar],
                                                      defaultCalendar: defaultCalendar, reminderCalendar: reminderCalendar, store: store))
             } catch {
                 throw .data("\(command): \(error)")

@@ -132,6 +132,56 @@ public struct Recurrence: Sendable {
         return iterator.next()
     }
 
+    /// The last occurrence of a recurrence that ends (a rule with COUNT or
+    /// UNTIL, or no rule: the start and the RDATEs), or nil when it has no
+    /// end or no occurrence at all. Found from the end rather than from the
+    /// start: seeks after where the rule ends (UNTIL, or the COUNTth
+    /// occurrence, which COUNT's one walk finds and keeps) less a window
+    /// that doubles, from one step of the rule, until a seek finds an
+    /// occurrence (whose last is then the last of all) or begins before the
+    /// start. A finite series costs a seek or two, not a walk of all its
+    /// occurrences; at most 64 seeks, each bounded by the rule's end.
+    public func lastOccurrence() -> Occurrence? {
+        var end = max(compiled.startInstant, compiled.extraItems.last?.instant ?? Int64.min)
+        if let rule {
+            if rule.count != nil, let countEnd = compiled.countEndInstant() {
+                end = max(end, countEnd)
+            } else if rule.until != nil {
+                end = max(end, compiled.untilInstant)
+            } else {
+                return nil
+            }
+        }
+        var window = Self.step(of: rule)
+        for _ in 0..<64 {
+            let (after, overflow) = end.subtractingReportingOverflow(window)
+            if overflow || after < compiled.startInstant { break }
+            var last: Occurrence?
+            for occurrence in occurrences(after: after) { last = occurrence }
+            if let last { return last }
+            window = window.multipliedReportingOverflow(by: 2).overflow ? Int64.max : window * 2
+        }
+        var last: Occurrence?
+        for occurrence in occurrences() { last = occurrence }
+        return last
+    }
+
+    /// A rule's period in seconds at its shortest (a month of 28 days, a
+    /// year of 365), times its INTERVAL: the first window `lastOccurrence` looks back over.
+    static func step(of rule: RecurrenceRule?) -> Int64 {
+        guard let rule else { return 1 }
+        let seconds: Int64 = switch rule.frequency {
+        case .secondly: 1
+        case .minutely: 60
+        case .hourly: 3600
+        case .daily: 86_400
+        case .weekly: 7 * 86_400
+        case .monthly: 28 * 86_400
+        case .yearly: 365 * 86_400
+        }
+        return seconds * Int64(min(rule.interval, 1 << 20))
+    }
+
     /// The occurrences that start in `range` (lower bound included, upper excluded).
     public func occurrences(in range: Range<Date>) -> [Occurrence] {
         let lower = range.lowerBound.timeIntervalSince1970.rounded(.up)

@@ -67,6 +67,66 @@ struct ItemChangeLogTests {
         #expect(try store.itemChanges(after: mark).items == nil)
     }
 
+    /// A large import logs its rows in one statement, not through the
+    /// triggers: the log must still name every item written, and the
+    /// triggers must be back for what comes after.
+    @Test("an import of hundreds of items names each item it added, updated or removed, and later saves are logged again")
+    func largeImportNamesItsItems() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        func batch(_ count: Int, title: String) throws -> CalendarItems {
+            var events: [Event] = []
+            for index in 0..<count {
+                let series = Event(calendarIdentifier: calendar, title: "\(title) \(index)", start: try StoreFixture.zoned("2026-12-01T09:00:00"),
+                                   end: try StoreFixture.zoned("2026-12-01T09:15:00"),
+                                   recurrenceRule: index % 2 == 0 ? try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10") : nil,
+                                   externalKey: "event-\(index)@example.org", origin: ICalendarOrigin(sequence: 0))
+                events.append(series)
+                if index % 2 == 0 {
+                    // 2026-12-02T09:00 (Asia/Shanghai), moved an hour later.
+                    events.append(Event(calendarIdentifier: calendar, title: "\(title) \(index) (moved)", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
+                                        end: try StoreFixture.zoned("2026-12-02T10:15:00"), origin: ICalendarOrigin(sequence: 0),
+                                        seriesIdentifier: series.identifier, originalStart: try StoreFixture.time("2026-12-02T09:00:00")))
+                }
+            }
+            return try CalendarItems(events: events)
+        }
+        func identifiers() throws -> Set<ItemIdentifier> {
+            Set(try store.items(of: calendar).events.flatMap { [$0.event.identifier] + $0.detached.map(\.identifier) })
+        }
+        var mark = try store.itemChangeMark()
+        // 600 series and 300 detached occurrences: past the rows logged at once (500), within the log's 20,000.
+        let added = try store.importItems(try batch(600, title: "Meeting"), into: calendar)
+        #expect(added.added == 600)
+        var changes = try store.itemChanges(after: mark)
+        let written = try identifiers()
+        #expect(written.count == 900)
+        #expect(changes.items == written)
+        mark = changes.mark
+
+        // Again with new titles: every row updated, under the identifiers it had.
+        let updated = try store.importItems(try batch(600, title: "Review"), into: calendar, removingMissing: true)
+        #expect(updated.updated == 600)
+        changes = try store.itemChanges(after: mark)
+        #expect(changes.items == written)
+        mark = changes.mark
+
+        // A refresh that keeps a third of the series, renamed, and removes the rest (their detached occurrences with them, by the cascade).
+        let refreshed = try store.importItems(try batch(200, title: "Planning"), into: calendar, removingMissing: true)
+        #expect(refreshed.updated == 200 && refreshed.removed == 400)
+        changes = try store.itemChanges(after: mark)
+        #expect(try identifiers().count == 300)
+        #expect(changes.items == written)
+        mark = changes.mark
+
+        // The triggers are back: one save, one entry.
+        let single = Event(calendarIdentifier: calendar, title: "Lunch", start: try StoreFixture.zoned("2026-12-04T12:00:00"),
+                           end: try StoreFixture.zoned("2026-12-04T13:00:00"))
+        try store.save(single)
+        #expect(try store.itemChanges(after: mark).items == [single.identifier])
+    }
+
     @Test("past single events are left out of a plan after an instant unless an alarm of theirs rings later")
     func pastEventsLeftOut() throws {
         let fixture = try StoreFixture()

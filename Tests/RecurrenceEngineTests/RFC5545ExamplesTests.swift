@@ -715,6 +715,16 @@ struct RFC5545ExamplesTests {
         }
     }
 
+    @Test("Each example that ends has the RFC's last listed occurrence as its last; one without an end has none", arguments: examples)
+    func lastOccurrence(_ example: Example) throws {
+        let found = try Self.recurrence(example).lastOccurrence()
+        if case .complete = example.listing {
+            #expect(found?.rfc3339 == example.expected.last)
+        } else {
+            #expect(found == nil)
+        }
+    }
+
     @Test("Every example's rule survives printing and parsing back", arguments: examples)
     func ruleTextRoundTrips(_ example: Example) throws {
         let rule = try RecurrenceRule(rfc5545: example.rule)

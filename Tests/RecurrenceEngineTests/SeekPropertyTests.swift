@@ -72,6 +72,39 @@ struct SeekPropertyTests {
         #expect(run.movedForward >= 200 && run.movedBackward >= 200 && run.movedFar >= 5, "\(summary)")
     }
 
+    /// `lastOccurrence` seeks back from the series' end; the expansion from
+    /// DTSTART says what the last occurrence is. Checked on random
+    /// recurrences whose whole expansion is short enough to walk, workday
+    /// rules among them, and on those without an end (nil).
+    @Test("the last occurrence found from the end is the last of the expansion from the start, for random recurrences")
+    func lastOccurrenceMatchesTheExpansion() throws {
+        var random = SplitMix64(seed: Self.defaultSeed ^ 0x1A57)
+        var zones: [TimeZoneRules] = []
+        for name in SeekCase.zoneNames { zones.append(try TimeZoneRules.named(name)) }
+        var compared = 0, withoutEnd = 0, excludedLast = 0, movedLast = 0
+        var failures: [String] = []
+        for index in 0..<600 {
+            let example = SeekCase.make(&random, zones: zones, workdays: index % 3 == 0)
+            let found = example.recurrence.lastOccurrence()
+            guard let rule = example.rule, rule.end == nil else {
+                let expansion = Array(example.recurrence.occurrences().prefix(5_001))
+                guard expansion.count <= 5_000 else { continue }
+                compared += 1
+                if found != expansion.last { failures.append("case \(index) \(example): expansion's last \(expansion.last.map(Self.show) ?? "nil"), found \(found.map(Self.show) ?? "nil")") }
+                if example.exceptions.contains(where: { $0 > (expansion.last?.scheduledTime ?? example.start) }) { excludedLast += 1 }
+                if expansion.last?.daysMoved ?? 0 != 0 { movedLast += 1 }
+                continue
+            }
+            withoutEnd += 1
+            if found != nil { failures.append("case \(index) \(example): a rule without an end, yet a last occurrence \(Self.show(found!))") }
+        }
+        for failure in failures.prefix(10) { Issue.record(Comment(rawValue: failure)) }
+        #expect(failures.isEmpty, "\(failures.count) disagreements")
+        // Not true by checking nothing: many finite series, some whose scheduled end is excluded or moved.
+        #expect(compared >= 250 && withoutEnd >= 50 && excludedLast >= 5 && movedLast >= 5,
+                "compared \(compared), without an end \(withoutEnd), last excluded \(excludedLast), last moved \(movedLast)")
+    }
+
     static let defaultWorkdaySeed: UInt64 = 0x5EE4_0000_3D4A
     static let workdayCaseCount = 400
 
