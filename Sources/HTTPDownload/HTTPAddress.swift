@@ -45,6 +45,15 @@ struct HTTPAddress: Equatable {
         return parts.allSatisfy { part in part.count <= 3 && !part.isEmpty && part.allSatisfy(\.isASCIIDigit) && Int(part)! <= 255 }
     }
 
+    /// `text` with any `user:password@` before the host removed.
+    static func withoutUserInfo(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let rest = text[schemeEnd.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        guard let at = rest[..<authorityEnd].lastIndex(of: "@") else { return text }
+        return String(text[..<schemeEnd.upperBound]) + String(text[text.index(after: at)...])
+    }
+
     /// Shown text for any address, well formed or not.
     static func shown(_ text: String) -> String { HTTPAddress(text)?.shown ?? text }
 }

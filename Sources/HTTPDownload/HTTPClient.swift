@@ -54,6 +54,9 @@ public struct HTTPClient: Sendable {
                 guard redirects <= request.maximumRedirects else {
                     throw HTTPError(.tooManyRedirects, "\(first.shown)\(via): more than \(request.maximumRedirects) redirects")
                 }
+                // libcurl writes the request's user and password into the address it
+                // resolves a Location to: taken out, so no password travels in an address.
+                let target = HTTPAddress.withoutUserInfo(target)
                 guard let next = HTTPAddress(target) else {
                     throw HTTPError(.redirectRefused, "\(first.shown)\(via): redirected to a scheme other than http and https (\(HTTPAddress.shown(target)))")
                 }

@@ -166,3 +166,14 @@ struct HTTPClientTests {
         #expect("\(HTTPCredentials(user: "ann", password: "hunter2"))" == "ann (password not shown)")
     }
 }
+
+@Suite("Redirects and credentials")
+struct RedirectCredentialTests {
+    @Test("the address a redirect leads to never carries the user and password libcurl would write into it")
+    func noPasswordInTheRedirectedAddress() throws {
+        let server = try FixtureServer()
+        let response = try HTTPClient().send(HTTPRequest(.propfind, server.url("/redirect-echo"), credentials: HTTPCredentials(user: "ann", password: "secret")))
+        #expect(response.url == server.url("/echo"))
+        #expect(!response.url.contains("secret"))
+    }
+}

@@ -6,9 +6,9 @@ tests use to change a server behind Chime's back, as another device would.
   phone.py URL USER PASSWORD make-calendar NAME [COMPONENTS]
       makes a calendar in the user's calendar home (COMPONENTS: VEVENT,VTODO
       by default) and prints its URL
-  phone.py URL USER PASSWORD put CALENDAR-URL      < ICS
-      stores the iCalendar object on standard input in the calendar, prints
-      the resource's URL
+  phone.py URL USER PASSWORD put CALENDAR-URL FILE
+      stores the iCalendar object in FILE in the calendar, prints the
+      resource's URL
   phone.py URL USER PASSWORD get RESOURCE-URL
       prints the resource's iCalendar text
   phone.py URL USER PASSWORD list CALENDAR-URL
@@ -33,8 +33,9 @@ def main(argv):
         components = (rest[1] if len(rest) == 2 else "VEVENT,VTODO").split(",")
         calendar = client.principal().make_calendar(name=rest[0], supported_calendar_component_set=components)
         print(calendar.url)
-    elif command == "put" and len(rest) == 1:
-        text = sys.stdin.read()
+    elif command == "put" and len(rest) == 2:
+        with open(rest[1], encoding="utf-8") as source:
+            text = source.read()
         calendar = client.calendar(url=rest[0])
         kind = caldav.Todo if "BEGIN:VTODO" in text else caldav.Event
         made = calendar.add_object(kind, text, increase_seqno=False)
