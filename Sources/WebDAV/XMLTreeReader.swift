@@ -31,11 +31,29 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
         guard bytes.count <= limits.maximumSize else {
             throw WebDAVError(.tooLarge, "the reply is \(bytes.count) bytes, more than the limit of \(limits.maximumSize)")
         }
+        // FoundationXML traps on a name that is not UTF-8 (seen with 0xFF in an element name): refuse such a reply first.
+        if let bad = firstInvalidUTF8(bytes) {
+            let (line, column) = position(of: bad, in: bytes)
+            throw WebDAVError(.malformed, "the reply is not UTF-8 at line \(line), column \(column) (byte \(bad + 1))", line: line, column: column)
+        }
+        // FoundationXML crashes (strlen of NULL) on a processing instruction with no data: a
+        // reply may open with its XML declaration and hold no other "<?" (even in CDATA, where
+        // WebDAV's calendar data never has one).
+        let declaration = Array("<?xml".utf8), opening = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        var searched = 0
+        while let found = firstIndex(of: Array("<?".utf8), in: Array(bytes[searched...])).map({ $0 + searched }) {
+            let isDeclaration = found == opening && bytes[found...].starts(with: declaration) && found + 5 < bytes.count
+                && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[found + 5])
+            if !isDeclaration {
+                let (line, column) = position(of: found, in: bytes)
+                throw WebDAVError(.malformed, "the reply has a processing instruction (<?) at line \(line), column \(column); a WebDAV reply has only its XML declaration",
+                                  line: line, column: column)
+            }
+            searched = found + 2
+        }
         // XMLParser here reports no entity declarations to its delegate: refuse any DTD before parsing.
         if let start = firstIndex(of: Array("<!DOCTYPE".utf8), in: bytes) {
-            let before = bytes[..<start]
-            let line = before.filter { $0 == 10 }.count + 1
-            let column = start - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+            let (line, column) = position(of: start, in: bytes)
             throw WebDAVError(.malformed, "the reply has a DTD (<!DOCTYPE) at line \(line), column \(column); a WebDAV reply has none, and its entities are how a small reply becomes a huge one",
                               line: line, column: column)
         }
@@ -55,6 +73,38 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
                               line: line, column: column)
         }
         return root
+    }
+
+    /// 1-based line and column (in bytes) of the byte at `offset`.
+    private static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
+        let before = bytes[..<offset]
+        return (before.filter { $0 == 10 }.count + 1, offset - (before.lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1)
+    }
+
+    /// The offset of the first byte that does not start or continue a
+    /// well-formed UTF-8 sequence (RFC 3629: no overlongs, surrogates or
+    /// values past U+10FFFF), or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var index = 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length: Int, low: UInt8, high: UInt8
+            switch lead {
+            case 0x00...0x7F: index += 1; continue
+            case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+            case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+            case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+            case 0xE1...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+            case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+            case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+            case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+            default: return index
+            }
+            guard index + length <= bytes.count, (low...high).contains(bytes[index + 1]) else { return index }
+            for next in (index + 2)..<(index + length) where !(0x80...0xBF).contains(bytes[next]) { return index }
+            index += length
+        }
+        return nil
     }
 
     private static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {

@@ -256,6 +256,37 @@ struct MultistatusTests {
         #expect(try Multistatus.read(Array(long.utf8), requestURL: "http://127.0.0.1/").responses.count == 20)
     }
 
+    @Test("a reply that is not UTF-8 is refused with its place, not handed to XMLParser (which traps on such a name; found by the webdav fuzz target)")
+    func notUTF8() throws {
+        var bytes = Array("<multistatus xmlns=\"DAV:\">\n<respo".utf8)
+        bytes += [0xFF, 0xFF]
+        bytes += Array("nse><href>/a</href></response></multistatus>".utf8)
+        do {
+            _ = try Multistatus.read(bytes, requestURL: "http://127.0.0.1/")
+            Issue.record("read a reply that is not UTF-8")
+        } catch {
+            #expect(error.code == .malformed)
+            #expect(error.line == 2 && error.column == 7)
+        }
+        // Overlong, surrogate and truncated sequences are not UTF-8 either; four-byte ones are.
+        for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xE2, 0x82], [0xF4, 0x90, 0x80, 0x80]] {
+            #expect(throws: WebDAVError.self) { try Multistatus.read(Array("<multistatus xmlns=\"DAV:\">".utf8) + bad + Array("</multistatus>".utf8), requestURL: "http://127.0.0.1/") }
+        }
+        let emoji = try Multistatus.read(Array("<multistatus xmlns=\"DAV:\"><response><href>/😀</href><status>HTTP/1.1 200 OK</status></response></multistatus>".utf8),
+                                         requestURL: "http://127.0.0.1/")
+        #expect(emoji.responses.map(\.path) == ["/😀"])
+    }
+
+    @Test("a processing instruction other than the XML declaration is refused with its place (XMLParser crashes on one with no data; found by the webdav fuzz target)")
+    func processingInstructions() throws {
+        let error = try #require(failure("<?xml0ve?>\r<multistatus xmlns=\"DAV:\"/>"))
+        #expect(error.code == .malformed)
+        #expect(error.line == 1 && error.column == 1)
+        #expect(failure("<multistatus xmlns=\"DAV:\">\n<?php x?></multistatus>")?.line == 2)
+        let declared = try Multistatus.read(Array("\u{FEFF}<?xml version=\"1.0\"?><multistatus xmlns=\"DAV:\"/>".utf8), requestURL: "http://127.0.0.1/")
+        #expect(declared.responses.isEmpty)
+    }
+
     @Test("a response with several hrefs beside one status is one response per href (RFC 4918 §14.24)")
     func severalHrefs() throws {
         let reply = try read(#"<multistatus xmlns="DAV:"><response><href>/a</href><href>/b</href><status>HTTP/1.1 404 Not Found</status></response></multistatus>"#)
