@@ -33,6 +33,10 @@ let package = Package(
         // GET of http(s) addresses through libcurl, opened on first use: bounded in size, time
         // and redirects, conditional on an ETag or Last-Modified (subscribed calendars, holiday-cn).
         .target(name: "HTTPDownload", dependencies: ["CCurl", "SystemCalls", "CalendarModel"]),
+        // WebDAV and CalDAV XML: request bodies and the multistatus reader (FoundationXML); no transport.
+        .target(name: "WebDAV"),
+        // CalDAV sync: discovery of a user's calendars (then the sync engine) on HTTPDownload's client and WebDAV.
+        .target(name: "CalDAVSync", dependencies: ["WebDAV", "HTTPDownload", "SystemCalls"]),
         .target(name: "SeededRandom"),
         // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
         .target(name: "SystemCalls"),
@@ -75,6 +79,10 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         // Against Server/fixture-server.py, a python3 HTTP server each test starts on 127.0.0.1.
         .testTarget(name: "HTTPDownloadTests", dependencies: ["TestSupport", "HTTPDownload", "CCurl"], exclude: ["Server"]),
+        // Literal XML from RFC 4791 and 6578, and replies captured from Radicale and Xandikos (Fixtures).
+        .testTarget(name: "WebDAVTests", dependencies: ["TestSupport", "WebDAV"], resources: [.copy("Fixtures")]),
+        // Against Radicale and Xandikos from .build/caldav-venv (contrib/caldav/setup), started per test.
+        .testTarget(name: "CalDAVSyncTests", dependencies: ["TestSupport", "CalDAVSync", "WebDAV", "HTTPDownload"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -91,6 +99,7 @@ if Context.environment["CHIME_FUZZ"] != nil {
         ("position", ["Geofencing"]),
         ("socket", ["AlarmScheduler"]),
         ("icalendar", ["ICalendar"]),
+        ("webdav", ["WebDAV"]),
     ]
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))

@@ -1,8 +1,11 @@
 import SystemCalls
 
-/// A download that gave no usable answer: `code` for a caller to match,
-/// `description` naming the address and what went wrong.
+/// A download or request that gave no usable answer: `code` for a caller
+/// to match, `description` naming the address (never a password in it) and
+/// what went wrong.
 public typealias DownloadError = CodedError<DownloadFailure>
+/// `HTTPClient`'s name for the same error.
+public typealias HTTPError = DownloadError
 
 /// What `DownloadError` says went wrong.
 public enum DownloadFailure: Equatable, Sendable {
@@ -26,6 +29,15 @@ public enum DownloadFailure: Equatable, Sendable {
     case tooManyRedirects
     /// A redirect to a scheme other than http and https.
     case redirectRefused
+    /// Plain http to a host other than this machine, where https is required
+    /// (the address itself, or where a redirect led).
+    case insecure
+    /// 401: no credentials were given and the server wants some, or it
+    /// refused those sent.
+    case unauthorized
+    /// 401 asking only for a scheme Chime does not send (Digest, NTLM, ...):
+    /// Chime sends Basic, over https.
+    case authenticationScheme
     /// The TLS handshake or the server's certificate failed.
     case tls
     /// HTTP 404 or 410: the calendar is not (or no longer) there.

@@ -45,13 +45,17 @@ extension Downloader {
     }
 
     /// A user name and password for HTTP Basic authorization.
-    public struct Credentials: Equatable, Sendable {
-        public var user: String
-        public var password: String
+    public typealias Credentials = HTTPCredentials
+}
 
-        public init(user: String, password: String) {
-            self.user = user
-            self.password = password
-        }
+extension Downloader.Request {
+    /// The same GET as `HTTPClient` sends it: plain http allowed (public
+    /// feeds), the validators as conditional headers.
+    var httpRequest: HTTPRequest {
+        var headers = [HTTPHeader("Accept", accept)]
+        if let entityTag { headers.append(HTTPHeader("If-None-Match", entityTag)) }
+        if let lastModified { headers.append(HTTPHeader("If-Modified-Since", lastModified)) }
+        return HTTPRequest(.get, url, headers: headers, credentials: credentials, plainHTTP: .allowed, maximumBodySize: maximumBodySize,
+                           timeLimit: timeLimit, connectTimeLimit: connectTimeLimit, maximumRedirects: maximumRedirects)
     }
 }

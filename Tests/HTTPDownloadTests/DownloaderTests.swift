@@ -178,14 +178,17 @@ struct DownloaderTests {
         #expect(failure(.init(url: "http://127.0.0.1/", maximumBodySize: 0))?.code == .invalidRequest)
     }
 
-    @Test("the libcurl option and info numbers CCurl adds for downloads are the library's own")
+    @Test("the libcurl option numbers CCurl adds for downloads and requests are the library's own")
     func optionNumbers() throws {
         let curl = try LibCurl.shared.get()
         let options: [(String, Int32)] = [
             ("HTTPHEADER", CHIME_CURLOPT_HTTPHEADER), ("HEADERDATA", CHIME_CURLOPT_HEADERDATA),
             ("HEADERFUNCTION", CHIME_CURLOPT_HEADERFUNCTION), ("USERNAME", CHIME_CURLOPT_USERNAME),
             ("PASSWORD", CHIME_CURLOPT_PASSWORD), ("PROTOCOLS_STR", CHIME_CURLOPT_PROTOCOLS_STR),
-            ("REDIR_PROTOCOLS_STR", CHIME_CURLOPT_REDIR_PROTOCOLS_STR),
+            ("REDIR_PROTOCOLS_STR", CHIME_CURLOPT_REDIR_PROTOCOLS_STR), ("HTTPGET", CHIME_CURLOPT_HTTPGET),
+            ("CUSTOMREQUEST", CHIME_CURLOPT_CUSTOMREQUEST), ("POSTFIELDS", CHIME_CURLOPT_POSTFIELDS),
+            ("POSTFIELDSIZE", CHIME_CURLOPT_POSTFIELDSIZE), ("HTTPAUTH", CHIME_CURLOPT_HTTPAUTH),
+            ("SSL_VERIFYPEER", CHIME_CURLOPT_SSL_VERIFYPEER), ("SSL_VERIFYHOST", CHIME_CURLOPT_SSL_VERIFYHOST),
         ]
         for (name, number) in options {
             let own = try #require(curl.optionNumber(name), "this libcurl has no curl_easy_option_by_name (before 7.73)")

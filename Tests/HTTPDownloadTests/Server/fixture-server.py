@@ -17,6 +17,18 @@ Paths:
   /slow                 the head, then no byte for 60 s
   /gone                 410
   anything else         404
+
+Any method (GET, PUT, DELETE, PROPFIND, REPORT, MKCALENDAR, OPTIONS):
+  /echo                 200: the method on the first line, the headers one a
+                        line, an empty line, the body; with an ETag, a DAV
+                        header, Retry-After and a Location
+  /status/N             status N, with Retry-After: 30 on a 503
+  /redirect-echo        307 to /echo
+  /echo-elsewhere       307 to /echo on localhost (this is 127.0.0.1)
+  /to-plain-remote      302 to http://calendar.example/ (never connected to)
+  /basic                200 with Basic ann:secret, else 401 asking for Basic
+  /digest               401 asking for Digest only
+  /large-error          500 with a 1 MB body
 """
 import os
 import sys
@@ -50,10 +62,42 @@ class Handler(BaseHTTPRequestHandler):
     def redirect(self, location):
         self.send_body(302, b"moved\n", extra=[("Location", location)])
 
-    def do_GET(self):
+    def handle_any(self):
         self.close_connection = True
         path = self.path
         port = self.server.server_address[1]
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        if path == "/echo":
+            text = self.command + "\n" + "".join(f"{name}: {value}\n" for name, value in self.headers.items()) + "\n"
+            self.send_body(200, text.encode() + body, extra=[("ETag", '"echo-1"'), ("DAV", "1, 3"), ("DAV", "calendar-access"),
+                                                            ("Retry-After", "120"), ("Location", "/echo/made")])
+        elif path.startswith("/status/"):
+            status = int(path[len("/status/"):])
+            self.send_body(status, b"status %d\n" % status, extra=[("Retry-After", "30")] if status == 503 else [])
+        elif path == "/redirect-echo":
+            self.send_body(307, b"moved\n", extra=[("Location", "/echo")])
+        elif path == "/echo-elsewhere":
+            self.send_body(307, b"moved\n", extra=[("Location", f"http://localhost:{port}/echo")])
+        elif path == "/to-plain-remote":
+            self.redirect("http://calendar.example/")
+        elif path == "/basic":
+            if self.headers.get("Authorization") == "Basic YW5uOnNlY3JldA==":
+                self.send_body(200, b"welcome\n")
+            else:
+                self.send_body(401, b"who are you?\n", extra=[("WWW-Authenticate", 'Basic realm="fixture"')])
+        elif path == "/digest":
+            self.send_body(401, b"who are you?\n", extra=[("WWW-Authenticate", 'Digest realm="fixture", nonce="abc", qop="auth"')])
+        elif path == "/large-error":
+            self.send_body(500, b"E" * (1 << 20))
+        elif self.command == "GET":
+            self.do_fixture_get(path, port)
+        else:
+            self.send_body(405, b"not allowed\n")
+
+    do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_MKCALENDAR = do_OPTIONS = handle_any
+
+    def do_fixture_get(self, path, port):
         try:
             if path == "/calendar.ics":
                 match = self.headers.get("If-None-Match")

@@ -5,44 +5,61 @@ import Glibc
 #endif
 
 extension LibCurl {
-    /// `Downloader.download`'s transfer, the request already checked.
-    func download(_ request: Downloader.Request) throws(DownloadError) -> Downloader.Response {
-        let url = request.url
-        guard let handle = easyInit() else { throw DownloadError(.libcurlMissing, "\(url): curl_easy_init failed") }
-        // libcurl keeps pointers to the strings, the list and the state until the handle goes.
+    /// One exchange with no redirect followed: the answer's status, headers,
+    /// body and, for a 3xx, the absolute address its Location names.
+    struct Hop {
+        var status: Int
+        var headers: [HTTPHeader]
+        var body: [UInt8]
+        var redirect: String?
+    }
+
+    /// `HTTPClient.send`'s transfer to `url` (the request's or a redirect's),
+    /// the request already checked. `shown` names the address in errors.
+    func transfer(_ request: HTTPRequest, url: String, credentials: HTTPCredentials?, timeLimit: Double,
+                  shown: String) throws(HTTPError) -> Hop {
+        guard let handle = easyInit() else { throw HTTPError(.libcurlMissing, "\(shown): curl_easy_init failed") }
+        // libcurl keeps pointers to the strings, the list, the body and the state until the handle goes.
         let state = Unmanaged.passRetained(TransferState(limit: request.maximumBodySize))
         let message = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CHIME_CURL_ERROR_SIZE))
         message.initialize(repeating: 0, count: Int(CHIME_CURL_ERROR_SIZE))
         var strings: [UnsafeMutablePointer<CChar>] = []
-        func kept(_ text: String) throws(DownloadError) -> UnsafeRawPointer {
-            guard let copy = strdup(text) else { throw DownloadError(.transfer(27), "\(url): out of memory for the request") }
+        func kept(_ text: String) throws(HTTPError) -> UnsafeRawPointer {
+            guard let copy = strdup(text) else { throw HTTPError(.transfer(27), "\(shown): out of memory for the request") }
             strings.append(copy)
             return UnsafeRawPointer(copy)
         }
+        let body = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, request.body.count), alignment: 1)
+        body.copyBytes(from: request.body)
         var headers: UnsafeMutableRawPointer?
         defer {
             easyCleanup(handle)
             slistFreeAll(headers)
             for string in strings { free(string) }
             message.deallocate()
+            body.deallocate()
             state.release()
         }
-        var lines = ["Accept: \(request.accept)"]
-        if let tag = request.entityTag { lines.append("If-None-Match: \(tag)") }
-        if let date = request.lastModified { lines.append("If-Modified-Since: \(date)") }
+        var lines = request.headers.map { "\($0.name): \($0.value)" }
+        if !request.body.isEmpty {
+            // No "Expect: 100-continue" wait before a large body; no form type libcurl would add for one.
+            lines.append("Expect:")
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) { lines.append("Content-Type: application/octet-stream") }
+        }
         for line in lines {
             guard let longer = line.withCString({ slistAppend(headers, $0) }) else {
-                throw DownloadError(.transfer(27), "\(url): out of memory for the request headers")
+                throw HTTPError(.transfer(27), "\(shown): out of memory for the request headers")
             }
             headers = longer
         }
         let numbers: [(Int32, Int)] = [
-            (CHIME_CURLOPT_NOSIGNAL, 1), (CHIME_CURLOPT_FOLLOWLOCATION, 1), (CHIME_CURLOPT_MAXREDIRS, request.maximumRedirects),
-            (CHIME_CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(request.connectTimeLimit)),
-            (CHIME_CURLOPT_TIMEOUT_MS, Self.milliseconds(request.timeLimit)),
+            (CHIME_CURLOPT_NOSIGNAL, 1), (CHIME_CURLOPT_FOLLOWLOCATION, 0),
+            (CHIME_CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(min(request.connectTimeLimit, timeLimit))),
+            (CHIME_CURLOPT_TIMEOUT_MS, Self.milliseconds(timeLimit)),
+            (CHIME_CURLOPT_SSL_VERIFYPEER, 1), (CHIME_CURLOPT_SSL_VERIFYHOST, 2),
         ]
         var pointers: [(Int32, UnsafeRawPointer)] = try [
-            (CHIME_CURLOPT_URL, kept(url)), (CHIME_CURLOPT_USERAGENT, kept(Downloader.userAgent)),
+            (CHIME_CURLOPT_URL, kept(url)), (CHIME_CURLOPT_USERAGENT, kept(HTTPClient.userAgent)),
             // "": every encoding this libcurl decodes; the size bound applies to the decoded bytes.
             (CHIME_CURLOPT_ACCEPT_ENCODING, kept("")), (CHIME_CURLOPT_ERRORBUFFER, UnsafeRawPointer(message)),
             (CHIME_CURLOPT_WRITEFUNCTION, unsafeBitCast(TransferState.write, to: UnsafeRawPointer.self)),
@@ -51,12 +68,25 @@ extension LibCurl {
             (CHIME_CURLOPT_HEADERDATA, UnsafeRawPointer(state.toOpaque())),
         ]
         if let headers { pointers.append((CHIME_CURLOPT_HTTPHEADER, UnsafeRawPointer(headers))) }
-        if let credentials = request.credentials {
-            // libcurl sends these (Basic, its default) to this host only: CURLOPT_UNRESTRICTED_AUTH stays off.
+        var methodNumbers: [(Int32, Int)] = []
+        if request.method == .get {
+            methodNumbers.append((CHIME_CURLOPT_HTTPGET, 1))
+        } else {
+            pointers.append((CHIME_CURLOPT_CUSTOMREQUEST, try kept(request.method.rawValue)))
+        }
+        if !request.body.isEmpty {
+            methodNumbers.append((CHIME_CURLOPT_POSTFIELDSIZE, request.body.count))
+            pointers.append((CHIME_CURLOPT_POSTFIELDS, UnsafeRawPointer(body.baseAddress!)))
+        }
+        if let credentials {
+            // Basic alone is sent with the first request, not after a challenge (libcurl's
+            // rule for a single scheme); never Digest, whose challenge FoundationNetworking
+            // crashed on. CURLOPT_UNRESTRICTED_AUTH stays off; redirects are not libcurl's anyway.
+            methodNumbers.append((CHIME_CURLOPT_HTTPAUTH, Int(CHIME_CURLAUTH_BASIC)))
             pointers += try [(CHIME_CURLOPT_USERNAME, kept(credentials.user)), (CHIME_CURLOPT_PASSWORD, kept(credentials.password))]
         }
         var status: CURLcode = CHIME_CURLE_OK
-        for (option, value) in numbers where status == CHIME_CURLE_OK {
+        for (option, value) in numbers + methodNumbers where status == CHIME_CURLE_OK {
             status = chime_curl_setopt_long(easySetopt, handle, option, value)
         }
         for (option, value) in pointers where status == CHIME_CURLE_OK {
@@ -65,39 +95,25 @@ extension LibCurl {
         if status == CHIME_CURLE_OK { status = restrictProtocols(handle, try kept("http,https")) }
         if status == CHIME_CURLE_OK { status = easyPerform(handle) }
         let transfer = state.takeUnretainedValue()
-        var finalPointer: UnsafePointer<CChar>?
-        _ = chime_curl_getinfo_string(easyGetinfo, handle, CHIME_CURLINFO_EFFECTIVE_URL, &finalPointer)
-        let finalURL = finalPointer.map { String(cString: $0) } ?? url
         if let declared = transfer.declaredSize {
-            throw DownloadError(.tooLarge, "\(url): the answer would be \(declared) bytes, more than the limit of \(Downloader.sizeText(request.maximumBodySize))")
+            throw HTTPError(.tooLarge, "\(shown): the answer would be \(declared) bytes, more than the limit of \(Self.sizeText(request.maximumBodySize))")
         }
         if transfer.tooLarge {
-            throw DownloadError(.tooLarge, "\(url): the answer is larger than the limit of \(Downloader.sizeText(request.maximumBodySize))")
+            throw HTTPError(.tooLarge, "\(shown): the answer is larger than the limit of \(Self.sizeText(request.maximumBodySize))")
         }
         guard status == CHIME_CURLE_OK else {
-            throw Self.failure(status, url: url, finalURL: finalURL, detail: String(cString: message), strerror: Self.text(easyStrerror(status)),
-                               request: request)
+            throw Self.failure(status, shown: shown, detail: String(cString: message), strerror: Self.text(easyStrerror(status)),
+                               request: request, timeLimit: timeLimit)
         }
         var code = 0
         _ = chime_curl_getinfo_long(easyGetinfo, handle, CHIME_CURLINFO_RESPONSE_CODE, &code)
-        let via = finalURL == url ? "" : " (redirected to \(finalURL))"
-        switch code {
-        case 200..<300:
-            return Downloader.Response(status: code, finalURL: finalURL, entityTag: transfer.entityTag, lastModified: transfer.lastModified,
-                                       contentType: transfer.contentType, content: .body(transfer.bytes))
-        case 304:
-            return Downloader.Response(status: code, finalURL: finalURL, entityTag: transfer.entityTag ?? request.entityTag,
-                                       lastModified: transfer.lastModified ?? request.lastModified, contentType: transfer.contentType,
-                                       content: .notModified)
-        case 404, 410:
-            throw DownloadError(.notFound, "\(url)\(via): not found (HTTP status \(code))")
-        default:
-            throw DownloadError(.httpStatus(code), "\(url)\(via): HTTP status \(code)")
-        }
+        var redirect: UnsafePointer<CChar>?
+        _ = chime_curl_getinfo_string(easyGetinfo, handle, CHIME_CURLINFO_REDIRECT_URL, &redirect)
+        return Hop(status: code, headers: transfer.headers, body: transfer.bytes, redirect: redirect.map { String(cString: $0) })
     }
 
-    /// http and https only, for the address and for every redirect: by name
-    /// from libcurl 7.85, by the older bitmask (deprecated since) before.
+    /// http and https only: by name from libcurl 7.85, by the older bitmask
+    /// (deprecated since) before.
     private func restrictProtocols(_ handle: UnsafeMutableRawPointer, _ names: UnsafeRawPointer) -> CURLcode {
         var status = chime_curl_setopt_pointer(easySetopt, handle, CHIME_CURLOPT_PROTOCOLS_STR, names)
         if status == CHIME_CURLE_OK { status = chime_curl_setopt_pointer(easySetopt, handle, CHIME_CURLOPT_REDIR_PROTOCOLS_STR, names) }
@@ -113,31 +129,34 @@ extension LibCurl {
         max(1, Int((seconds * 1000).rounded()))
     }
 
+    /// `bytes` for people: whole megabytes or kilobytes when it is that.
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
+    }
+
     /// The failed transfer's code as a `DownloadFailure`, and a sentence
     /// naming the address.
-    private static func failure(_ status: CURLcode, url: String, finalURL: String, detail: String, strerror: String,
-                                request: Downloader.Request) -> DownloadError {
+    private static func failure(_ status: CURLcode, shown: String, detail: String, strerror: String,
+                                request: HTTPRequest, timeLimit: Double) -> HTTPError {
         let why = detail.isEmpty ? strerror : detail
-        let via = finalURL == url ? "" : " (redirected to \(finalURL))"
         switch status {
         case CHIME_CURLE_URL_MALFORMAT:
-            return DownloadError(.badURL, "'\(url)' is not an address libcurl can use: \(why)")
+            return HTTPError(.badURL, "'\(shown)' is not an address libcurl can use: \(why)")
         case CHIME_CURLE_UNSUPPORTED_PROTOCOL:
-            // The address itself was checked to be http(s): a redirect led elsewhere.
-            return DownloadError(.redirectRefused, "\(url)\(via): redirected to a scheme other than http and https (\(why))")
+            return HTTPError(.redirectRefused, "\(shown): not an http or https address (\(why))")
         case CHIME_CURLE_COULDNT_RESOLVE_HOST, CHIME_CURLE_COULDNT_RESOLVE_PROXY:
-            return DownloadError(.cannotResolve, "\(url)\(via): cannot resolve the host (\(why))")
+            return HTTPError(.cannotResolve, "\(shown): cannot resolve the host (\(why))")
         case CHIME_CURLE_COULDNT_CONNECT:
-            return DownloadError(.cannotConnect, "\(url)\(via): cannot connect (\(why))")
+            return HTTPError(.cannotConnect, "\(shown): cannot connect (\(why))")
         case CHIME_CURLE_OPERATION_TIMEDOUT:
-            return DownloadError(.timedOut, "\(url)\(via): timed out (limits: \(request.connectTimeLimit) s to connect, \(request.timeLimit) s in all): \(why)")
-        case CHIME_CURLE_TOO_MANY_REDIRECTS:
-            return DownloadError(.tooManyRedirects, "\(url)\(via): more than \(request.maximumRedirects) redirects")
+            return HTTPError(.timedOut, "\(shown): timed out (limits: \(request.connectTimeLimit) s to connect, \(request.timeLimit) s in all): \(why)")
         case CHIME_CURLE_SSL_CONNECT_ERROR, CHIME_CURLE_PEER_FAILED_VERIFICATION, 58, 59, 77, 83, 90, 91:
             // 58-59: client certificate and cipher, 77: CA file, 83: issuer, 90-91: pinned key and certificate status.
-            return DownloadError(.tls, "\(url)\(via): TLS failed (\(why))")
+            return HTTPError(.tls, "\(shown): TLS failed (\(why))")
         default:
-            return DownloadError(.transfer(status), "\(url)\(via): \(why)")
+            return HTTPError(.transfer(status), "\(shown): \(why)")
         }
     }
 }
@@ -150,12 +169,10 @@ final class TransferState {
     var tooLarge = false
     /// A 2xx answer's Content-Length beyond `limit`.
     var declaredSize: Int?
-    /// The latest answer's (each redirect starts anew).
+    /// The latest answer's (a 100 Continue starts anew).
     var status = 0
-    var entityTag: String?
-    var lastModified: String?
-    var contentType: String?
-    /// All header bytes, of all answers: libcurl 7.88 bounds each header, not their sum.
+    var headers: [HTTPHeader] = []
+    /// All header bytes: libcurl 7.88 bounds each header, not their sum.
     var headerBytes = 0
     static let maximumHeaderBytes = 1 << 20
 
@@ -168,7 +185,14 @@ final class TransferState {
         guard let data, let context else { return 0 }
         let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
         let (length, overflow) = size.multipliedReportingOverflow(by: count)
-        guard !overflow, length <= state.limit - state.bytes.count else {
+        guard !overflow else { return 0 }
+        guard (200..<300).contains(state.status) else {
+            // A redirect's or an error's body: the start kept to show, the rest let go without failing.
+            let room = max(0, HTTPClient.maximumErrorBody - state.bytes.count)
+            state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(room, length)))
+            return length
+        }
+        guard length <= state.limit - state.bytes.count else {
             state.tooLarge = true
             return 0
         }
@@ -194,25 +218,17 @@ final class TransferState {
         if text.hasPrefix("HTTP/") {
             let fields = text.split(separator: " ", maxSplits: 2)
             status = fields.count >= 2 ? Int(fields[1]) ?? 0 : 0
-            entityTag = nil
-            lastModified = nil
-            contentType = nil
+            headers = []
             return true
         }
         guard let colon = text.firstIndex(of: ":") else { return true }
-        let name = text[..<colon].lowercased()
+        let name = String(text[..<colon])
         let value = String(String(text[text.index(after: colon)...]).trimmingWhitespace())
-        switch name {
-        case "etag": entityTag = value
-        case "last-modified": lastModified = value
-        case "content-type": contentType = value
-        case "content-length":
-            // A redirect's or an error's body is not kept, so only a 2xx length counts.
-            if (200..<300).contains(status), let declared = Int(value), declared > limit {
-                declaredSize = declared
-                return false
-            }
-        default: break
+        headers.append(HTTPHeader(name, value))
+        // Only a 2xx body is kept whole, so only its length counts.
+        if name.lowercased() == "content-length", (200..<300).contains(status), let declared = Int(value), declared > limit {
+            declaredSize = declared
+            return false
         }
         return true
     }

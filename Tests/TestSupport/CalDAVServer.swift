@@ -1,0 +1,182 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// A CalDAV server from `.build/caldav-venv` (contrib/caldav/setup, which
+/// contrib/test runs) on 127.0.0.1 and a free port, with throwaway storage
+/// in a temporary folder: Radicale with Basic authentication (htpasswd,
+/// plain: user `ann`, password `secret`), or Xandikos, which authenticates
+/// only over https (`--htpasswd` needs `--autocert`), so here has none.
+/// Killed with SIGKILL by `stop()` or when released (SIGTERM was seen
+/// ignored under the test runner). A missing venv fails the test; it never
+/// skips. `phone` and its helpers play another device through Python's
+/// caldav library (contrib/caldav/phone.py).
+public final class CalDAVServer: Sendable {
+    public enum Kind: String, Sendable, CaseIterable, CustomStringConvertible {
+        case radicale, xandikos
+        public var description: String { rawValue }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let venv = PackagePaths.root + "/.build/caldav-venv"
+    public static let phoneScript = PackagePaths.root + "/contrib/caldav/phone.py"
+    static let remedy = "run contrib/caldav/setup (contrib/test does) to make the CalDAV test servers"
+
+    public let kind: Kind
+    public let port: Int
+    /// Radicale's user and password; nil for Xandikos.
+    public let user: String?
+    public let password: String?
+    private let process: Process
+    private let folder: TemporaryFolder
+    private let stopped = Mutex(false)
+
+    /// Starts the server and returns once it accepts connections (within 60 s).
+    public init(_ kind: Kind, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let executable = Self.venv + "/bin/" + kind.rawValue
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "no \(executable): \(Self.remedy)", sourceLocation: sourceLocation)
+        let folder = TemporaryFolder("chime-caldav-\(kind)", sourceLocation: sourceLocation)
+        var lastError = ""
+        // A port found free can be taken before the server binds it: a few tries.
+        for _ in 1...3 {
+            let port = try Self.freePort()
+            let (arguments, user, password) = try Self.arguments(kind, port: port, folder: folder)
+            let log = folder.appending("server-\(port).log")
+            FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
+            let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            // Its own HOME and XDG folders: no configuration or state of the machine's user is read or written.
+            process.environment = ["HOME": folder.path, "XDG_DATA_HOME": folder.appending("data"), "XDG_CONFIG_HOME": folder.appending("config"),
+                                   "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = logHandle
+            process.standardError = logHandle
+            try process.run()
+            try? logHandle.close()
+            if Self.waitUntilListening(port: port, process: process, seconds: 60) {
+                self.kind = kind
+                self.port = port
+                self.user = user
+                self.password = password
+                self.process = process
+                self.folder = folder
+                return
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            lastError = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+        throw Failure(description: "\(kind) did not start on 127.0.0.1: \(lastError.suffix(2000))")
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:PORT`.
+    public var base: String { "http://127.0.0.1:\(port)" }
+
+    public func url(_ path: String) -> String { base + path }
+
+    public func stop() {
+        guard stopped.withLock({ let first = !$0; $0 = true; return first }) else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    /// Runs contrib/caldav/phone.py against this server; its standard output, trimmed.
+    public func phone(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let python = Self.venv + "/bin/python"
+        try #require(FileManager.default.isExecutableFile(atPath: python), "no \(python): \(Self.remedy)", sourceLocation: sourceLocation)
+        let run = try runProcess(python, [Self.phoneScript, base + "/", user ?? "-", password ?? "-"] + arguments)
+        try #require(run.status == 0, "phone.py \(arguments.first ?? "") exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
+        return run.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A calendar made by the phone in the user's calendar home: its URL.
+    public func makeCalendar(_ name: String, components: [String] = ["VEVENT", "VTODO"],
+                             sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try phone(["make-calendar", name, components.joined(separator: ",")], sourceLocation: sourceLocation)
+    }
+
+    /// `text` (one iCalendar object) stored by the phone in the calendar at `calendarURL`: the resource's URL.
+    public func put(_ text: String, in calendarURL: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let file = folder.appending("put-\(UUID().uuidString).ics")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return try phone(["put", calendarURL, file], sourceLocation: sourceLocation)
+    }
+
+    /// The resource's iCalendar text as the phone reads it.
+    public func get(_ resourceURL: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try phone(["get", resourceURL], sourceLocation: sourceLocation)
+    }
+
+    private static func arguments(_ kind: Kind, port: Int, folder: TemporaryFolder) throws -> ([String], String?, String?) {
+        switch kind {
+        case .radicale:
+            let users = folder.appending("users")
+            try Data("ann:secret\n".utf8).write(to: URL(fileURLWithPath: users))
+            let config = folder.appending("radicale.conf")
+            // delay = 0: Radicale waits a second after a wrong password by default.
+            let text = """
+                [server]
+                hosts = 127.0.0.1:\(port)
+                [auth]
+                type = htpasswd
+                htpasswd_filename = \(users)
+                htpasswd_encryption = plain
+                delay = 0
+                [storage]
+                filesystem_folder = \(folder.appending("storage"))
+                [logging]
+                level = warning
+
+                """
+            try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+            return (["--config", config], "ann", "secret")
+        case .xandikos:
+            return (["serve", "--directory", folder.appending("storage"), "--autocreate", "--listen-address", "127.0.0.1", "--port", String(port),
+                     "--no-detect-systemd", "--state-dir", folder.appending("state")], nil, nil)
+        }
+    }
+
+    /// A port the system has free on 127.0.0.1 now.
+    private static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+        guard bound == 0 else { throw Failure(description: "bind: errno \(errno)") }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Connects every 50 ms until the port accepts, the process ends, or the time is up.
+    private static func waitUntilListening(port: Int, process: Process, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            guard process.isRunning else { return false }
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(descriptor)
+            if connected == 0 { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+}
