@@ -238,10 +238,43 @@ struct ICalendarExportBytesTests {
         END:VCALENDAR
         """#.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
 
-    @Test("export writes the same bytes for items with every property, kept lines and kept components")
+    @Test("export writes the same bytes for items with every property, kept lines and kept components, straight or through the tree")
     func richItems() throws {
-        let bytes = try ICalendarWriter.write(ICalendarItems.components(events: try Self.events(), reminders: try Self.reminders(), stamp: Self.stamp))
-        let text = String(decoding: bytes, as: UTF8.self)
-        #expect(text == Self.expected)
+        let (events, reminders) = (try Self.events(), try Self.reminders())
+        let straight = try ICalendarItems.text(events: events, reminders: reminders, stamp: Self.stamp)
+        #expect(String(decoding: straight, as: UTF8.self) == Self.expected)
+        let tree = ICalendarItems.components(events: events, reminders: reminders, stamp: Self.stamp)
+        #expect(try ICalendarWriter.write(tree) == straight)
+        #expect(try ICalendarReader().read(straight).components == [tree])
+    }
+
+    @Test("the calendar's own properties follow PRODID and its VTIMEZONEs come before the items, for the zones they use")
+    func calendarParts() throws {
+        let (events, reminders) = (try Self.events(), try Self.reminders())
+        let name = ICalendarProperty(name: "X-WR-CALNAME", value: "Work")
+        func zone(_ tzid: String, _ years: ClosedRange<Int>) -> ICalendarComponent? {
+            ICalendarComponent(name: "VTIMEZONE", properties: [ICalendarProperty(name: "TZID", value: tzid),
+                                                               ICalendarProperty(name: "X-YEARS", value: "\(years.lowerBound)-\(years.upperBound)")])
+        }
+        let bytes = try ICalendarItems.text(events: events, reminders: reminders, stamp: Self.stamp, properties: [name], vtimezone: zone)
+        let lines = String(decoding: bytes, as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(Array(lines[0..<12]) == [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//Chime \(ChimeVersion.current)//EN", "X-WR-CALNAME:Work",
+            "BEGIN:VTIMEZONE", "TZID:America/New_York", "X-YEARS:2026-2026", "END:VTIMEZONE",
+            "BEGIN:VTIMEZONE", "TZID:Europe/Berlin", "X-YEARS:2026-2026", "END:VTIMEZONE",
+        ])
+        #expect(lines[12] == "BEGIN:VEVENT")
+        let tree = ICalendarItems.components(events: events, reminders: reminders, stamp: Self.stamp, properties: [name], vtimezone: zone)
+        #expect(try ICalendarWriter.write(tree) == bytes)
+    }
+
+    @Test("a URL with a line break is refused naming the event's URL, as the writer refuses it")
+    func refusal() throws {
+        let event = Event(identifier: Self.identifier(9), calendarIdentifier: Self.calendar, title: "Broken",
+                          url: "https://example.com/\nnext", start: .floating(Self.local(2026, 1, 1, 9)), end: .floating(Self.local(2026, 1, 1, 10)))
+        let expected = ICalendarWriteError(component: "VEVENT", property: "URL",
+                                           reason: "the value holds a line break, which a content line cannot (TEXT writes it as \\n)")
+        #expect(throws: expected) { try ICalendarItems.text(events: [event], reminders: [], stamp: Self.stamp) }
+        #expect(throws: expected) { try ICalendarWriter.write(ICalendarItems.components(events: [event], reminders: [], stamp: Self.stamp)) }
     }
 }
