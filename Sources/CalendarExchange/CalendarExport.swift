@@ -10,21 +10,23 @@ public enum CalendarExport {
     /// The VCALENDAR for `items`; `calendarName` (one calendar exported
     /// whole) is written as X-WR-CALNAME, which `chime import` reads back.
     public static func calendar(_ items: CalendarItems, calendarName: String?, stamp: Date) -> ICalendarComponent {
-        let events = items.allEvents
-        let years = yearSpan(events: events, reminders: items.reminders, stamp: stamp)
-        var calendar = ICalendarItems.components(events: events, reminders: items.reminders, stamp: stamp) { zone, _ in
-            ICalendarZones.vtimezone(for: zone, years: years)
-        }
-        if let calendarName {
-            let at = calendar.properties.firstIndex { $0.name == "PRODID" }.map { $0 + 1 } ?? calendar.properties.endIndex
-            calendar.properties.insert(ICalendarProperty(name: "X-WR-CALNAME", value: ICalendarText.escape(calendarName)), at: at)
-        }
-        return calendar
+        let (events, properties, vtimezone) = parts(items, calendarName: calendarName, stamp: stamp)
+        return ICalendarItems.components(events: events, reminders: items.reminders, stamp: stamp, properties: properties, vtimezone: vtimezone)
     }
 
-    /// The file's bytes.
+    /// The file's bytes: `calendar(…)` as `ICalendarWriter` writes it, written straight from the items.
     public static func bytes(_ items: CalendarItems, calendarName: String?, stamp: Date) throws(ICalendarWriteError) -> [UInt8] {
-        try ICalendarWriter.write(calendar(items, calendarName: calendarName, stamp: stamp))
+        let (events, properties, vtimezone) = parts(items, calendarName: calendarName, stamp: stamp)
+        return try ICalendarItems.text(events: events, reminders: items.reminders, stamp: stamp, properties: properties, vtimezone: vtimezone)
+    }
+
+    /// The events in file order, the calendar's own properties, and its VTIMEZONE for a zone.
+    private static func parts(_ items: CalendarItems, calendarName: String?, stamp: Date)
+        -> ([Event], [ICalendarProperty], (String, ClosedRange<Int>) -> ICalendarComponent?) {
+        let events = items.allEvents
+        let years = yearSpan(events: events, reminders: items.reminders, stamp: stamp)
+        let properties = calendarName.map { [ICalendarProperty(name: "X-WR-CALNAME", value: ICalendarText.escape($0))] } ?? []
+        return (events, properties, { zone, _ in ICalendarZones.vtimezone(for: zone, years: years) })
     }
 
     /// The years a VTIMEZONE must cover: from the earliest item's start to

@@ -3,44 +3,162 @@ import CalendarModel
 
 extension ICalendarItems {
     /// A VCALENDAR holding `events` (series, then each one's detached
-    /// occurrences after it) and `reminders`, stamped `stamp` (DTSTAMP).
-    /// `vtimezone` gives the VTIMEZONE for a zone and the years its times
-    /// span, or nil to write none. An all-day end is made exclusive again;
-    /// DTEND is always written (never DURATION); a repeating alarm's extra
-    /// firings are written as the one VALARM's REPEAT they came from.
-    public static func components(events: [Event], reminders: [Reminder], stamp: Date,
+    /// occurrences after it) and `reminders`, stamped `stamp` (DTSTAMP);
+    /// `properties` go after its PRODID. `vtimezone` gives the VTIMEZONE for
+    /// a zone and the years its times span, or nil to write none. An all-day
+    /// end is made exclusive again; DTEND is always written (never
+    /// DURATION); a repeating alarm's extra firings are written as the one
+    /// VALARM's REPEAT they came from.
+    public static func components(events: [Event], reminders: [Reminder], stamp: Date, properties: [ICalendarProperty] = [],
                                   vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent? = { _, _ in nil }) -> ICalendarComponent {
-        var writer = Writer(stamp: stamp)
-        let series = Dictionary(events.filter { $0.seriesIdentifier == nil }.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
-        var detached: [ItemIdentifier: [Event]] = [:]
-        for event in events { if let owner = event.seriesIdentifier { detached[owner, default: []].append(event) } }
-        var body: [ICalendarComponent] = []
-        for event in events where event.seriesIdentifier == nil {
-            body.append(writer.event(event, series: nil))
-            for occurrence in (detached[event.identifier] ?? []).sorted(by: { ($0.originalStart ?? $0.start.wallClock) < ($1.originalStart ?? $1.start.wallClock) }) {
-                body.append(writer.event(occurrence, series: event))
-            }
-        }
-        for event in events where event.seriesIdentifier.map({ series[$0] == nil }) ?? false {
-            body.append(writer.event(event, series: nil))
-        }
-        for reminder in reminders { body += writer.reminder(reminder) }
-        var calendar = ICalendarComponent(name: "VCALENDAR", properties: [
-            ICalendarProperty(name: "VERSION", value: "2.0"),
-            ICalendarProperty(name: "PRODID", value: "-//Chime//Chime \(ChimeVersion.current)//EN"),
-        ])
-        for (zone, years) in writer.zoneYears.sorted(by: { $0.key < $1.key }) {
-            if let component = vtimezone(zone, years) { calendar.components.append(component) }
-        }
-        calendar.components += body
-        return calendar
+        var writer = Writer(sink: ICalendarTreeSink(), stamp: stamp)
+        writer.calendar(events: events, reminders: reminders, properties: properties, vtimezone: vtimezone)
+        return writer.sink.components[0]
     }
 
-    struct Writer {
+    /// `components(…)` as the text `ICalendarWriter` writes of it, written
+    /// straight from the items (no tree, no String a value: the export of a
+    /// large store). Throws what `ICalendarWriter` refuses.
+    public static func text(events: [Event], reminders: [Reminder], stamp: Date, properties: [ICalendarProperty] = [],
+                            vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent? = { _, _ in nil }) throws(ICalendarWriteError) -> [UInt8] {
+        // About 400 bytes an event, so the buffer seldom grows.
+        var writer = Writer(sink: ICalendarWriter.Output(capacity: 512 * (events.count + reminders.count) + 4096), stamp: stamp)
+        try writer.calendar(events: events, reminders: reminders, properties: properties, vtimezone: vtimezone)
+        return writer.sink.bytes
+    }
+
+    /// The parameters the export gives a property of its own.
+    enum Parameters {
+        case none
+        /// VALUE=DATE.
+        case date
+        /// TZID=zone.
+        case zone(String)
+        /// RELATED=END.
+        case fromEnd
+        /// VALUE=DATE-TIME.
+        case dateTime
+        /// VALUE=URI;X-APPLE-RADIUS=radius;X-TITLE=title.
+        case appleLocation(radius: String, title: String)
+
+        var list: [ICalendarParameter] {
+            switch self {
+            case .none: []
+            case .date: [ICalendarParameter("VALUE", "DATE")]
+            case .zone(let zone): [ICalendarParameter("TZID", zone)]
+            case .fromEnd: [ICalendarParameter("RELATED", "END")]
+            case .dateTime: [ICalendarParameter("VALUE", "DATE-TIME")]
+            case .appleLocation(let radius, let title):
+                [ICalendarParameter("VALUE", "URI"), ICalendarParameter("X-APPLE-RADIUS", radius), ICalendarParameter("X-TITLE", title)]
+            }
+        }
+
+        /// `;NAME=value…` as `ICalendarContentLine` writes `list`.
+        func append(to out: inout [UInt8]) {
+            switch self {
+            case .none: return
+            case .date: out.append(contentsOf: ";VALUE=DATE".utf8)
+            case .zone(let zone):
+                out.append(contentsOf: ";TZID=".utf8)
+                ICalendarContentLine.appendParameterValue(zone, to: &out)
+            case .fromEnd: out.append(contentsOf: ";RELATED=END".utf8)
+            case .dateTime: out.append(contentsOf: ";VALUE=DATE-TIME".utf8)
+            case .appleLocation(let radius, let title):
+                out.append(contentsOf: ";VALUE=URI;X-APPLE-RADIUS=".utf8)
+                ICalendarContentLine.appendParameterValue(radius, to: &out)
+                out.append(contentsOf: ";X-TITLE=".utf8)
+                ICalendarContentLine.appendParameterValue(title, to: &out)
+            }
+        }
+    }
+
+    /// The unmodelled lines of the component being written: a kept
+    /// property of a name the export writes lends its extra parameters to
+    /// the written one and is not written again; the rest follow the
+    /// written properties, and the kept components its VALARMs.
+    struct Kept {
+        var properties: [ICalendarProperty] = []
+        var components: [ICalendarComponent] = []
+        /// Which of `properties` lent to a written one.
+        private var lent: [Bool] = []
+        /// The names written, while there are kept properties to match.
+        private var written: [String] = []
+
+        init() {}
+
+        init(_ unmodelled: String) {
+            guard !unmodelled.isEmpty, let kept = try? ICalendarComponent.readUnmodelled(unmodelled) else { return }
+            (properties, components) = kept
+            lent = Array(repeating: false, count: properties.count)
+        }
+
+        /// The parameters the first kept property named `name` that has not
+        /// lent yet lends to the one written with `parameters`: all but
+        /// VALUE, TZID and RELATED, which belong to the value as written (lent
+        /// to a UTC or floating time they would make it another, or an
+        /// unknown, zone's; lent to a TRIGGER written from the start they
+        /// would move it), and none it has already.
+        mutating func lend(_ name: String, _ parameters: Parameters) -> [ICalendarParameter] {
+            guard !properties.isEmpty else { return [] }
+            written.append(name)
+            guard let index = properties.indices.first(where: { !lent[$0] && properties[$0].name == name }) else { return [] }
+            lent[index] = true
+            var own = parameters.list
+            var extra: [ICalendarParameter] = []
+            for parameter in properties[index].parameters where !["VALUE", "TZID", "RELATED"].contains(parameter.name)
+                && !own.contains(where: { $0.name == parameter.name }) {
+                own.append(parameter)
+                extra.append(parameter)
+            }
+            return extra
+        }
+
+        /// The kept properties that lent nothing, in order. A second RDATE
+        /// or EXDATE kept for its parameters is left out when one was
+        /// written: its dates are in the written list, and writing it too
+        /// would add them again on every import.
+        var rest: [ICalendarProperty] {
+            properties.indices.filter { !lent[$0] }.map { properties[$0] }
+                .filter { !(["RDATE", "EXDATE"].contains($0.name) && written.contains($0.name)) }
+        }
+    }
+
+    struct Writer<Sink: ICalendarExportSink> {
+        var sink: Sink
         let stamp: Date
         var zoneYears: [String: ClosedRange<Int>] = [:]
+        /// The kept lines of the component being written.
+        var kept = Kept()
 
-        init(stamp: Date) { self.stamp = stamp }
+        init(sink: Sink, stamp: Date) {
+            self.sink = sink
+            self.stamp = stamp
+        }
+
+        mutating func calendar(events: [Event], reminders: [Reminder], properties: [ICalendarProperty],
+                               vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent?) throws(Sink.Failure) {
+            try sink.begin("VCALENDAR")
+            try put("VERSION") { $0.append(contentsOf: "2.0".utf8) }
+            try put("PRODID") { $0.append(contentsOf: "-//Chime//Chime \(ChimeVersion.current)//EN".utf8) }
+            for property in properties { try sink.property(property) }
+            // The VTIMEZONEs go first, and are known once the items are written.
+            let zones = sink.mark
+            let series = Dictionary(events.filter { $0.seriesIdentifier == nil }.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
+            var detached: [ItemIdentifier: [Event]] = [:]
+            for event in events { if let owner = event.seriesIdentifier { detached[owner, default: []].append(event) } }
+            for event in events where event.seriesIdentifier == nil {
+                try self.event(event, series: nil)
+                for occurrence in (detached[event.identifier] ?? []).sorted(by: { ($0.originalStart ?? $0.start.wallClock) < ($1.originalStart ?? $1.start.wallClock) }) {
+                    try self.event(occurrence, series: event)
+                }
+            }
+            for event in events where event.seriesIdentifier.map({ series[$0] == nil }) ?? false {
+                try self.event(event, series: nil)
+            }
+            for reminder in reminders { try self.reminder(reminder) }
+            try sink.insert(zoneYears.sorted(by: { $0.key < $1.key }).compactMap { vtimezone($0.key, $0.value) }, at: zones)
+            sink.end("VCALENDAR")
+        }
 
         mutating func note(_ time: ItemTime) {
             guard case .zoned(let local, let zone, _) = time, zone != "UTC" else { return }
@@ -49,82 +167,80 @@ extension ICalendarItems {
             zoneYears[zone] = range
         }
 
-        static func utcText(_ instant: Int64) -> String {
-            LocalDateTime(localSeconds: instant).basicFormat + "Z"
+        /// A property of the component being written, with what a kept line of its name lends it.
+        mutating func put(_ name: String, _ parameters: Parameters = .none, _ value: (inout [UInt8]) -> Void) throws(Sink.Failure) {
+            try sink.property(name, parameters, lent: kept.lend(name, parameters), value: value)
         }
+
+        /// A property whose value is `text` as it is.
+        mutating func put(_ name: String, _ parameters: Parameters = .none, raw text: String) throws(Sink.Failure) {
+            try put(name, parameters) { $0.append(contentsOf: text.utf8) }
+        }
+
+        /// A TEXT property: `text` escaped.
+        mutating func put(_ name: String, text: String) throws(Sink.Failure) {
+            try put(name) { ICalendarText.appendEscaped(text, to: &$0) }
+        }
+
+        /// A UTC time property (`…Z`) of `instant`, seconds since 1970.
+        mutating func put(_ name: String, _ parameters: Parameters = .none, utc instant: Int64) throws(Sink.Failure) {
+            try put(name, parameters) { Self.appendUTC(instant, to: &$0) }
+        }
+
+        static func appendUTC(_ instant: Int64, to out: inout [UInt8]) {
+            out.append(contentsOf: LocalDateTime(localSeconds: instant).basicFormat.utf8)
+            out.append(UInt8(ascii: "Z"))
+        }
+
+        static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
         /// A time as the property `name`: a date, a UTC time (zone "UTC"), a zoned or floating time.
-        mutating func property(_ name: String, _ time: ItemTime) -> ICalendarProperty {
+        mutating func put(_ name: String, _ time: ItemTime) throws(Sink.Failure) {
             note(time)
-            return value(time).property(name)
-        }
-
-        func value(_ time: ItemTime) -> ICalendarDateTime {
             switch time {
-            case .date(let date): .date(date)
-            case .floating(let local): .floating(local)
-            case .zoned(let local, let zone, _): zone == "UTC" ? .utc(local) : .zoned(local, tzid: zone)
+            case .date(let date): try put(name, .date, raw: date.basicFormat)
+            case .floating(let local): try put(name, raw: local.basicFormat)
+            case .zoned(let local, let zone, _):
+                if zone == "UTC" { try put(name, utc: local.localSeconds) } else { try put(name, .zone(zone), raw: local.basicFormat) }
             }
         }
 
         /// Wall-clock readings of `start`'s zone as a list property.
-        mutating func dates(_ name: String, _ dates: [LocalDateTime], like start: ItemTime) -> ICalendarProperty? {
-            guard !dates.isEmpty else { return nil }
-            let values = dates.map { local -> ICalendarDateTime in
-                switch start {
-                case .date: .date(local.date)
-                case .floating: .floating(local)
-                case .zoned(_, let zone, _): zone == "UTC" ? .utc(local) : .zoned(local, tzid: zone)
-                }
+        mutating func put(_ name: String, dates: [LocalDateTime], like start: ItemTime) throws(Sink.Failure) {
+            guard let first = dates.first else { return }
+            switch start {
+            case .date:
+                try put(name, .date) { out in Self.appendList(dates, to: &out) { $1.append(contentsOf: $0.date.basicFormat.utf8) } }
+            case .floating:
+                try put(name) { out in Self.appendList(dates, to: &out) { $1.append(contentsOf: $0.basicFormat.utf8) } }
+            case .zoned(_, let zone, _) where zone == "UTC":
+                try put(name) { out in Self.appendList(dates, to: &out) { Self.appendUTC($0.localSeconds, to: &$1) } }
+            case .zoned(_, let zone, _):
+                note(.zoned(first, zone: zone))
+                try put(name, .zone(zone)) { out in Self.appendList(dates, to: &out) { $1.append(contentsOf: $0.basicFormat.utf8) } }
             }
-            if let first = dates.first { note(start.isDateOnly ? start : value(start).asItemTime(first, like: start)) }
-            return ICalendarProperty(name: name, parameters: values[0].parameters, value: values.map(\.value).joined(separator: ","))
         }
 
-        /// Merges kept lines: a kept property of a written name lends its
-        /// extra parameters to the written one and is not written again.
-        static func merged(_ written: [ICalendarProperty], unmodelled: String) -> ([ICalendarProperty], [ICalendarComponent]) {
-            guard let kept = try? ICalendarComponent.readUnmodelled(unmodelled) else { return (written, []) }
-            var properties = written
-            var rest: [ICalendarProperty] = []
-            var used: Set<Int> = []
-            for property in kept.properties {
-                if let index = properties.indices.first(where: { properties[$0].name == property.name && !used.contains($0) }),
-                   property.name != "RECURRENCE-ID" || properties[index].name == "RECURRENCE-ID" {
-                    used.insert(index)
-                    // VALUE, TZID and RELATED belong to the value as written: lent to a UTC
-                    // or floating time they would make it another (or an unknown) zone's,
-                    // and lent to a TRIGGER written from the start they would move it.
-                    for parameter in property.parameters where !["VALUE", "TZID", "RELATED"].contains(parameter.name)
-                        && !properties[index].parameters.contains(where: { $0.name == parameter.name }) {
-                        properties[index].parameters.append(parameter)
-                    }
-                } else if ["RDATE", "EXDATE"].contains(property.name), properties.contains(where: { $0.name == property.name }) {
-                    // A second RDATE or EXDATE kept for its parameters: its
-                    // dates are in the written list, and writing it too would
-                    // add them again on every import.
-                    continue
-                } else {
-                    rest.append(property)
-                }
+        static func appendList(_ dates: [LocalDateTime], to out: inout [UInt8], _ append: (LocalDateTime, inout [UInt8]) -> Void) {
+            for (index, date) in dates.enumerated() {
+                if index > 0 { out.append(ICalendarContentLine.comma) }
+                append(date, &out)
             }
-            return (properties + rest, kept.components)
         }
 
-        mutating func event(_ event: Event, series: Event?) -> ICalendarComponent {
-            // A UID of the event's own kept lines, not one inside a component kept within it.
-            let keptUID = Self.keptUID(event) != nil
-            var properties: [ICalendarProperty] = []
-            if !keptUID {
-                let uid = series.map(Self.uid) ?? Self.uid(event)
-                properties.append(ICalendarProperty(name: "UID", value: uid))
+        mutating func event(_ event: Event, series: Event?) throws(Sink.Failure) {
+            kept = Kept(event.origin?.unmodelled ?? "")
+            try sink.begin("VEVENT")
+            // A UID of the event's own kept lines (a later part of a split), not one inside a component kept within it.
+            if !kept.properties.contains(where: { $0.name == "UID" }) {
+                if let series { try put("UID", raw: Self.uid(series)) } else { try putUID(event) }
             }
-            properties.append(ICalendarProperty(name: "DTSTAMP", value: Self.utcText(Int64(stamp.timeIntervalSince1970.rounded(.down)))))
-            properties.append(property("DTSTART", event.start))
+            try put("DTSTAMP", utc: Self.seconds(stamp))
+            try put("DTSTART", event.start)
             if case .date(let last) = event.end {
-                properties.append(property("DTEND", .date(last.adding(days: 1))))
+                try put("DTEND", .date(last.adding(days: 1)))
             } else {
-                properties.append(property("DTEND", event.end))
+                try put("DTEND", event.end)
             }
             if let series, var original = event.originalStart {
                 let like = series.start
@@ -137,128 +253,122 @@ extension ICalendarItems {
                 case .floating: .floating(original)
                 case .zoned(_, let zone, _): .zoned(original, zone: zone)
                 }
-                properties.append(property("RECURRENCE-ID", time))
+                try put("RECURRENCE-ID", time)
             }
-            properties.append(ICalendarProperty(name: "SUMMARY", value: ICalendarText.escape(event.title)))
-            if !event.notes.isEmpty { properties.append(ICalendarProperty(name: "DESCRIPTION", value: ICalendarText.escape(event.notes))) }
-            if !event.location.isEmpty { properties.append(ICalendarProperty(name: "LOCATION", value: ICalendarText.escape(event.location))) }
+            try put("SUMMARY", text: event.title)
+            if !event.notes.isEmpty { try put("DESCRIPTION", text: event.notes) }
+            if !event.location.isEmpty { try put("LOCATION", text: event.location) }
             if let place = event.structuredLocation {
-                properties.append(ICalendarProperty(name: "GEO", value: "\(place.latitude);\(place.longitude)"))
+                try put("GEO", raw: "\(place.latitude);\(place.longitude)")
                 if !place.title.isEmpty || place.radius != StructuredLocation.defaultRadius {
-                    properties.append(Self.appleLocation(place))
+                    try putAppleLocation(place)
                 }
             }
-            if let url = event.url { properties.append(ICalendarProperty(name: "URL", value: url)) }
-            if let rule = event.recurrenceRule { properties.append(ICalendarProperty(name: "RRULE", value: rule.rfc5545)) }
-            if let rdate = dates("RDATE", event.extraDates, like: event.start) { properties.append(rdate) }
-            if let exdate = dates("EXDATE", event.exceptionDates, like: event.start) { properties.append(exdate) }
-            return finish("VEVENT", properties, origin: event.origin, alarms: event.alarms, dueBased: false)
-        }
-
-        mutating func reminder(_ reminder: Reminder) -> [ICalendarComponent] {
-            var properties: [ICalendarProperty] = [
-                ICalendarProperty(name: "UID", value: reminder.externalKey.map(ICalendarText.escape) ?? "\(reminder.identifier.rawValue)@chime"),
-                ICalendarProperty(name: "DTSTAMP", value: Self.utcText(Int64(stamp.timeIntervalSince1970.rounded(.down)))),
-            ]
-            if let start = reminder.start { properties.append(property("DTSTART", start)) }
-            if let due = reminder.due { properties.append(property("DUE", due)) }
-            properties.append(ICalendarProperty(name: "SUMMARY", value: ICalendarText.escape(reminder.title)))
-            if !reminder.notes.isEmpty { properties.append(ICalendarProperty(name: "DESCRIPTION", value: ICalendarText.escape(reminder.notes))) }
-            if reminder.priority != 0 { properties.append(ICalendarProperty(name: "PRIORITY", value: String(reminder.priority))) }
-            if reminder.isCompleted { properties.append(ICalendarProperty(name: "STATUS", value: "COMPLETED")) }
-            if let done = reminder.completionDate {
-                properties.append(ICalendarProperty(name: "COMPLETED", value: Self.utcText(Int64(done.timeIntervalSince1970.rounded(.down)))))
-            }
-            if let rule = reminder.recurrenceRule { properties.append(ICalendarProperty(name: "RRULE", value: rule.rfc5545)) }
-            var origin = reminder.origin
-            if !reminder.isCompleted, var kept = origin {
-                // Reopened in Chime: a kept 100 % would complete it again.
-                kept.unmodelled = kept.unmodelled.replacingOccurrences(of: "PERCENT-COMPLETE:100\r\n", with: "")
-                origin = kept
-            }
-            var todo = finish("VTODO", properties, origin: origin, alarms: reminder.alarms, dueBased: reminder.start != nil)
-            // Occurrences of the series that were kept whole (they have a
-            // RECURRENCE-ID) go beside it, not in it; a VTODO the file nested
-            // in this one stays inside, or importing the export would add it.
-            func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
-            let occurrences = todo.components.filter(isOccurrence)
-            todo.components.removeAll(where: isOccurrence)
-            return [todo] + occurrences
-        }
-
-        /// The UID among the event's own unmodelled lines (a later part of a split), if any.
-        static func keptUID(_ event: Event) -> String? {
-            guard let unmodelled = event.origin?.unmodelled, !unmodelled.isEmpty,
-                  let kept = try? ICalendarComponent.readUnmodelled(unmodelled) else { return nil }
-            return kept.properties.first(where: { $0.name == "UID" })?.value
+            if let url = event.url { try put("URL", raw: url) }
+            if let rule = event.recurrenceRule { try put("RRULE", raw: rule.rfc5545) }
+            try put("RDATE", dates: event.extraDates, like: event.start)
+            try put("EXDATE", dates: event.exceptionDates, like: event.start)
+            try finish("VEVENT", origin: event.origin, alarms: event.alarms, dueBased: false)
         }
 
         /// A UID kept among the unmodelled lines (a later part of a split,
         /// whose key is the UID and its cut), else the key, else one made of the identifier.
         static func uid(_ event: Event) -> String {
-            if let uid = keptUID(event) { return uid }
+            if let unmodelled = event.origin?.unmodelled, !unmodelled.isEmpty,
+               let uid = Kept(unmodelled).properties.first(where: { $0.name == "UID" })?.value {
+                return uid
+            }
             // The key is the UID as read, unescaped (UID is TEXT): escaped again here.
             if let key = event.externalKey { return ICalendarText.escape(key) }
             return "\(event.identifier.rawValue)@chime"
         }
 
-        static func appleLocation(_ place: StructuredLocation) -> ICalendarProperty {
-            ICalendarProperty(name: "X-APPLE-STRUCTURED-LOCATION", parameters: [
-                ICalendarParameter("VALUE", "URI"), ICalendarParameter("X-APPLE-RADIUS", Self.number(place.radius)),
-                ICalendarParameter("X-TITLE", place.title),
-            ], value: "geo:\(place.latitude),\(place.longitude)")
+        /// `uid(event)` of an event whose kept lines hold no UID, written without a String made of it.
+        mutating func putUID(_ event: Event) throws(Sink.Failure) {
+            if let key = event.externalKey { try put("UID", text: key) } else { try put("UID", raw: "\(event.identifier.rawValue)@chime") }
+        }
+
+        mutating func reminder(_ reminder: Reminder) throws(Sink.Failure) {
+            var unmodelled = reminder.origin?.unmodelled ?? ""
+            if !reminder.isCompleted {
+                // Reopened in Chime: a kept 100 % would complete it again.
+                unmodelled = unmodelled.replacingOccurrences(of: "PERCENT-COMPLETE:100\r\n", with: "")
+            }
+            kept = Kept(unmodelled)
+            try sink.begin("VTODO")
+            if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: "\(reminder.identifier.rawValue)@chime") }
+            try put("DTSTAMP", utc: Self.seconds(stamp))
+            if let start = reminder.start { try put("DTSTART", start) }
+            if let due = reminder.due { try put("DUE", due) }
+            try put("SUMMARY", text: reminder.title)
+            if !reminder.notes.isEmpty { try put("DESCRIPTION", text: reminder.notes) }
+            if reminder.priority != 0 { try put("PRIORITY", raw: String(reminder.priority)) }
+            if reminder.isCompleted { try put("STATUS", raw: "COMPLETED") }
+            if let done = reminder.completionDate { try put("COMPLETED", utc: Self.seconds(done)) }
+            if let rule = reminder.recurrenceRule { try put("RRULE", raw: rule.rfc5545) }
+            // Occurrences of the series that were kept whole (they have a
+            // RECURRENCE-ID) go beside it, not in it; a VTODO the file nested
+            // in this one stays inside, or importing the export would add it.
+            func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
+            let occurrences = kept.components.filter(isOccurrence)
+            kept.components.removeAll(where: isOccurrence)
+            try finish("VTODO", origin: reminder.origin, alarms: reminder.alarms, dueBased: reminder.start != nil)
+            for occurrence in occurrences { try sink.component(occurrence) }
+        }
+
+        mutating func putAppleLocation(_ place: StructuredLocation) throws(Sink.Failure) {
+            try put("X-APPLE-STRUCTURED-LOCATION", .appleLocation(radius: Self.number(place.radius), title: place.title),
+                    raw: "geo:\(place.latitude),\(place.longitude)")
         }
 
         static func number(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
         }
 
-        mutating func finish(_ name: String, _ written: [ICalendarProperty], origin: ICalendarOrigin?, alarms: [Alarm], dueBased: Bool) -> ICalendarComponent {
-            var properties = written
+        /// The rest of the item `begin` opened and whose kept lines are `kept`:
+        /// its SEQUENCE and LAST-MODIFIED, the kept properties, its VALARMs and kept components.
+        mutating func finish(_ name: String, origin: ICalendarOrigin?, alarms: [Alarm], dueBased: Bool) throws(Sink.Failure) {
             if let origin {
-                if origin.sequence != 0 { properties.append(ICalendarProperty(name: "SEQUENCE", value: String(origin.sequence))) }
-                if let modified = origin.lastModified { properties.append(ICalendarProperty(name: "LAST-MODIFIED", value: Self.utcText(modified))) }
+                if origin.sequence != 0 { try put("SEQUENCE", raw: String(origin.sequence)) }
+                if let modified = origin.lastModified { try put("LAST-MODIFIED", utc: modified) }
             }
-            let (merged, kept) = Self.merged(properties, unmodelled: origin?.unmodelled ?? "")
-            var component = ICalendarComponent(name: name, properties: merged)
-            component.components = valarms(alarms, dueBased: dueBased) + kept
-            return component
+            for property in kept.rest { try sink.property(property) }
+            let components = kept.components
+            try valarms(alarms, dueBased: dueBased)
+            for component in components { try sink.component(component) }
+            sink.end(name)
         }
 
         /// The VALARMs: an alarm with REPEAT and DURATION kept absorbs the
         /// alarms after it that its repetitions made.
-        func valarms(_ alarms: [Alarm], dueBased: Bool) -> [ICalendarComponent] {
-            var components: [ICalendarComponent] = []
+        mutating func valarms(_ alarms: [Alarm], dueBased: Bool) throws(Sink.Failure) {
             var index = 0
             while index < alarms.count {
                 let alarm = alarms[index]
                 index += 1
-                var properties: [ICalendarProperty] = []
+                kept = Kept(alarm.unmodelled)
+                try sink.begin("VALARM")
                 switch alarm.trigger {
                 case .relative(let seconds):
-                    let duration = ICalendarDuration(days: 0, seconds: seconds)
-                    properties.append(ICalendarProperty(name: "TRIGGER", parameters: dueBased ? [ICalendarParameter("RELATED", "END")] : [], value: duration.value))
+                    try put("TRIGGER", dueBased ? .fromEnd : .none, raw: ICalendarDuration(days: 0, seconds: seconds).value)
                 case .absolute(let date):
-                    properties.append(ICalendarProperty(name: "TRIGGER", parameters: [ICalendarParameter("VALUE", "DATE-TIME")],
-                                                        value: Self.utcText(Int64(date.timeIntervalSince1970.rounded(.down)))))
+                    try put("TRIGGER", .dateTime, utc: Self.seconds(date))
                 case .proximity(let place, let direction):
-                    properties.append(ICalendarProperty(name: "X-APPLE-PROXIMITY", value: direction == .enter ? "ARRIVE" : "DEPART"))
-                    properties.append(Self.appleLocation(place))
+                    try put("X-APPLE-PROXIMITY", raw: direction == .enter ? "ARRIVE" : "DEPART")
+                    try putAppleLocation(place)
                 }
-                properties += ICalendarItems.chimeProperties(alarm)
-                let kept = (try? ICalendarComponent.readUnmodelled(alarm.unmodelled)) ?? (properties: [], components: [])
+                for property in ICalendarItems.chimeProperties(alarm) { try put(property.name, raw: property.value) }
                 if case .proximity = alarm.trigger, !kept.properties.contains(where: { $0.name == "TRIGGER" }) {
                     // RFC 5545 requires a TRIGGER; Apple's location alarms carry this never-reached one.
-                    properties.append(ICalendarProperty(name: "TRIGGER", parameters: [ICalendarParameter("VALUE", "DATE-TIME")], value: "19760401T005545Z"))
+                    try put("TRIGGER", .dateTime, raw: "19760401T005545Z")
                 }
                 if !kept.properties.contains(where: { $0.name == "ACTION" }) {
-                    properties.append(ICalendarProperty(name: "ACTION", value: "DISPLAY"))
-                    if !kept.properties.contains(where: { $0.name == "DESCRIPTION" }) {
-                        properties.append(ICalendarProperty(name: "DESCRIPTION", value: "Reminder"))
-                    }
+                    try put("ACTION", raw: "DISPLAY")
+                    if !kept.properties.contains(where: { $0.name == "DESCRIPTION" }) { try put("DESCRIPTION", raw: "Reminder") }
                 }
-                let (merged, components2) = Self.merged(properties, unmodelled: alarm.unmodelled)
-                components.append(ICalendarComponent(name: "VALARM", properties: merged, components: components2))
+                for property in kept.rest { try sink.property(property) }
+                for component in kept.components { try sink.component(component) }
+                sink.end("VALARM")
                 if let count = kept.properties.first(where: { $0.name == "REPEAT" }).flatMap({ Int($0.value.trimmedSpaces) }),
                    let every = kept.properties.first(where: { $0.name == "DURATION" }).flatMap({ try? ICalendarDuration($0) }) {
                     var step = 1
@@ -269,7 +379,6 @@ extension ICalendarItems {
                     }
                 }
             }
-            return components
         }
 
         static func shifted(_ trigger: Alarm.Trigger, by seconds: Int) -> Alarm.Trigger? {
@@ -278,17 +387,6 @@ extension ICalendarItems {
             case .absolute(let date): .absolute(date.addingTimeInterval(TimeInterval(seconds)))
             case .proximity: nil
             }
-        }
-    }
-}
-
-extension ICalendarDateTime {
-    /// `local` as an item time of `like`'s kind (to note its zone's year).
-    func asItemTime(_ local: LocalDateTime, like: ItemTime) -> ItemTime {
-        switch like {
-        case .date: .date(local.date)
-        case .floating: .floating(local)
-        case .zoned(_, let zone, _): .zoned(local, zone: zone)
         }
     }
 }

@@ -276,27 +276,39 @@ enum ICalendarContentLine {
         if !isName(property.name) { flaw = "'\(property.name)' is not a property name (letters, digits, '-', '_')" }
         out.append(contentsOf: property.name.utf8)
         for parameter in property.parameters {
-            if flaw == nil, !isName(parameter.name) {
-                flaw = "'\(parameter.name)' is not a parameter name (letters, digits, '-', '_')"
-            }
-            if flaw == nil, parameter.values.isEmpty { flaw = "the parameter \(parameter.name) has no value" }
-            out.append(semicolon)
-            out.append(contentsOf: parameter.name.utf8)
-            out.append(equals)
-            for (position, value) in parameter.values.enumerated() {
-                if position > 0 { out.append(comma) }
-                appendParameterValue(value, to: &out)
-            }
+            let parameterFlaw = append(parameter, to: &out)
+            if flaw == nil { flaw = parameterFlaw }
         }
         out.append(colon)
         let valueStart = out.count
         out.append(contentsOf: property.value.utf8)
-        if flaw == nil, out.withUnsafeBufferPointer({ buffer in
-            buffer.baseAddress.map { memchr($0 + valueStart, Int32(lineFeed), buffer.count - valueStart) != nil } ?? false
-        }) {
-            flaw = "the value holds a line break, which a content line cannot (TEXT writes it as \\n)"
+        return flaw ?? lineBreakFlaw(out, from: valueStart)
+    }
+
+    /// Appends `;NAME=value,…` and returns why it would not read back the same, if it would not.
+    static func append(_ parameter: ICalendarParameter, to out: inout [UInt8]) -> String? {
+        var flaw: String?
+        if !isName(parameter.name) {
+            flaw = "'\(parameter.name)' is not a parameter name (letters, digits, '-', '_')"
+        } else if parameter.values.isEmpty {
+            flaw = "the parameter \(parameter.name) has no value"
+        }
+        out.append(semicolon)
+        out.append(contentsOf: parameter.name.utf8)
+        out.append(equals)
+        for (position, value) in parameter.values.enumerated() {
+            if position > 0 { out.append(comma) }
+            appendParameterValue(value, to: &out)
         }
         return flaw
+    }
+
+    /// Why the value in `out` from `valueStart` on cannot be a content line's, if it holds a line feed.
+    static func lineBreakFlaw(_ out: [UInt8], from valueStart: Int) -> String? {
+        let found = out.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { memchr($0 + valueStart, Int32(lineFeed), buffer.count - valueStart) != nil } ?? false
+        }
+        return found ? "the value holds a line break, which a content line cannot (TEXT writes it as \\n)" : nil
     }
 
     /// Quoted when it holds `;`, `:` or `,`; `^`, `"` and line feeds RFC 6868-escaped.

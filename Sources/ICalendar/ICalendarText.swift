@@ -4,14 +4,23 @@ public enum ICalendarText {
     /// The value text for `text`: `\` `;` `,` escaped, line breaks as `\n`
     /// (a CR LF pair or a lone CR is one break).
     public static func escape(_ text: String) -> String {
-        // On bytes: every character escaped is ASCII, which no other UTF-8
-        // character's bytes contain; most texts need nothing and are kept.
+        // Most texts need nothing and are kept.
+        guard text.utf8.contains(where: needsEscape) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        appendEscaped(text, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `escape(text)`'s bytes appended to `out`. On bytes: every character
+    /// escaped is ASCII, which no other UTF-8 character's bytes contain.
+    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
         var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.contains(where: { $0 == backslash || $0 == semicolon || $0 == comma || $0 == carriageReturn || $0 == lineFeed })
-            else { return nil }
-            var out: [UInt8] = []
-            out.reserveCapacity(bytes.count + 8)
+        text.withUTF8 { bytes in
+            guard bytes.contains(where: needsEscape) else {
+                out.append(contentsOf: bytes)
+                return
+            }
             var previousWasCR = false
             for byte in bytes {
                 defer { previousWasCR = byte == carriageReturn }
@@ -22,8 +31,12 @@ public enum ICalendarText {
                 default: out.append(byte)
                 }
             }
-            return String(decoding: out, as: UTF8.self)
-        } ?? text
+        }
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte == backslash || byte == semicolon || byte == comma || byte == carriageReturn || byte == lineFeed
     }
 
     private static let backslash = UInt8(ascii: "\\"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")
