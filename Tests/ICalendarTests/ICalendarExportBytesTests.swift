@@ -1,6 +1,6 @@
 import CalendarModel
 import Foundation
-import ICalendar
+@testable import ICalendar
 import Testing
 
 /// The export's exact bytes for items that use every property it writes,

@@ -100,7 +100,7 @@ struct MultistatusTests {
             <?xml version="1.0" encoding="utf-8" ?>
             <D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">
               <D:response>
-                <D:href>http://cal.example.com/bernard/work/abcd1.ics</D:href>
+                <D:href>http://cal.example.com/bernard/calendar/abcd1.ics</D:href>
                 <D:propstat>
                   <D:prop>
                     <D:getetag>"fffff-abcd1"</D:getetag>
@@ -117,11 +117,11 @@ struct MultistatusTests {
                 </D:propstat>
               </D:response>
               <D:response>
-                <D:href>http://cal.example.com/bernard/work/mtg1.ics</D:href>
+                <D:href>http://cal.example.com/bernard/calendar/mtg1.ics</D:href>
                 <D:status>HTTP/1.1 404 Not Found</D:status>
               </D:response>
             </D:multistatus>
-            """, "http://cal.example.com/bernard/work/")
+            """, "http://cal.example.com/bernard/calendar/")
         #expect(reply.responses[0].calendarData == "BEGIN:VCALENDAR\nVERSION:2.0\nBEGIN:VEVENT\nUID:abcd1\nSUMMARY:Bread & butter\nEND:VEVENT\nEND:VCALENDAR\n")
         #expect(reply.responses[1].status == 404)
         #expect(reply.responses[1].calendarData == nil)
