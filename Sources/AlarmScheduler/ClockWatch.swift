@@ -16,11 +16,13 @@ final class ClockWatch: ClockTimer {
     init?(queue: DispatchQueue, changed: @escaping () -> Void) {
         descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        // Armed before the source exists: a source given up unresumed is a
+        // Dispatch error, and its descriptor must outlive it.
         guard Self.arm(descriptor) else {
             close(descriptor)
             return nil
         }
+        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         let descriptor = descriptor
         source.setEventHandler {
             var expirations: UInt64 = 0

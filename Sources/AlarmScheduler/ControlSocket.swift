@@ -107,6 +107,11 @@ final class ControlSocket: @unchecked Sendable {
         }
         let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: queue)
         source.setEventHandler { [weak self] in self?.acceptAll() }
+        // Closed only once Dispatch has let go of it: a number closed before
+        // then can be reused by another source while epoll still holds the
+        // old registration, and its event then reaches freed memory.
+        let descriptor = listener
+        source.setCancelHandler { close(descriptor) }
         source.resume()
         acceptSource = source
     }
@@ -133,8 +138,8 @@ final class ControlSocket: @unchecked Sendable {
     func stop() {
         dispatchPrecondition(condition: .onQueue(queue))
         acceptSource?.cancel()
+        acceptSource = nil
         for connection in Array(connections.values) { drop(connection) }
-        close(listener)
         unlink(path)
     }
 
