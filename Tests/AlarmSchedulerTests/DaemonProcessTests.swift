@@ -18,37 +18,23 @@ struct DaemonProcessTests {
 
     /// A running daemon and the lines it has printed.
     final class Running: @unchecked Sendable {
-        /// What the daemon printed, with when each line arrived.
-        final class Lines: Sendable {
-            let mutex = Mutex<[(line: String, at: Date)]>([])
-            /// The lines of standard error alone.
-            let errors = Mutex<[String]>([])
-        }
-
         let process = Process()
-        private let lines = Lines()
+        /// Firings come on standard output, the daemon's own log on standard error: both are kept.
+        private let output = ChildOutput(), errors = ChildOutput()
 
         init(store: String, runtime: String) throws {
             process.executableURL = URL(fileURLWithPath: DaemonProcessTests.executable)
             // The firings' lines are what these tests read: no desktop.
             process.arguments = ["--db", store, "--log-only"]
             process.environment = ["XDG_RUNTIME_DIR": runtime, "PATH": "/usr/bin:/bin", "TZ": "UTC"]
-            // Firings come on standard output, the daemon's own log on standard error: both are kept.
-            for (pipe, isOutput) in [(Pipe(), true), (Pipe(), false)] {
-                if isOutput { process.standardOutput = pipe } else { process.standardError = pipe }
-                pipe.fileHandleForReading.readabilityHandler = { [lines] handle in
-                    let data = handle.availableData
-                    let now = Date()
-                    let text = String(decoding: data, as: UTF8.self)
-                    lines.mutex.withLock { list in for line in text.split(separator: "\n") { list.append((String(line), now)) } }
-                    if !isOutput { lines.errors.withLock { $0 += text.split(separator: "\n").map(String.init) } }
-                }
-            }
+            process.standardOutput = output.pipe
+            process.standardError = errors.pipe
             try process.run()
         }
 
-        var printed: [(line: String, at: Date)] { lines.mutex.withLock { $0 } }
-        var standardError: [String] { lines.errors.withLock { $0 } }
+        /// What the daemon printed, with when each line arrived.
+        var printed: [(line: String, at: Date)] { (output.timedLines + errors.timedLines).sorted { $0.at < $1.at } }
+        var standardError: [String] { errors.lines }
 
         /// Waits (at most `seconds`) until `count` firings were printed.
         func waitForFirings(_ count: Int, seconds: Double) -> [(line: String, at: Date)] {

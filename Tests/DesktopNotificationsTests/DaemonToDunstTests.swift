@@ -32,30 +32,19 @@ extension DesktopNotifierTests {
 
         /// A running chimed; its standard output and error, line by line.
         final class Chimed: @unchecked Sendable {
-            final class Lines: Sendable {
-                let mutex = Mutex<[String]>([])
-            }
-
             let process = Process()
-            let lines = Lines()
+            let output = ChildOutput(), errors = ChildOutput()
 
             init(store: String, runtime: String, bus: String) throws {
                 process.executableURL = URL(fileURLWithPath: ThroughTheDaemon.executable)
                 process.arguments = ["--db", store, "--snooze", "2s"]
                 process.environment = ["XDG_RUNTIME_DIR": runtime, "DBUS_SESSION_BUS_ADDRESS": bus, "TZ": "UTC", "PATH": "/usr/bin:/bin"]
-                let output = Pipe(), errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                for pipe in [output, errors] {
-                    pipe.fileHandleForReading.readabilityHandler = { [lines] handle in
-                        let text = String(decoding: handle.availableData, as: UTF8.self)
-                        lines.mutex.withLock { list in list += text.split(separator: "\n").map(String.init) }
-                    }
-                }
+                process.standardOutput = output.pipe
+                process.standardError = errors.pipe
                 try process.run()
             }
 
-            var printed: [String] { lines.mutex.withLock { $0 } }
+            var printed: [String] { (output.timedLines + errors.timedLines).sorted { $0.at < $1.at }.map(\.line) }
 
             func stop() {
                 if process.isRunning { kill(process.processIdentifier, SIGTERM) }
