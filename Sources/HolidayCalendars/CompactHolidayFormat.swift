@@ -35,8 +35,21 @@ import CalendarModel
 /// `write` produces the canonical form: per year, the notices first, then
 /// one line per holiday (days off, then makeup workdays, each as ranges) in
 /// the order of the holiday's first date. Reading what was written gives the
-/// same years back.
+/// same years back; a year it could not give back (a holiday name that is
+/// not one token, a notice whose URL the reader would split) is refused.
 public enum CompactHolidayFormat {
+    /// Why `write` refused: what it could not write so that it reads back.
+    public struct Unwritable: Error, Equatable, CustomStringConvertible {
+        public let region: String
+        public let year: Int
+        public let reason: String
+
+        public var description: String { "region \(region), year \(year): \(reason)" }
+    }
+
+    /// The words the reader takes as keywords where a holiday's name stands.
+    static let keywords: Set<Substring> = ["region", "year", "notice", "off", "work"]
+
     /// Every year in `text`, in file order. `file` names the file in errors
     /// and in each year's `source`.
     public static func parse(_ text: String, file: String) throws(HolidayDataError) -> [HolidayYear] {
@@ -63,23 +76,57 @@ public enum CompactHolidayFormat {
     /// The canonical text of `years`, with a `region` line wherever the
     /// region changes and a blank line between years. `header` lines are
     /// written first, each prefixed with `# `.
-    public static func write(_ years: [HolidayYear], header: [String] = []) -> String {
-        var lines = header.map { $0.isEmpty ? "#" : "# " + $0 }
+    /// A notice title's runs of spaces, tabs and line breaks become one space
+    /// each, as the reader would read them back; a header line with a line
+    /// break becomes several comment lines.
+    public static func write(_ years: [HolidayYear], header: [String] = []) throws(Unwritable) -> String {
+        var lines = header.flatMap { $0.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) }
+            .map { $0.isEmpty ? "#" : "# " + $0 }
         var region: String?
         for year in years {
+            func refuse(_ reason: String) -> Unwritable { Unwritable(region: year.region, year: year.year, reason: reason) }
             if !lines.isEmpty { lines.append("") }
             if year.region != region {
+                guard Parser.isRegionCode(Substring(year.region)) else { throw refuse("the region code is not lowercase letters, digits and '-'") }
                 lines.append("region \(year.region)")
                 region = year.region
             }
             lines.append("year \(year.year)")
             for notice in year.notices {
-                lines.append((["notice"] + [notice.title, notice.url].compactMap { $0 }).joined(separator: " "))
+                let title = notice.title.map { tokens(of: Substring($0), splittingLines: true).joined(separator: " ") }
+                if let url = notice.url {
+                    guard tokens(of: Substring(url), splittingLines: true) == [Substring(url)], isLink(Substring(url)) else {
+                        throw refuse("the notice URL '\(url)' is not one token starting with http:// or https://")
+                    }
+                } else if let last = title.flatMap({ tokens(of: Substring($0)).last }), isLink(last) {
+                    throw refuse("the notice title '\(title!)' ends in a link, which would be read as its URL")
+                }
+                let parts = ["notice"] + [title, notice.url].compactMap { $0 }.filter { !$0.isEmpty }
+                guard parts.count > 1 else { throw refuse("a notice has neither a title nor a URL") }
+                lines.append(parts.joined(separator: " "))
+            }
+            if let name = year.entries.lazy.map(\.name).first(where: { !canWrite(name: $0) }) {
+                throw refuse("the holiday name '\(name)' is not one token that is no keyword and starts without '#'")
             }
             lines += holidayLines(year: year.year, entries: year.entries)
         }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// Whether a holiday line written with `name` reads back as that name:
+    /// one token of the reader's, not a keyword, not a comment.
+    public static func canWrite(name: String) -> Bool {
+        tokens(of: Substring("x \(name) off"), splittingLines: true) == ["x", Substring(name), "off"]
+            && !keywords.contains(Substring(name)) && !name.hasPrefix("#")
+    }
+
+    /// A line's tokens, as the reader splits them (on spaces and tabs; with
+    /// `splittingLines`, on line breaks too, which end a line when read).
+    static func tokens(of line: Substring, splittingLines: Bool = false) -> [Substring] {
+        line.split(whereSeparator: { $0 == " " || $0 == "\t" || (splittingLines && $0.isNewline) })
+    }
+
+    static func isLink(_ token: Substring) -> Bool { token.hasPrefix("http://") || token.hasPrefix("https://") }
 
     /// What `HolidayYear.contentHash` digests: the region, the year and the
     /// holiday lines, one per line, each line ending in `\n`.
@@ -150,7 +197,7 @@ public enum CompactHolidayFormat {
         }
 
         mutating func read(_ line: Substring, number: Int) throws(HolidayDataError) {
-            let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let tokens = CompactHolidayFormat.tokens(of: line)
             guard let first = tokens.first, !first.hasPrefix("#") else { return }
             switch first {
             case "region":
@@ -174,7 +221,7 @@ public enum CompactHolidayFormat {
                 guard section != nil else { throw error(number, .syntax, "a 'notice' line before any 'year' line") }
                 var rest = Array(tokens.dropFirst())
                 var url: String?
-                if let last = rest.last, last.hasPrefix("http://") || last.hasPrefix("https://") {
+                if let last = rest.last, CompactHolidayFormat.isLink(last) {
                     url = String(last)
                     rest.removeLast()
                 }

@@ -40,15 +40,49 @@ struct CompactFormatTests {
     @Test("writing gives the canonical text back, and the text reads back to the same years")
     func roundTrip() throws {
         let years = try CompactHolidayFormat.parse(Self.example2021, file: "example.txt")
-        #expect(CompactHolidayFormat.write(years) == Self.example2021)
-        let again = try CompactHolidayFormat.parse(CompactHolidayFormat.write(years), file: "example.txt")
+        #expect(try CompactHolidayFormat.write(years) == Self.example2021)
+        let again = try CompactHolidayFormat.parse(try CompactHolidayFormat.write(years), file: "example.txt")
         #expect(again == years)
+    }
+
+    @Test("a year whose names or notice the text cannot give back is refused naming it; titles' spaces and a header's line breaks are written as the reader reads them")
+    func unwritable() throws {
+        let source = HolidaySource(format: .holidayCNJSON, location: "2021.json")
+        func year(named name: String, notices: [HolidayNotice] = []) throws -> HolidayYear {
+            try HolidayYear(region: "cn", year: 2021, entries: [HolidayEntry(date: day("2021-01-01"), isOffDay: true, name: name)],
+                            notices: notices, source: source)
+        }
+        // A space or line break splits the name; a keyword or '#' is read as something else; a combining mark joins the space before it.
+        for name in ["New Year", "New\nYear", "New\tYear", "year", "off", "notice", "#1", "\u{301}x"] {
+            #expect(!CompactHolidayFormat.canWrite(name: name), "\(name.debugDescription)")
+            #expect(throws: CompactHolidayFormat.Unwritable.self, "\(name.debugDescription)") { try CompactHolidayFormat.write([try year(named: name)]) }
+        }
+        #expect(!CompactHolidayFormat.canWrite(name: ""))
+        #expect(CompactHolidayFormat.canWrite(name: "New-Year") && CompactHolidayFormat.canWrite(name: "国庆节"))
+        let spacedName = try year(named: "New Year")
+        do throws(CompactHolidayFormat.Unwritable) {
+            _ = try CompactHolidayFormat.write([spacedName])
+            Issue.record("written")
+        } catch {
+            #expect(error.description == "region cn, year 2021: the holiday name 'New Year' is not one token that is no keyword and starts without '#'")
+        }
+        let linkTitle = [HolidayNotice(title: "see https://example.org/", url: nil)]
+        #expect(throws: CompactHolidayFormat.Unwritable.self) { try CompactHolidayFormat.write([try year(named: "元旦", notices: linkTitle)]) }
+        let spacedURL = [HolidayNotice(title: nil, url: "https://example.org/a b")]
+        #expect(throws: CompactHolidayFormat.Unwritable.self) { try CompactHolidayFormat.write([try year(named: "元旦", notices: spacedURL)]) }
+
+        let spaced = try year(named: "元旦", notices: [HolidayNotice(title: "a  notice\nof\t2021", url: "https://example.org/")])
+        let text = try CompactHolidayFormat.write([spaced], header: ["two\nlines"])
+        #expect(text == "# two\n# lines\n\nregion cn\nyear 2021\nnotice a notice of 2021 https://example.org/\n元旦 off 01-01\n")
+        let reread = try #require(try CompactHolidayFormat.parse(text, file: "written.txt").first)
+        #expect(reread.notices == [HolidayNotice(title: "a notice of 2021", url: "https://example.org/")])
+        #expect(reread.entries == spaced.entries)
     }
 
     @Test("every bundled year survives writing and reading: entries, notices and hash")
     func bundledRoundTrip() throws {
         let bundled = try #require(try HolidayData.bundled(region: "cn"))
-        let text = CompactHolidayFormat.write(bundled, header: ["written by a test"])
+        let text = try CompactHolidayFormat.write(bundled, header: ["written by a test"])
         #expect(text.hasPrefix("# written by a test\n\nregion cn\nyear 2007\n"))
         let reread = try CompactHolidayFormat.parse(text, file: "rewritten.txt")
         #expect(reread.map(\.year) == bundled.map(\.year))
@@ -58,7 +92,7 @@ struct CompactFormatTests {
             #expect(new.contentHash == old.contentHash, "\(old.year)")
         }
         // Canonical text is a fixed point.
-        #expect(CompactHolidayFormat.write(reread, header: ["written by a test"]) == text)
+        #expect(try CompactHolidayFormat.write(reread, header: ["written by a test"]) == text)
     }
 
     @Test("dates of another year are written in full, and a range may cross the new year")
@@ -66,7 +100,7 @@ struct CompactFormatTests {
         let text = "region cn\nyear 2019\n元旦 off 2018-12-30..01-01 work 2018-12-29\n"
         let year = try #require(try CompactHolidayFormat.parse(text, file: "2019.txt").first)
         #expect(year.entries.map(\.description) == ["2018-12-29 work 元旦", "2018-12-30 off 元旦", "2018-12-31 off 元旦", "2019-01-01 off 元旦"])
-        #expect(CompactHolidayFormat.write([year]) == text)
+        #expect(try CompactHolidayFormat.write([year]) == text)
         // The first day allowed is December 1 of the year before.
         #expect(HolidayYear.allowedDates(forYear: 2019) == day("2018-12-01")...day("2019-12-31"))
         #expect(try CompactHolidayFormat.parse(compact("year 2019\n某日 off 2018-12-01\n"), file: "x.txt").first?.entries.count == 1)
@@ -130,7 +164,7 @@ struct CompactFormatTests {
             New-Year off 01-01
             """, file: "many.txt")
         #expect(years.map { "\($0.region) \($0.year)" } == ["cn 2021", "xx 2021", "xx 2022"])
-        #expect(CompactHolidayFormat.write(years).components(separatedBy: "region ").count == 3)
+        #expect(try CompactHolidayFormat.write(years).components(separatedBy: "region ").count == 3)
     }
 
     @Test("the content hash is SHA-256 of the canonical text: format, notices and comments do not change it, a day does")
