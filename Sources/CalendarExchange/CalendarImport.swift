@@ -48,25 +48,38 @@ public enum CalendarImport {
     /// `into` fixes the calendar whatever the file says (a subscription's).
     /// A VCALENDAR of reminders alone, naming no calendar, goes to
     /// `reminderCalendar` when given (the default for new reminders).
-    /// The bytes are taken (a temporary is not copied) and let go once
-    /// read, and each VCALENDAR's tree once mapped: an import's memory is
-    /// then the file's, or the tree's, or the items', rarely two at once.
+    /// The bytes are taken (a temporary is not copied) and read twice, then
+    /// let go: first for each VCALENDAR without its events and reminders,
+    /// then for those, each mapped as it is read, so that the whole tree
+    /// is never held: an import's memory is then the file's and the items'.
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Plan {
+        // Two passes over the bytes, so that the file's whole tree is never
+        // held: the first keeps each VCALENDAR without its events and
+        // reminders (its own properties, its VTIMEZONEs, which may come after
+        // the items that use them, and what is reported), the second hands
+        // each event and reminder to its calendar's mapping as it is read.
+        let isItem = { (component: ICalendarComponent) in component.name == "VEVENT" || component.name == "VTODO" }
+        var kinds: [Int: (events: Bool, reminders: Bool)] = [:]
         var reading: ICalendarReader.Reading
         do {
-            reading = try ICalendarReader(limits: limits).read(bytes)
+            reading = try ICalendarReader(limits: limits).read(bytes) { component, calendarLine in
+                guard isItem(component) else { return false }
+                var seen = kinds[calendarLine] ?? (false, false)
+                if component.name == "VEVENT" { seen.events = true } else { seen.reminders = true }
+                kinds[calendarLine] = seen
+                return true
+            }
         } catch {
             throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
-        bytes = []
         var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
         plan.faults = reading.problems.map {
             ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
         }
         plan.warnings = reading.warnings.map { ImportFault(source: source, line: $0.line, reason: $0.reason) }
-        var calendars = reading.components.filter { $0.name == "VCALENDAR" }
+        let calendars = reading.components.filter { $0.name == "VCALENDAR" }
         if calendars.isEmpty {
             plan.faults.append(ImportFault(source: source, line: reading.components.first?.line ?? 0,
                                            reason: "holds no VCALENDAR: it is not an iCalendar file"))
@@ -74,13 +87,15 @@ public enum CalendarImport {
         reading.components = []
         // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
         var made: [String: ItemCalendar] = [:]
-        for index in calendars.indices {
-            let component = calendars[index], line = component.line
-            calendars[index].components = []
+        // Each VCALENDAR's mapping, by the line of its BEGIN, with where its items go.
+        var gatherings: [Int: (gathering: ICalendarItems.Gathering<ICalendarZones>, target: ItemCalendar, isNew: Bool)] = [:]
+        var order: [Int] = []
+        for component in calendars {
+            let line = component.line
             let named = component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
             if plan.feedName == nil, let named, !named.isEmpty { plan.feedName = named }
             let title = calendarName ?? named
-            let remindersOnly = component.components.contains { $0.name == "VTODO" } && !component.components.contains { $0.name == "VEVENT" }
+            let remindersOnly = kinds[line].map { $0.reminders && !$0.events } ?? false
             var target = fixed ?? (remindersOnly ? reminderCalendar ?? defaultCalendar : defaultCalendar), isNew = false
             if fixed == nil, let title, !title.isEmpty {
                 if let existing = made[title] {
@@ -93,8 +108,27 @@ public enum CalendarImport {
                     isNew = true
                 }
             }
-            let zones = ICalendarZones(calendar: component)
-            let result = ICalendarItems.read(calendar: component, into: target.identifier, zones: zones)
+            var gathering = ICalendarItems.Gathering(into: target.identifier, zones: ICalendarZones(calendar: component))
+            // What the first pass kept besides the items (VTIMEZONEs, components Chime has no place for), to be reported as before.
+            for child in component.components { gathering.add(child) }
+            gatherings[line] = (gathering, target, isNew)
+            order.append(line)
+        }
+        if !gatherings.isEmpty {
+            do {
+                _ = try ICalendarReader(limits: limits).read(bytes) { component, calendarLine in
+                    guard isItem(component) else { return false }
+                    gatherings[calendarLine]?.gathering.add(component)
+                    return true
+                }
+            } catch {
+                throw ImportFault(source: source, line: error.line, reason: error.reason)
+            }
+        }
+        bytes = []
+        for line in order {
+            guard let (gathering, target, isNew) = gatherings.removeValue(forKey: line) else { continue }
+            let result = gathering.finish()
             plan.warnings += result.warnings.map { ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason) }
             plan.faults += result.problems.map {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)

@@ -134,7 +134,7 @@ extension CalendarStore {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
         let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
-        let taken = try takenIdentifiers(among: batch.map(\.item))
+        let taken = try takenIdentifiers(among: batch.lazy.map(\.item))
         let contents = try storedItems(of: calendarIdentifier)
         let stored = contents.events.map(Incoming.event) + contents.reminders.map(Incoming.reminder)
         var storedByKey: [String: Int] = [:]
@@ -288,6 +288,8 @@ extension CalendarStore {
     private func prepared(_ items: CalendarItems, calendar: ItemIdentifier)
         throws -> ([(key: String, item: Incoming, ranges: [EventRange])], Int) {
         var batch: [(key: String, item: Incoming, ranges: [EventRange])] = []
+        // Its size at once: grown by doubling, a large batch would be held twice while it moves.
+        batch.reserveCapacity(items.events.count + items.reminders.count)
         var position: [String: Int] = [:]
         var duplicates = 0
         var rules = RuleRereading()
@@ -531,7 +533,7 @@ extension CalendarStore {
     /// Which of the batch's identifiers (its items' and their detached
     /// occurrences') the store holds before the batch is written: one query
     /// for the batch rather than one a row.
-    private func takenIdentifiers(among batch: [Incoming]) throws -> Set<ItemIdentifier> {
+    private func takenIdentifiers(among batch: some Collection<Incoming>) throws -> Set<ItemIdentifier> {
         var identifiers: [String] = []
         identifiers.reserveCapacity(batch.count)
         for item in batch {
