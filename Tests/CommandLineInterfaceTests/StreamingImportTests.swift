@@ -77,4 +77,21 @@ struct StreamingImportTests {
         // 09:00 at +05:30 is 03:30 UTC.
         #expect(try Self.starts(scratch) == ["Meeting 2026-12-03T03:30:00+00:00"])
     }
+
+    @Test("a calendar name after the items, and a reminder before the first event, choose the calendar as they would before them")
+    func contextAfterTheItems() throws {
+        let scratch = Scratch()
+        let todo = ["BEGIN:VTODO", "UID:todo@chime.test", "DTSTAMP:20261201T000000Z", "DUE:20261203T090000Z", "SUMMARY:Send notes", "END:VTODO"]
+        let event = ["BEGIN:VEVENT", "UID:late-name@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261203T090000Z",
+                     "DTEND:20261203T100000Z", "SUMMARY:Planning", "END:VEVENT"]
+        let named = scratch.ok("import", try Self.file(scratch, "late-name.ics", Self.fillers(3) + event + ["X-WR-CALNAME:Work"]))
+        #expect(named.text.contains("into 'Work' (new): 4 added"), "\(named.text)")
+        scratch.ok("calendar", "add", "Tasks")
+        let store = try scratch.store()
+        try store.setDefaultCalendar(try store.calendar(named: "Tasks").identifier, forEvents: false, forReminders: true)
+        let mixed = scratch.ok("import", try Self.file(scratch, "mixed.ics", todo + event.map { $0 == "UID:late-name@chime.test" ? "UID:mixed@chime.test" : $0 }))
+        // A file of events goes to the default calendar, not the reminders' one, whichever item comes first.
+        #expect(mixed.text.contains("1 event, 1 reminder into 'Personal': 2 added"), "\(mixed.text)")
+        #expect(scratch.ok("import", try Self.file(scratch, "todo.ics", todo)).text.contains("into 'Tasks'"))
+    }
 }
