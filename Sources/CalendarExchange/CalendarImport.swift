@@ -49,52 +49,102 @@ public enum CalendarImport {
     /// A VCALENDAR of reminders alone, naming no calendar, goes to
     /// `reminderCalendar` when given (the default for new reminders).
     /// The bytes are taken (a temporary is not copied) and let go once
-    /// read, and each VCALENDAR's tree once mapped: an import's memory is
-    /// then the file's, or the tree's, or the items', rarely two at once.
+    /// read; each event and reminder is mapped as it is read, so that the
+    /// whole tree is never held: an import's memory is the file's and the
+    /// items'. A file whose VTIMEZONEs or calendar name come after its
+    /// items is read twice.
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Plan {
+        // A VCALENDAR's items are mapped in its context: the calendar its
+        // name or its kinds of items choose, its VTIMEZONEs and X-WR-TIMEZONE.
+        // So that the file's whole tree is never held, one pass maps each
+        // event and reminder as the reader closes it, in the context its
+        // VCALENDAR has shown so far; when a VCALENDAR's whole context turns
+        // out other (a VTIMEZONE after the items that use it, a name after
+        // them, an event after a first reminder), a second pass maps every
+        // item again in the whole contexts the first one found.
+        let isItem = { (component: ICalendarComponent) in component.name == "VEVENT" || component.name == "VTODO" }
+        var kinds: [Int: (events: Bool, reminders: Bool)] = [:]
+        // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
+        var made: [String: ItemCalendar] = [:]
+        func target(for context: MappingContext) -> (calendar: ItemCalendar, isNew: Bool) {
+            let chosen = fixed ?? (context.remindersOnly ? reminderCalendar ?? defaultCalendar : defaultCalendar)
+            guard fixed == nil, let title = context.title, !title.isEmpty else { return (chosen, false) }
+            if let existing = made[title] { return (existing, true) }
+            if let existing = try? store.calendar(named: title) { return (existing, false) }
+            let calendar = ItemCalendar(title: title)
+            made[title] = calendar
+            return (calendar, true)
+        }
+        // Each VCALENDAR's mapping, by the line of its BEGIN, with where its items go.
+        var gatherings: [Int: Gathered] = [:]
+        func gathered(_ context: MappingContext, zones calendar: ICalendarComponent) -> Gathered {
+            let (target, isNew) = target(for: context)
+            return Gathered(gathering: ICalendarItems.Gathering(into: target.identifier, zones: ICalendarZones(calendar: calendar)),
+                            target: target, isNew: isNew, context: context)
+        }
         var reading: ICalendarReader.Reading
         do {
-            reading = try ICalendarReader(limits: limits).read(bytes)
+            reading = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
+                guard isItem(component) else { return false }
+                var seen = kinds[calendar.line] ?? (false, false)
+                if component.name == "VEVENT" { seen.events = true } else { seen.reminders = true }
+                kinds[calendar.line] = seen
+                if gatherings[calendar.line] == nil {
+                    let context = MappingContext(calendar, remindersOnly: component.name == "VTODO", calendarName: calendarName)
+                    gatherings[calendar.line] = gathered(context, zones: calendar)
+                }
+                gatherings[calendar.line]?.gathering.add(component)
+                return true
+            }
         } catch {
             throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
-        bytes = []
         var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
         plan.faults = reading.problems.map {
             ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
         }
         plan.warnings = reading.warnings.map { ImportFault(source: source, line: $0.line, reason: $0.reason) }
-        var calendars = reading.components.filter { $0.name == "VCALENDAR" }
+        let calendars = reading.components.filter { $0.name == "VCALENDAR" }
         if calendars.isEmpty {
             plan.faults.append(ImportFault(source: source, line: reading.components.first?.line ?? 0,
                                            reason: "holds no VCALENDAR: it is not an iCalendar file"))
         }
         reading.components = []
-        // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
-        var made: [String: ItemCalendar] = [:]
-        for index in calendars.indices {
-            let component = calendars[index], line = component.line
-            calendars[index].components = []
-            let named = component["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
-            if plan.feedName == nil, let named, !named.isEmpty { plan.feedName = named }
-            let title = calendarName ?? named
-            let remindersOnly = component.components.contains { $0.name == "VTODO" } && !component.components.contains { $0.name == "VEVENT" }
-            var target = fixed ?? (remindersOnly ? reminderCalendar ?? defaultCalendar : defaultCalendar), isNew = false
-            if fixed == nil, let title, !title.isEmpty {
-                if let existing = made[title] {
-                    (target, isNew) = (existing, true)
-                } else if let existing = try? store.calendar(named: title) {
-                    target = existing
-                } else {
-                    target = ItemCalendar(title: title)
-                    made[title] = target
-                    isNew = true
+        func wholeContext(_ calendar: ICalendarComponent) -> MappingContext {
+            MappingContext(calendar, remindersOnly: kinds[calendar.line].map { $0.reminders && !$0.events } ?? false, calendarName: calendarName)
+        }
+        let settled = calendars.allSatisfy { calendar in gatherings[calendar.line].map { $0.context == wholeContext(calendar) } ?? true }
+        if !settled {
+            gatherings = [:]
+            made = [:]
+        }
+        var order: [Int] = []
+        for component in calendars {
+            let line = component.line
+            if plan.feedName == nil, let named = MappingContext.name(of: component), !named.isEmpty { plan.feedName = named }
+            if gatherings[line] == nil { gatherings[line] = gathered(wholeContext(component), zones: component) }
+            // What the first pass kept besides the items (VTIMEZONEs, components Chime has no place for), to be reported as before.
+            for child in component.components { gatherings[line]?.gathering.add(child) }
+            order.append(line)
+        }
+        if !settled {
+            do {
+                _ = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
+                    guard isItem(component) else { return false }
+                    gatherings[calendar.line]?.gathering.add(component)
+                    return true
                 }
+            } catch {
+                throw ImportFault(source: source, line: error.line, reason: error.reason)
             }
-            let zones = ICalendarZones(calendar: component)
-            let result = ICalendarItems.read(calendar: component, into: target.identifier, zones: zones)
+        }
+        bytes = []
+        for line in order {
+            guard let gathered = gatherings.removeValue(forKey: line) else { continue }
+            let (target, isNew) = (gathered.target, gathered.isNew)
+            let result = gathered.gathering.finish()
             plan.warnings += result.warnings.map { ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason) }
             plan.faults += result.problems.map {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
@@ -108,6 +158,34 @@ public enum CalendarImport {
         }
         plan.faults.sort { $0.line < $1.line }
         return plan
+    }
+
+    /// What a VCALENDAR's items are mapped in (see `plan`): where they go, and the zones they are read in.
+    private struct MappingContext: Equatable {
+        var title: String?
+        var remindersOnly: Bool
+        var zones: [ICalendarComponent]
+        var floatingZone: String?
+
+        init(_ calendar: ICalendarComponent, remindersOnly: Bool, calendarName: String?) {
+            title = calendarName ?? Self.name(of: calendar)
+            self.remindersOnly = remindersOnly
+            zones = calendar.components(named: "VTIMEZONE")
+            floatingZone = calendar["X-WR-TIMEZONE"]?.value
+        }
+
+        /// The calendar's own name (X-WR-CALNAME).
+        static func name(of calendar: ICalendarComponent) -> String? {
+            calendar["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// A VCALENDAR's mapping under way, where its items go, and in what context they were mapped.
+    private struct Gathered {
+        var gathering: ICalendarItems.Gathering<ICalendarZones>
+        var target: ItemCalendar
+        var isNew: Bool
+        var context: MappingContext
     }
 
     /// Writes the plans' parts in one transaction: calendars made first,

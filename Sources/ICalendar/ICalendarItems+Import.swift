@@ -26,37 +26,63 @@ extension ICalendarItems {
     /// together only briefly.
     public static func read(calendar: consuming ICalendarComponent, into calendarIdentifier: ItemIdentifier,
                             zones: some ICalendarZoneResolving) -> Result {
-        var result = Result()
-        var masters: [String: Int] = [:]
-        var overrides: [(String, ICalendarComponent)] = []
-        let rules = RuleCache()
+        var gathering = Gathering(into: calendarIdentifier, zones: zones)
         let bound = min(calendar.components.count, 1_000_000)
         for index in 0..<bound {
             let component = calendar.components[index]
             calendar.components[index].properties = []
             calendar.components[index].components = []
+            gathering.add(component)
+        }
+        return gathering.finish()
+    }
+
+    /// `read(calendar:into:zones:)` a component at a time, for a reader
+    /// that hands a VCALENDAR's components over as it reads them (so that
+    /// the file's whole tree is never held): `add` each in file order, then
+    /// `finish`. The occurrences (RECURRENCE-ID) are held until `finish`,
+    /// as their series may come after them.
+    public struct Gathering<Zones: ICalendarZoneResolving> {
+        private var result = Result()
+        private var masters: [String: Int] = [:]
+        private var overrides: [(String, ICalendarComponent)] = []
+        private let rules = RuleCache()
+        private let calendarIdentifier: ItemIdentifier
+        private let zones: Zones
+        /// How many components were added: past a million the rest are ignored, as `read` reads no more.
+        private var added = 0
+
+        public init(into calendarIdentifier: ItemIdentifier, zones: Zones) {
+            self.calendarIdentifier = calendarIdentifier
+            self.zones = zones
+        }
+
+        /// The next of the calendar's components in file order.
+        public mutating func add(_ component: ICalendarComponent) {
+            guard added < 1_000_000 else { return }
+            added += 1
             let uid = component["UID"].map { ICalendarText.unescape($0.value) }
             func problem(_ reason: String) {
                 result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
             }
             switch component.name {
             case "VTIMEZONE":
-                continue
+                return
             case "VEVENT", "VTODO":
                 break
             default:
                 problem("is a component Chime has no place for")
-                continue
+                return
             }
             let key = uid ?? derivedUID(of: component)
             if component["RECURRENCE-ID"] != nil {
-                guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); continue }
+                guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); return }
                 overrides.append((key, component))
-                continue
+                return
             }
             let repeated = masters[key]
             if let repeated, result.entries[repeated].item.isEvent != (component.name == "VEVENT") {
-                problem("repeats the UID of an earlier component of the other kind"); continue
+                problem("repeats the UID of an earlier component of the other kind"); return
             }
             do throws(MappingError) {
                 let mapper = Mapper(calendar: calendarIdentifier, uid: key, zones: zones, rules: rules)
@@ -66,8 +92,8 @@ extension ICalendarItems {
                     : .reminder(try mapper.reminder(component, keepsUID: uid == nil))
                 if let repeated {
                     // The item again (a file that gathered its revisions): the later one stands, the later in the file on a tie.
-                    if !Self.isEarlier(item.origin, than: result.entries[repeated].item.origin) { result.entries[repeated].item = item }
-                    continue
+                    if !ICalendarItems.isEarlier(item.origin, than: result.entries[repeated].item.origin) { result.entries[repeated].item = item }
+                    return
                 }
                 masters[key] = result.entries.count
                 result.entries.append(Entry(uid: key, item: item))
@@ -75,83 +101,87 @@ extension ICalendarItems {
                 problem(error.reason)
             }
         }
-        // Splits first, in order, so that single occurrences after a cut find the part they belong to.
-        let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
-        let ordered = overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }
-            + overrides.filter { !isSplit($0.1) }
-        for (uid, component) in ordered {
-            func problem(_ reason: String) {
-                result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
-            }
-            let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
-            do throws(MappingError) {
-                // What its alarms' Chime fields warned of, read once with them (also when the rest then fails).
-                defer { result.warnings += mapper.warnings.list }
-                if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
-                    guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
-                        throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
-                    }
-                    try split(&result.entries[index], master: master, at: component, mapper: mapper)
-                    continue
+
+        /// The items of every component added, with what could not be mapped.
+        public consuming func finish() -> Result {
+            // Splits first, in order, so that single occurrences after a cut find the part they belong to.
+            let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
+            let ordered = overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }
+                + overrides.filter { !isSplit($0.1) }
+            for (uid, component) in ordered {
+                func problem(_ reason: String) {
+                    result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
                 }
-                guard let index = masters[uid] else {
-                    // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
-                    guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
-                    var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
-                    let original = try mapper.time(recurrenceID).wallClock
-                    // Keyed as a split's later part is: the series, when it comes, replaces it (see `Entry`).
-                    event.externalKey = uid + "#" + original.basicFormat
-                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
-                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
-                    result.entries.append(Entry(uid: uid, item: .event(event)))
-                    continue
-                }
-                switch result.entries[index].item {
-                case .reminder(var master):
-                    guard component.name == "VTODO" else { throw MappingError("is a VEVENT occurrence of a VTODO") }
-                    var origin = master.origin ?? ICalendarOrigin()
-                    origin.unmodelled += component.unfoldedText
-                    master.origin = origin
-                    result.entries[index].item = .reminder(master)
-                case .event(let master):
-                    guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
-                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
-                    let original = try mapper.originalStart(recurrenceID, in: master.start)
-                    var event = try mapper.event(component, keepsUID: false)
-                    event.externalKey = nil
-                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
-                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
-                    event.seriesIdentifier = master.identifier
-                    event.originalStart = original
-                    // After a cut it belongs to the later part, on that part's shifted wall clock.
-                    let entry = result.entries[index]
-                    if let part = entry.followingSeries.last(where: { Self.cut(of: $0).map { $0 <= original } ?? false }),
-                       let cut = Self.cut(of: part) {
-                        event.seriesIdentifier = part.identifier
-                        event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
-                    }
-                    let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
-                    if let start = event.originalStart, owner.exceptionDates.contains(start) {
-                        // RECURRENCE-ID names an instance of the recurrence set (RFC 5545 §3.8.4.4), from which EXDATE took this one (§3.8.5.1).
-                        result.warnings.append(Problem(component: component.name, line: component.line, uid: uid,
-                                                       reason: "is an occurrence its series excludes (EXDATE \(start)): left out"))
+                let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
+                do throws(MappingError) {
+                    // What its alarms' Chime fields warned of, read once with them (also when the rest then fails).
+                    defer { result.warnings += mapper.warnings.list }
+                    if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
+                        guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
+                            throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
+                        }
+                        try split(&result.entries[index], master: master, at: component, mapper: mapper)
                         continue
                     }
-                    if let earlier = entry.detached.firstIndex(where: { $0.identifier == event.identifier }) {
-                        // The occurrence again: the later revision stands, the later in the file on a tie.
-                        if !Self.isEarlier(event.origin, than: entry.detached[earlier].origin) { result.entries[index].detached[earlier] = event }
+                    guard let index = masters[uid] else {
+                        // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
+                        guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
+                        var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+                        guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                        let original = try mapper.time(recurrenceID).wallClock
+                        // Keyed as a split's later part is: the series, when it comes, replaces it (see `Entry`).
+                        event.externalKey = uid + "#" + original.basicFormat
+                        event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
+                        event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                        result.entries.append(Entry(uid: uid, item: .event(event)))
                         continue
                     }
-                    result.entries[index].detached.append(event)
+                    switch result.entries[index].item {
+                    case .reminder(var master):
+                        guard component.name == "VTODO" else { throw MappingError("is a VEVENT occurrence of a VTODO") }
+                        var origin = master.origin ?? ICalendarOrigin()
+                        origin.unmodelled += component.unfoldedText
+                        master.origin = origin
+                        result.entries[index].item = .reminder(master)
+                    case .event(let master):
+                        guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
+                        guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                        let original = try mapper.originalStart(recurrenceID, in: master.start)
+                        var event = try mapper.event(component, keepsUID: false)
+                        event.externalKey = nil
+                        event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
+                        event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                        event.seriesIdentifier = master.identifier
+                        event.originalStart = original
+                        // After a cut it belongs to the later part, on that part's shifted wall clock.
+                        let entry = result.entries[index]
+                        if let part = entry.followingSeries.last(where: { ICalendarItems.cut(of: $0).map { $0 <= original } ?? false }),
+                           let cut = ICalendarItems.cut(of: part) {
+                            event.seriesIdentifier = part.identifier
+                            event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
+                        }
+                        let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
+                        if let start = event.originalStart, owner.exceptionDates.contains(start) {
+                            // RECURRENCE-ID names an instance of the recurrence set (RFC 5545 §3.8.4.4), from which EXDATE took this one (§3.8.5.1).
+                            result.warnings.append(Problem(component: component.name, line: component.line, uid: uid,
+                                                           reason: "is an occurrence its series excludes (EXDATE \(start)): left out"))
+                            continue
+                        }
+                        if let earlier = entry.detached.firstIndex(where: { $0.identifier == event.identifier }) {
+                            // The occurrence again: the later revision stands, the later in the file on a tie.
+                            if !ICalendarItems.isEarlier(event.origin, than: entry.detached[earlier].origin) { result.entries[index].detached[earlier] = event }
+                            continue
+                        }
+                        result.entries[index].detached.append(event)
+                    }
+                } catch {
+                    problem(error.reason)
                 }
-            } catch {
-                problem(error.reason)
             }
+            // The occurrences were mapped after every series: back to the file's order.
+            result.warnings.sort { $0.line < $1.line }
+            return result
         }
-        // The occurrences were mapped after every series: back to the file's order.
-        result.warnings.sort { $0.line < $1.line }
-        return result
     }
 
     /// Whether revision `a` is earlier than `b` by SEQUENCE, then LAST-MODIFIED (else DTSTAMP).

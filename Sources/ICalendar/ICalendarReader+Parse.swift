@@ -19,6 +19,8 @@ extension ICalendarReader {
         var lineEnd = ICalendarContentLine.lineFeed
         /// The pending logical line's bytes once a fold has joined it; empty otherwise.
         var joined: [UInt8] = []
+        /// Takes a top-level VCALENDAR's sound components as they close (see `read(_:handingOver:)`).
+        var handOver: ((ICalendarComponent, ICalendarComponent) -> Bool)?
 
         init(input: UnsafeBufferPointer<UInt8>, limits: Limits) {
             self.input = input
@@ -320,6 +322,9 @@ extension ICalendarReader {
             if stack.isEmpty {
                 done.append(frame.component)
             } else {
+                if stack.count == 1, let handOver, stack[0].component.name == "VCALENDAR", handOver(frame.component, stack[0].component) {
+                    return
+                }
                 stack[stack.count - 1].component.components.append(frame.component)
             }
         }

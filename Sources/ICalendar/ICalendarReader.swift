@@ -74,12 +74,31 @@ public struct ICalendarReader: Sendable {
 
     /// Reads a whole input.
     public func read(_ bytes: [UInt8]) throws(ICalendarReadError) -> Reading {
+        try read(bytes, handOver: nil)
+    }
+
+    /// Reads a whole input as `read(_:)` does, handing each sound component
+    /// of a top-level VCALENDAR to `handOver` as it closes, with that
+    /// VCALENDAR as read so far (its properties and the components kept
+    /// until then; its `line` names it): one it takes (returns true for) is
+    /// left out of the tree, so that a caller can map a large file
+    /// component by component without holding the whole tree.
+    public func read(_ bytes: [UInt8], handingOver handOver: (ICalendarComponent, _ calendar: ICalendarComponent) -> Bool)
+        throws(ICalendarReadError) -> Reading {
+        let result = withoutActuallyEscaping(handOver) { handOver in
+            Result { () throws(ICalendarReadError) -> Reading in try read(bytes, handOver: handOver) }
+        }
+        return try result.get()
+    }
+
+    private func read(_ bytes: [UInt8], handOver: ((ICalendarComponent, ICalendarComponent) -> Bool)?) throws(ICalendarReadError) -> Reading {
         guard bytes.count <= limits.fileSize else {
             throw ICalendarReadError(kind: .tooLarge, line: 0, reason: "the input is larger than \(limits.fileSize) bytes")
         }
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(ICalendarReadError) -> Reading in
                 var parse = Parse(input: buffer, limits: limits)
+                parse.handOver = handOver
                 return try parse.run()
             }
         }

@@ -1,0 +1,97 @@
+import CalendarModel
+import CalendarStore
+import Foundation
+import TestSupport
+import Testing
+
+/// `chime import` reads a file in two passes and maps it a component at a
+/// time (never holding the whole tree): what that could get wrong.
+@Suite("chime import, a component at a time")
+struct StreamingImportTests {
+    static func file(_ scratch: Scratch, _ name: String, _ components: [String]) throws -> String {
+        let path = scratch.folder + "/" + name
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// `count` one-off events on consecutive days from 2020-01-01, none in December 2026.
+    static func fillers(_ count: Int) -> [String] {
+        (0..<count).flatMap { day -> [String] in
+            let start = LocalDateTime(date: CivilDate(year: 2020, month: 1, day: 1)!.adding(days: day))!
+            let stamp = start.basicFormat
+            return ["BEGIN:VEVENT", "UID:filler-\(day)@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:\(stamp)Z", "SUMMARY:Filler \(day)",
+                    "END:VEVENT"]
+        }
+    }
+
+    static let december = Date(timeIntervalSince1970: 1_796_083_200)..<Date(timeIntervalSince1970: 1_798_761_600) // 2026-12-01T00:00:00Z ..< 2027-01-01T00:00:00Z
+
+    static func starts(_ scratch: Scratch, in range: Range<Date> = december) throws -> [String] {
+        try scratch.store().events(overlapping: range).map { event in
+            guard case .zoned(let time, let zone, let fold) = event.start else { return "\(event.title) \(event.start)" }
+            return "\(event.title) " + RFC3339.text(try TimeZoneRules.named(zone).resolve(time, fold: fold).instant, in: .utc)
+        }.sorted()
+    }
+
+    @Test("an occurrence 2,000 components before its series, at the other end of the file, is that series' moved occurrence")
+    func occurrenceFarBeforeItsSeries() throws {
+        let scratch = Scratch()
+        let moved = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "RECURRENCE-ID:20261208T090000Z",
+                     "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "SUMMARY:Stand-up (moved)", "END:VEVENT"]
+        let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "DTEND:20261201T093000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Stand-up", "END:VEVENT"]
+        let path = try Self.file(scratch, "far.ics", moved + Self.fillers(2_000) + series)
+        let imported = scratch.ok("import", path)
+        #expect(imported.text.hasSuffix(": 2001 added, 0 updated, 0 unchanged"), "\(imported.text)")
+        #expect(try Self.starts(scratch) == ["Stand-up (moved) 2026-12-08T10:00:00+00:00", "Stand-up 2026-12-01T09:00:00+00:00",
+                                             "Stand-up 2026-12-15T09:00:00+00:00"])
+        let again = scratch.ok("import", path)
+        #expect(again.text.hasSuffix(": 0 added, 0 updated, 2001 unchanged"), "\(again.text)")
+    }
+
+    @Test("a broken last component, after 300 sound ones, stops the import with nothing written; --check writes nothing either")
+    func faultInTheLastComponent() throws {
+        let scratch = Scratch()
+        scratch.ok("calendars")
+        scratch.add("event", "Already here", "--start", "2026-12-02T10:00")
+        let counter = try scratch.changeCounter()
+        let broken = ["BEGIN:VEVENT", "UID:no-start@chime.test", "DTSTAMP:20261201T000000Z", "SUMMARY:No start", "END:VEVENT"]
+        let path = try Self.file(scratch, "last.ics", Self.fillers(300) + broken)
+        // 3 header lines and 6 a filler: the broken VEVENT begins on line 1804.
+        try scratch.refuses(["import", path], status: 65, mentioning: ["last.ics:1804: VEVENT no-start@chime.test: has no DTSTART", "nothing imported"])
+        #expect(scratch.run("import", "--check", path).status == 65)
+        #expect(try scratch.changeCounter() == counter, "a refused import wrote to the store")
+        let everything = Date(timeIntervalSince1970: 1_577_836_800)..<Date(timeIntervalSince1970: 1_830_297_600) // 2020-01-01T00:00:00Z ..< 2028-01-01T00:00:00Z
+        #expect(try scratch.store().events(overlapping: everything).map(\.title) == ["Already here"])
+    }
+
+    @Test("a VTIMEZONE after the events that use its TZID still gives their times")
+    func zoneDefinedAfterItsItems() throws {
+        let scratch = Scratch()
+        let event = ["BEGIN:VEVENT", "UID:meeting@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART;TZID=Office Time:20261203T090000",
+                     "DTEND;TZID=Office Time:20261203T100000", "SUMMARY:Meeting", "END:VEVENT"]
+        let zone = ["BEGIN:VTIMEZONE", "TZID:Office Time", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0530",
+                    "TZOFFSETTO:+0530", "TZNAME:IST", "END:STANDARD", "END:VTIMEZONE"]
+        scratch.ok("import", try Self.file(scratch, "zone-after.ics", event + zone))
+        // 09:00 at +05:30 is 03:30 UTC.
+        #expect(try Self.starts(scratch) == ["Meeting 2026-12-03T03:30:00+00:00"])
+    }
+
+    @Test("a calendar name after the items, and a reminder before the first event, choose the calendar as they would before them")
+    func contextAfterTheItems() throws {
+        let scratch = Scratch()
+        let todo = ["BEGIN:VTODO", "UID:todo@chime.test", "DTSTAMP:20261201T000000Z", "DUE:20261203T090000Z", "SUMMARY:Send notes", "END:VTODO"]
+        let event = ["BEGIN:VEVENT", "UID:late-name@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261203T090000Z",
+                     "DTEND:20261203T100000Z", "SUMMARY:Planning", "END:VEVENT"]
+        let named = scratch.ok("import", try Self.file(scratch, "late-name.ics", Self.fillers(3) + event + ["X-WR-CALNAME:Work"]))
+        #expect(named.text.contains("into 'Work' (new): 4 added"), "\(named.text)")
+        scratch.ok("calendar", "add", "Tasks")
+        let store = try scratch.store()
+        try store.setDefaultCalendar(try store.calendar(named: "Tasks").identifier, forEvents: false, forReminders: true)
+        let mixed = scratch.ok("import", try Self.file(scratch, "mixed.ics", todo + event.map { $0 == "UID:late-name@chime.test" ? "UID:mixed@chime.test" : $0 }))
+        // A file of events goes to the default calendar, not the reminders' one, whichever item comes first.
+        #expect(mixed.text.contains("1 event, 1 reminder into 'Personal': 2 added"), "\(mixed.text)")
+        #expect(scratch.ok("import", try Self.file(scratch, "todo.ics", todo)).text.contains("into 'Tasks'"))
+    }
+}
