@@ -282,13 +282,6 @@ public final class SyncEngine {
     }
 
     func multistatus(_ response: HTTPResponse, _ what: String) throws(CalDAVError) -> Multistatus {
-        guard response.status == 207 else {
-            throw CalDAVError(.status(response.status), "\(response.url): \(what) answered HTTP \(response.status), not 207 Multi-Status")
-        }
-        do {
-            return try Multistatus.read(response.body, requestURL: response.url)
-        } catch {
-            throw CalDAVError(.unreadableReply(error.code), "\(response.url): \(error.description)")
-        }
+        try Multistatus.reply(response, to: what)
     }
 }
