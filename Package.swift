@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
         // iCalendar files and feeds into the store and out: import, export, subscription refresh.
         .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HTTPDownload"]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
         // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
