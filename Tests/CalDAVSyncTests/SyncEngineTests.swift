@@ -162,6 +162,20 @@ struct SyncEngineTests {
         #expect(try rig.state.resources(of: rig.calendarURL).isEmpty)
     }
 
+    @Test("Done on the desktop completes the phone's to-do on the server", arguments: CalDAVServer.Kind.allCases)
+    func doneGoesUp(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let reminder = try #require(try rig.reminder("bins@phone"))
+        _ = try rig.store.complete(reminder.identifier)
+        let outcome = try rig.sync()
+        #expect(outcome.uploaded == 1 && outcome.conflicts == 0)
+        let text = try rig.server.get(url)
+        #expect(text.contains("STATUS:COMPLETED"), "\(text)")
+        #expect(text.contains("UID:bins@phone"))
+    }
+
     @Test("edited on both sides: the server refuses with 412, its version is kept, the local one is kept as a conflict",
           arguments: CalDAVServer.Kind.allCases)
     func bothEdited(kind: CalDAVServer.Kind) throws {
