@@ -36,6 +36,9 @@ public final class SyncEngine {
         public var skipped: [String] = []
         /// Whether the stored token was refused and the full listing used.
         public var fellBack = false
+        /// Whether the server listed every resource Chime held as gone and
+        /// nothing was removed for want of `allowsEmptying`.
+        public var heldEmpty = false
     }
 
     let store: CalendarStore
@@ -46,6 +49,11 @@ public final class SyncEngine {
     private let client: HTTPClient
     /// Requests sent so far by this engine (what the tests and the benchmark count).
     public private(set) var requestCount = 0
+    /// Whether a collection that suddenly lists empty (every one of two or
+    /// more resources gone at once) may empty its Chime calendar. Off, such
+    /// a sync removes nothing and keeps the old token, so that a server's
+    /// mishap is not taken as "delete everything"; the person confirms.
+    public var allowsEmptying = false
 
     /// Bound on sync-collection rounds while the server answers 507 (truncated).
     static let maximumRounds = 64
@@ -99,6 +107,11 @@ public final class SyncEngine {
         } else {
             outcome.fellBack = true
             listing = try fullListing(of: collection, known: byPath)
+        }
+        if !allowsEmptying, known.count >= 2, listing.changed.isEmpty, listing.removed.isSuperset(of: byPath.keys) {
+            outcome.heldEmpty = true
+            outcome.skipped.append("\(collection.url): the server lists none of the \(known.count) resources Chime holds; nothing removed until confirmed")
+            return
         }
         // An ETag Chime already holds is its own upload: nothing to fetch.
         var wanted = listing.changed.filter { path, change in

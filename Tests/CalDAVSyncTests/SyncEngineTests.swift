@@ -220,6 +220,27 @@ struct SyncEngineTests {
         #expect(!quiet.fellBack && rig.requests == 1)
     }
 
+    @Test("a collection that suddenly lists empty removes nothing until confirmed", arguments: CalDAVServer.Kind.allCases)
+    func suddenlyEmpty(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let event = try rig.put(weekly)
+        let bins = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let token = try rig.collection.syncToken
+        _ = try rig.server.phone(["delete", event])
+        _ = try rig.server.phone(["delete", bins])
+        let held = try rig.sync()
+        #expect(held.heldEmpty && held.removed == 0)
+        #expect(try rig.items.count == 2)
+        #expect(try rig.collection.syncToken == token)
+        let engine = SyncEngine(store: rig.store, state: rig.state,
+                                credentials: rig.server.user.map { HTTPCredentials(user: $0, password: rig.server.password ?? "") }, timeLimit: 20)
+        engine.allowsEmptying = true
+        let confirmed = try engine.sync(try rig.collection)
+        #expect(!confirmed.heldEmpty && confirmed.removed == 2)
+        #expect(try rig.items.count == 0)
+    }
+
     @Test("a resource Chime cannot read is skipped with a report, and the rest syncs", arguments: CalDAVServer.Kind.allCases)
     func brokenResource(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
