@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
         // iCalendar files and feeds into the store and out: import, export, subscription refresh.
         .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HTTPDownload"]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
         // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
@@ -36,7 +36,8 @@ let package = Package(
         // WebDAV and CalDAV XML: request bodies and the multistatus reader (FoundationXML); no transport.
         .target(name: "WebDAV"),
         // CalDAV sync: discovery of a user's calendars (then the sync engine) on HTTPDownload's client and WebDAV.
-        .target(name: "CalDAVSync", dependencies: ["WebDAV", "HTTPDownload", "SystemCalls"]),
+        .target(name: "CalDAVSync", dependencies: ["WebDAV", "HTTPDownload", "SystemCalls", "CalendarExchange", "CalendarStore", "CalendarModel",
+                                                  "SQLiteDatabase", "HolidayCalendars"]),
         .target(name: "SeededRandom"),
         // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
         .target(name: "SystemCalls"),
@@ -82,7 +83,7 @@ let package = Package(
         // Literal XML from RFC 4791 and 6578, and replies captured from Radicale and Xandikos (Fixtures).
         .testTarget(name: "WebDAVTests", dependencies: ["TestSupport", "WebDAV"], resources: [.copy("Fixtures")]),
         // Against Radicale and Xandikos from .build/caldav-venv (contrib/caldav/setup), started per test.
-        .testTarget(name: "CalDAVSyncTests", dependencies: ["TestSupport", "CalDAVSync", "WebDAV", "HTTPDownload"]),
+        .testTarget(name: "CalDAVSyncTests", dependencies: ["TestSupport", "CalDAVSync", "WebDAV", "HTTPDownload", "CalendarStore", "CalendarModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,4 +16,6 @@ public enum CalDAVFailure: Equatable, Sendable {
     /// The server answered but is not CalDAV for this user: no principal, no
     /// calendar home.
     case notCalDAV
+    /// Chime's own store refused to read or write what a sync brought.
+    case store
 }

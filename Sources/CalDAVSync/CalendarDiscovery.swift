@@ -105,14 +105,7 @@ public struct CalendarDiscovery: Sendable {
         } catch {
             throw CalDAVError(.transport(error.code), error.description)
         }
-        guard response.status == 207 else {
-            throw CalDAVError(.status(response.status), "\(response.url): PROPFIND answered HTTP \(response.status), not 207 Multi-Status")
-        }
-        do {
-            return try Multistatus.read(response.body, requestURL: response.url)
-        } catch {
-            throw CalDAVError(.unreadableReply(error.code), "\(response.url): \(error.description)")
-        }
+        return try Multistatus.reply(response, to: "PROPFIND")
     }
 
     /// `scheme://authority` of an address.

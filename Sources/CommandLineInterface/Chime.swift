@@ -10,7 +10,8 @@ public enum Chime {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
          AgendaCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
          RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
-         LocationCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self]
+         LocationCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self,
+         AccountCommand.self, SyncCommand.self]
     }
 
     /// Runs `chime` with its arguments (without the program name) and

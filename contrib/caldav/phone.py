@@ -11,6 +11,8 @@ tests use to change a server behind Chime's back, as another device would.
       resource's URL
   phone.py URL USER PASSWORD get RESOURCE-URL
       prints the resource's iCalendar text
+  phone.py URL USER PASSWORD delete RESOURCE-URL
+      deletes the resource
   phone.py URL USER PASSWORD list CALENDAR-URL
       prints each resource's URL in the calendar, one a line, sorted
 
@@ -44,9 +46,14 @@ def main(argv):
         resource = caldav.CalendarObjectResource(client=client, url=rest[0])
         resource.load()
         sys.stdout.write(resource.data)
+    elif command == "delete" and len(rest) == 1:
+        caldav.CalendarObjectResource(client=client, url=rest[0]).delete()
     elif command == "list" and len(rest) == 1:
         calendar = client.calendar(url=rest[0])
-        for url in sorted(str(resource.url) for resource in calendar.objects()):
+        # A Depth 1 PROPFIND of the members: caldav's objects() goes by
+        # sync-collection, where Radicale's first round lists deleted
+        # resources too (as 404s), which caldav returns as objects.
+        for url in sorted(str(calendar.url.join(url)) for url, _, _ in calendar.children()):
             print(url)
     else:
         sys.stderr.write(__doc__)

@@ -1,0 +1,107 @@
+import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+import WebDAV
+
+/// Up: Chime's changes to the server, before anything comes down.
+///
+/// A UID new to the collection is PUT with `If-None-Match: *`, one whose
+/// export's digest changed since the last sync with `If-Match` and the
+/// stored ETag, and a UID gone from Chime is DELETEd with `If-Match`. A 412
+/// means the server's copy changed too: nothing is overwritten, the local
+/// version is kept as a conflict and the server's is fetched and kept in
+/// the store (merging property by property against the base is a later
+/// step). A delete refused so keeps the server's edit, which comes back.
+extension SyncEngine {
+    /// Uploads what changed locally; the decoded paths the download must fetch whatever the listing says.
+    func upload(_ collection: SyncState.Collection, calendar: ItemCalendar, _ outcome: inout Outcome) throws(CalDAVError) -> Set<String> {
+        let known = try local { try state.resources(of: collection.url) }
+        var byUID: [String: SyncState.Resource] = [:]
+        for resource in known where byUID[resource.uid] == nil { byUID[resource.uid] = resource }
+        let index = try local { try localIndex(of: calendar) }
+        var refetch: Set<String> = []
+        for (uid, items) in index.sorted(by: { $0.key < $1.key }) {
+            let digest = try local { try SyncDigest.of(items) }
+            let url: String, condition: HTTPHeader
+            if let resource = byUID[uid] {
+                guard digest != resource.localDigest else { continue }
+                url = resource.href
+                condition = HTTPHeader("If-Match", resource.entityTag ?? "*")
+            } else {
+                guard items.events.isEmpty || collection.holds("VEVENT"), items.reminders.isEmpty || collection.holds("VTODO") else { continue }
+                url = Self.resourceURL(for: uid, in: collection.url)
+                condition = HTTPHeader("If-None-Match", "*")
+            }
+            let body = try local { try CalendarExport.bytes(items, calendarName: nil, stamp: store.now()) }
+            let response = try send(.put, url, headers: [condition], body: body, contentType: "text/calendar; charset=utf-8")
+            switch response.status {
+            case 200..<300:
+                var entityTag = response.entityTag
+                if entityTag == nil { entityTag = try self.entityTag(of: url) }
+                try local {
+                    try store.transaction { () throws -> Void in
+                        try keep(uid, of: items)
+                        try state.save(SyncState.Resource(href: url, uid: uid, entityTag: entityTag, base: String(decoding: body, as: UTF8.self),
+                                                          localDigest: digest), in: collection.url)
+                    }
+                }
+                outcome.uploaded += 1
+            case 412:
+                try local {
+                    try state.record(SyncState.Conflict(collectionURL: collection.url, uid: uid, href: url,
+                                                        local: String(decoding: body, as: UTF8.self), recordedAt: store.now()))
+                }
+                refetch.insert(DAVHref.decodedPath(url))
+                outcome.conflicts += 1
+            default:
+                throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
+            }
+        }
+        for resource in known where index[resource.uid] == nil {
+            let response = try send(.delete, resource.href, headers: resource.entityTag.map { [HTTPHeader("If-Match", $0)] } ?? [])
+            switch response.status {
+            case 200..<300, 404:
+                try local { try state.removeResource(resource.href, in: collection.url) }
+                outcome.deletedOnServer += 1
+            case 412:
+                // Deleted here, edited there: the edit is kept and comes back down.
+                refetch.insert(DAVHref.decodedPath(resource.href))
+            default:
+                throw CalDAVError(.status(response.status), "\(resource.href): DELETE answered HTTP \(response.status)")
+            }
+        }
+        return refetch
+    }
+
+    /// The resource a new UID gets: its name percent-encoded, in the collection.
+    static func resourceURL(for uid: String, in collectionURL: String) -> String {
+        let name = uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid
+        return collectionURL + (collectionURL.hasSuffix("/") ? "" : "/") + name + ".ics"
+    }
+
+    /// RFC 3986's unreserved characters, ASCII only.
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// The ETag of a resource whose PUT reply carried none.
+    private func entityTag(of url: String) throws(CalDAVError) -> String? {
+        let reply = try multistatus(send(.propfind, url, headers: [HTTPHeader("Depth", "0")], body: DAVRequestBody.propfind([.entityTag])),
+                                    "PROPFIND")
+        return reply.responses.first?.entityTag
+    }
+
+    /// Gives an item made in Chime (no UID of its own) the UID it was uploaded under, so that it comes back as itself.
+    private func keep(_ uid: String, of items: CalendarItems) throws {
+        for series in items.events where series.event.externalKey == nil {
+            var event = series.event
+            event.externalKey = uid
+            _ = try store.save(event)
+        }
+        for reminder in items.reminders where reminder.externalKey == nil {
+            var reminder = reminder
+            reminder.externalKey = uid
+            try store.save(reminder)
+        }
+    }
+}

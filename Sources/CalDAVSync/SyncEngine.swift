@@ -1,0 +1,300 @@
+import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+import WebDAV
+
+/// One sync of a collection mapped to a Chime calendar: Chime's changes go
+/// up first (`SyncEngine+Upload`), then the server's come down by
+/// sync-collection from the stored token and calendar-multiget.
+///
+/// Down, each resource (one UID, master and overrides) is imported through
+/// the store's upsert by UID; a removed href removes that UID's items. A
+/// resource that does not read is reported and skipped, and a 404 inside a
+/// multiget skips that item. A token the server no longer takes (Radicale
+/// 403, Xandikos 412, both naming `valid-sync-token`) falls back to a full
+/// Depth 1 listing of ETags compared with the stored ones. The new token is
+/// stored in the transaction of the changes it brought, never before: a
+/// sync cut short leaves the old token, and the next one brings the
+/// changes again (the upsert by UID makes that harmless).
+public final class SyncEngine {
+    /// What one sync of one collection did.
+    public struct Outcome: Equatable, Sendable {
+        public var collectionURL: String
+        /// Resources PUT to the server.
+        public var uploaded = 0
+        /// Resources DELETEd on the server.
+        public var deletedOnServer = 0
+        /// Resources brought down and imported.
+        public var downloaded = 0
+        /// UIDs removed from Chime because the server removed them.
+        public var removed = 0
+        /// Local versions the server refused (412), kept as conflicts.
+        public var conflicts = 0
+        /// Resources left out, each with why.
+        public var skipped: [String] = []
+        /// Whether the stored token was refused and the full listing used.
+        public var fellBack = false
+        /// Whether the server listed every resource Chime held as gone and
+        /// nothing was removed for want of `allowsEmptying`.
+        public var heldEmpty = false
+    }
+
+    let store: CalendarStore
+    let state: SyncState
+    let credentials: HTTPCredentials?
+    /// Seconds each request may take.
+    let timeLimit: Double
+    private let client: HTTPClient
+    /// Requests sent so far by this engine (what the tests and the benchmark count).
+    public private(set) var requestCount = 0
+    /// Whether a collection that suddenly lists empty (every one of two or
+    /// more resources gone at once) may empty its Chime calendar. Off, such
+    /// a sync removes nothing and keeps the old token, so that a server's
+    /// mishap is not taken as "delete everything"; the person confirms.
+    public var allowsEmptying = false
+
+    /// Bound on sync-collection rounds while the server answers 507 (truncated).
+    static let maximumRounds = 64
+    /// Hrefs asked for in one calendar-multiget.
+    static let multigetBatch = 100
+
+    public init(store: CalendarStore, state: SyncState, credentials: HTTPCredentials?, timeLimit: Double = 30,
+                client: HTTPClient = HTTPClient()) {
+        self.store = store
+        self.state = state
+        self.credentials = credentials
+        self.timeLimit = timeLimit
+        self.client = client
+    }
+
+    public func sync(_ collection: SyncState.Collection) throws(CalDAVError) -> Outcome {
+        var outcome = Outcome(collectionURL: collection.url)
+        let calendar = try local { try store.calendar(identifier: collection.calendar) }
+        let refetch = collection.isReadOnly ? [] : try upload(collection, calendar: calendar, &outcome)
+        try download(collection, calendar: calendar, refetch: refetch, &outcome)
+        return outcome
+    }
+
+    // MARK: Down
+
+    /// What the server says changed: by decoded path, each href's URL and ETag.
+    struct Listing {
+        var changed: [String: (url: String, entityTag: String?)] = [:]
+        var removed: Set<String> = []
+        var syncToken: String?
+        var collectionTag: String?
+    }
+
+    /// A resource fetched and read, ready to import.
+    private struct Fetched {
+        var url: String
+        var entityTag: String?
+        var text: String
+        var uid: String
+        var items: CalendarItems
+    }
+
+    private func download(_ collection: SyncState.Collection, calendar: ItemCalendar, refetch: Set<String>,
+                          _ outcome: inout Outcome) throws(CalDAVError) {
+        let known = try local { try state.resources(of: collection.url) }
+        var byPath: [String: SyncState.Resource] = [:]
+        for resource in known { byPath[DAVHref.decodedPath(resource.href)] = resource }
+        let listing: Listing
+        if let changes = try changes(of: collection) {
+            listing = changes
+        } else {
+            outcome.fellBack = true
+            listing = try fullListing(of: collection, known: byPath)
+        }
+        if !allowsEmptying, known.count >= 2, listing.changed.isEmpty, listing.removed.isSuperset(of: byPath.keys) {
+            outcome.heldEmpty = true
+            outcome.skipped.append("\(collection.url): the server lists none of the \(known.count) resources Chime holds; nothing removed until confirmed")
+            return
+        }
+        // An ETag Chime already holds is its own upload: nothing to fetch.
+        var wanted = listing.changed.filter { path, change in
+            refetch.contains(path) || change.entityTag == nil || byPath[path]?.entityTag != change.entityTag
+        }.map { $0.value.url }
+        for path in refetch where listing.changed[path] == nil && !listing.removed.contains(path) {
+            if let url = byPath[path]?.href { wanted.append(url) }
+        }
+        wanted.sort()
+        var fetched: [Fetched] = []
+        for start in stride(from: 0, to: wanted.count, by: Self.multigetBatch) {
+            let batch = wanted[start..<min(start + Self.multigetBatch, wanted.count)]
+            let reply = try multistatus(send(.report, collection.url, headers: [HTTPHeader("Depth", "1")],
+                                             body: DAVRequestBody.calendarMultiget(batch.map(Self.path), properties: [.entityTag, .calendarData])),
+                                        "calendar-multiget")
+            for response in reply.responses where !isCollection(response, collection) {
+                guard response.status ?? 200 == 200, let text = response.calendarData else {
+                    outcome.skipped.append("\(response.url): not in the multiget's answer (HTTP \(response.status ?? response.status(of: .calendarData) ?? 0)); skipped")
+                    continue
+                }
+                switch read(text, url: response.url, calendar: calendar) {
+                case .success(let (uid, items)):
+                    fetched.append(Fetched(url: response.url, entityTag: response.entityTag, text: text, uid: uid, items: items))
+                case .failure(let reason):
+                    outcome.skipped.append(reason.description)
+                }
+            }
+        }
+        let conflicted = Set(refetch)
+        try local {
+            try store.transaction { () throws -> Void in
+                var index = try localIndex(of: calendar)
+                for path in listing.removed.sorted() {
+                    guard let resource = byPath[path] else { continue }
+                    if let items = index[resource.uid] {
+                        try remove(items)
+                        index[resource.uid] = nil
+                        outcome.removed += 1
+                    }
+                    try state.removeResource(resource.href, in: collection.url)
+                }
+                for resource in fetched {
+                    // The server's version wins where Chime's was refused: the local one is kept as a conflict.
+                    if conflicted.contains(DAVHref.decodedPath(resource.url)), let items = index[resource.uid] { try remove(items) }
+                    try store.importItems(resource.items, into: calendar.identifier)
+                    outcome.downloaded += 1
+                }
+                if !fetched.isEmpty { index = try localIndex(of: calendar) }
+                for resource in fetched {
+                    let digest = try SyncDigest.of(index[resource.uid] ?? CalendarItems())
+                    try state.save(SyncState.Resource(href: resource.url, uid: resource.uid, entityTag: resource.entityTag, base: resource.text,
+                                                      localDigest: digest), in: collection.url)
+                }
+                try state.setTokens(of: collection.url, syncToken: listing.syncToken, collectionTag: listing.collectionTag ?? collection.collectionTag)
+            }
+        }
+    }
+
+    /// sync-collection from the stored token, round after round while the
+    /// server truncates (507); nil when the server refuses the token.
+    private func changes(of collection: SyncState.Collection) throws(CalDAVError) -> Listing? {
+        var listing = Listing(syncToken: collection.syncToken)
+        for _ in 0..<Self.maximumRounds {
+            let response = try send(.report, collection.url, headers: [HTTPHeader("Depth", "0")],
+                                    body: DAVRequestBody.syncCollection(token: listing.syncToken, properties: [.entityTag]))
+            if [403, 412].contains(response.status), collection.syncToken != nil,
+               String(decoding: response.body, as: UTF8.self).contains("valid-sync-token") {
+                return nil
+            }
+            let reply = try multistatus(response, "sync-collection")
+            for member in reply.responses where !isCollection(member, collection) {
+                if member.status == 404 {
+                    listing.changed[member.path] = nil
+                    listing.removed.insert(member.path)
+                } else {
+                    listing.changed[member.path] = (member.url, member.entityTag)
+                    listing.removed.remove(member.path)
+                }
+            }
+            listing.syncToken = reply.syncToken ?? listing.syncToken
+            if !reply.isTruncated { return listing }
+        }
+        throw CalDAVError(.status(507), "\(collection.url): sync-collection still truncated after \(Self.maximumRounds) rounds")
+    }
+
+    /// Every member's ETag by a Depth 1 PROPFIND, compared with the stored
+    /// ones; the collection's own token and ctag come with it.
+    private func fullListing(of collection: SyncState.Collection, known: [String: SyncState.Resource]) throws(CalDAVError) -> Listing {
+        let reply = try multistatus(send(.propfind, collection.url, headers: [HTTPHeader("Depth", "1")],
+                                         body: DAVRequestBody.propfind([.resourceType, .entityTag, .syncToken, .collectionTag])),
+                                    "PROPFIND")
+        var listing = Listing()
+        for member in reply.responses {
+            if isCollection(member, collection) {
+                listing.syncToken = member.syncToken
+                listing.collectionTag = member.collectionTag
+            } else if !member.isCollection {
+                listing.changed[member.path] = (member.url, member.entityTag)
+            }
+        }
+        listing.removed = Set(known.keys.filter { listing.changed[$0] == nil })
+        return listing
+    }
+
+    private func isCollection(_ response: Multistatus.Response, _ collection: SyncState.Collection) -> Bool {
+        let path = DAVHref.decodedPath(collection.url)
+        return response.path == path || response.path + "/" == path || response.path == path + "/"
+    }
+
+    /// One resource's text as items of `calendar`, with its one UID; a reason when it does not read.
+    private func read(_ text: String, url: String, calendar: ItemCalendar) -> Result<(String, CalendarItems), Skip> {
+        let plan: CalendarImport.Plan
+        do {
+            plan = try CalendarImport.plan(Array(text.utf8), source: url, into: calendar, defaultCalendar: calendar, store: store)
+        } catch {
+            return .failure(Skip("\(error.description); skipped"))
+        }
+        if let fault = plan.faults.first { return .failure(Skip("\(fault.description); skipped")) }
+        var items = CalendarItems()
+        for part in plan.parts { items.append(part.items) }
+        let uids = Set(items.events.compactMap(\.event.externalKey) + items.reminders.compactMap(\.externalKey))
+        guard uids.count == 1, let uid = uids.first else {
+            return .failure(Skip("\(url): holds \(uids.count) UIDs, not one; skipped"))
+        }
+        return .success((uid, items))
+    }
+
+    struct Skip: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: The local side
+
+    /// The calendar's items by UID (what Chime exports as the UID for an item that has no key of its own).
+    func localIndex(of calendar: ItemCalendar) throws -> [String: CalendarItems] {
+        let items = try store.items(of: calendar.identifier)
+        var index: [String: CalendarItems] = [:]
+        for series in items.events { index[Self.uid(of: series.event), default: CalendarItems()].events.append(series) }
+        for reminder in items.reminders { index[Self.uid(of: reminder), default: CalendarItems()].reminders.append(reminder) }
+        return index
+    }
+
+    /// The absolute path of a URL, its encoding kept (an href to send).
+    static func path(_ url: String) -> String {
+        let path = url.dropFirst(CalendarDiscovery.origin(of: url).count)
+        return path.isEmpty ? "/" : String(path)
+    }
+
+    static func uid(of event: Event) -> String { event.externalKey ?? "\(event.identifier.rawValue)@chime" }
+    static func uid(of reminder: Reminder) -> String { reminder.externalKey ?? "\(reminder.identifier.rawValue)@chime" }
+
+    private func remove(_ items: CalendarItems) throws {
+        for series in items.events { try store.remove(series.event) }
+        for reminder in items.reminders { try store.removeReminder(reminder.identifier) }
+    }
+
+    /// A store call, its failure as a sync's.
+    func local<T>(_ body: () throws -> T) throws(CalDAVError) -> T {
+        do {
+            return try body()
+        } catch let error as CalDAVError {
+            throw error
+        } catch {
+            throw CalDAVError(.store, (error as? StoreError)?.description ?? String(describing: error))
+        }
+    }
+
+    // MARK: Requests
+
+    func send(_ method: HTTPRequest.Method, _ url: String, headers: [HTTPHeader] = [], body: [UInt8] = [],
+              contentType: String = DAVRequestBody.contentType) throws(CalDAVError) -> HTTPResponse {
+        requestCount += 1
+        let request = HTTPRequest(method, url, headers: headers + [HTTPHeader("Content-Type", contentType)], body: body,
+                                  credentials: credentials, timeLimit: timeLimit)
+        do {
+            return try client.send(request)
+        } catch {
+            throw CalDAVError(.transport(error.code), error.description)
+        }
+    }
+
+    func multistatus(_ response: HTTPResponse, _ what: String) throws(CalDAVError) -> Multistatus {
+        try Multistatus.reply(response, to: what)
+    }
+}

@@ -1,0 +1,57 @@
+import CalDAVSync
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+import TestSupport
+import Testing
+
+@Suite("Accounts: password commands and calendars mapped")
+struct AccountTests {
+    @Test("the password is the first line the command prints; it runs without a shell")
+    func passwordFirstLine() throws {
+        #expect(try PasswordCommand(["printf", "s3cret\\nsecond line\\n"]).password() == "s3cret")
+        #expect(try PasswordCommand(["/bin/sh", "-c", "echo from-a-shell"]).password() == "from-a-shell")
+        // No shell unless named: the words are not split or expanded.
+        #expect(throws: PasswordCommand.Failure.self) { try PasswordCommand(["echo $HOME"]).password() }
+    }
+
+    @Test("a failing, silent or hanging password command is a clear error that names it")
+    func passwordFailures() throws {
+        #expect(throws: PasswordCommand.Failure(description: "password command 'false' exited with status 1")) {
+            try PasswordCommand(["false"]).password()
+        }
+        #expect(throws: PasswordCommand.Failure(description: "password command 'true' printed no password")) {
+            try PasswordCommand(["true"]).password()
+        }
+        #expect(throws: PasswordCommand.Failure(description: "password command 'sleep' gave no answer within 1 s")) {
+            try PasswordCommand(["sleep", "30"], timeLimit: 1).password()
+        }
+        #expect(throws: PasswordCommand.Failure(description: "the password command is empty")) { try PasswordCommand([]).password() }
+    }
+
+    @Test("an account's calendars map to Chime calendars named by their display names, and a second adoption keeps them",
+          arguments: CalDAVServer.Kind.allCases)
+    func adopt(kind: CalDAVServer.Kind) throws {
+        let server = try CalDAVServer(kind)
+        _ = try server.makeCalendar("Work")
+        _ = try server.makeCalendar("Chores", components: ["VTODO"])
+        let password = server.password.map { ["printf", $0] }
+        let credentials = try server.user.map { HTTPCredentials(user: $0, password: try PasswordCommand(password ?? []).password()) }
+        let discovered = try CalendarDiscovery(credentials: credentials, timeLimit: 20).discover(server.base)
+        let fixture = try StoreFixture(zone: "Europe/Berlin")
+        let store = try fixture.open()
+        let state = try SyncState(store: store)
+        let account = SyncState.Account(name: "home", address: server.base, user: server.user, passwordCommand: password)
+        let mapped = try state.adopt(account, discovered: discovered)
+        let titles = try mapped.map { try store.calendar(identifier: $0.calendar).title }
+        #expect(Set(titles).isSuperset(of: ["Work", "Chores"]))
+        #expect(mapped.first { $0.displayName == "Chores" }?.components == ["VTODO"])
+        #expect(try state.accounts() == [account])
+        let again = try state.adopt(account, discovered: discovered)
+        #expect(again.map(\.calendar) == mapped.map(\.calendar))
+        #expect(try store.calendars().filter { $0.title == "Work" }.count == 1)
+        try state.removeAccount("home")
+        #expect(try state.accounts().isEmpty && state.collections().isEmpty)
+    }
+}

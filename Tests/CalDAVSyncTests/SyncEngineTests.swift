@@ -1,0 +1,256 @@
+import CalDAVSync
+import CalendarModel
+import CalendarStore
+import Foundation
+import HTTPDownload
+import TestSupport
+import Testing
+
+/// A server with a calendar the phone fills, a Chime store whose calendar
+/// "Phone" is mapped to it, and a sync run on demand.
+private final class SyncRig {
+    let server: CalDAVServer
+    let fixture: StoreFixture
+    let store: CalendarStore
+    let state: SyncState
+    let calendarURL: String
+    let calendar: ItemCalendar
+    /// Requests the last sync sent.
+    var requests = 0
+
+    init(_ kind: CalDAVServer.Kind) throws {
+        server = try CalDAVServer(kind)
+        calendarURL = try server.makeCalendar("Phone")
+        fixture = try StoreFixture(zone: "Europe/Berlin")
+        // 2027-01-01T00:00:00Z
+        store = try fixture.open(now: { Date(timeIntervalSince1970: 1_798_761_600) })
+        calendar = ItemCalendar(title: "Phone")
+        try store.save(calendar)
+        state = try SyncState(store: store)
+        try state.save(SyncState.Account(name: "test", address: server.base, user: server.user, passwordCommand: nil))
+        try state.save(SyncState.Collection(account: "test", url: calendarURL, calendar: calendar.identifier, displayName: "Phone",
+                                            components: ["VEVENT", "VTODO"], isReadOnly: false))
+    }
+
+    var collection: SyncState.Collection { get throws { try #require(try state.collections().first) } }
+
+    @discardableResult
+    func sync() throws -> SyncEngine.Outcome {
+        let engine = SyncEngine(store: store, state: state, credentials: server.user.map { HTTPCredentials(user: $0, password: server.password ?? "") },
+                                timeLimit: 20)
+        let outcome = try engine.sync(try collection)
+        requests = engine.requestCount
+        return outcome
+    }
+
+    var items: CalendarItems { get throws { try store.items(of: calendar.identifier) } }
+
+    func reminder(_ uid: String) throws -> Reminder? { try items.reminders.first { $0.externalKey == uid } }
+
+    func put(_ text: String) throws -> String { try server.put(text.replacingOccurrences(of: "\n", with: "\r\n"), in: calendarURL) }
+    func list() throws -> [String] { try server.phone(["list", calendarURL]).split(separator: "\n").map(String.init) }
+}
+
+private let weekly = """
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//phone//EN
+    BEGIN:VEVENT
+    UID:standup@phone
+    DTSTAMP:20261201T080000Z
+    DTSTART:20270104T090000Z
+    DTEND:20270104T091500Z
+    RRULE:FREQ=WEEKLY;COUNT=4
+    SUMMARY:Stand-up
+    END:VEVENT
+    BEGIN:VEVENT
+    UID:standup@phone
+    DTSTAMP:20261201T080000Z
+    RECURRENCE-ID:20270111T090000Z
+    DTSTART:20270111T100000Z
+    DTEND:20270111T101500Z
+    SUMMARY:Stand-up (moved)
+    END:VEVENT
+    END:VCALENDAR
+    """
+
+private func todo(_ summary: String, uid: String = "bins@phone", extra: String = "") -> String {
+    """
+    BEGIN:VCALENDAR
+    VERSION:2.0
+    PRODID:-//phone//EN
+    BEGIN:VTODO
+    UID:\(uid)
+    DTSTAMP:20261201T080000Z
+    DUE:20270105T170000Z
+    SUMMARY:\(summary)
+    \(extra)BEGIN:VALARM
+    ACTION:DISPLAY
+    DESCRIPTION:\(summary)
+    TRIGGER;RELATED=END:-PT15M
+    END:VALARM
+    END:VTODO
+    END:VCALENDAR
+    """
+}
+
+@Suite("Two-way sync against Radicale and Xandikos")
+struct SyncEngineTests {
+    @Test("a first sync brings the phone's event with its override and its to-do with its RELATED=END alarm", arguments: CalDAVServer.Kind.allCases)
+    func firstSync(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        _ = try rig.put(weekly)
+        _ = try rig.put(todo("Put the bins out"))
+        let outcome = try rig.sync()
+        #expect(outcome.downloaded == 2 && outcome.skipped.isEmpty && outcome.uploaded == 0)
+        let items = try rig.items
+        let series = try #require(items.events.first)
+        #expect(items.events.count == 1)
+        #expect(series.event.title == "Stand-up" && series.event.externalKey == "standup@phone")
+        #expect(series.detached.map(\.title) == ["Stand-up (moved)"])
+        let reminder = try #require(try rig.reminder("bins@phone"))
+        #expect(reminder.title == "Put the bins out")
+        #expect(reminder.alarms.map(\.trigger) == [.relative(seconds: -900)])
+        #expect(try rig.state.resources(of: rig.calendarURL).map(\.uid).sorted() == ["bins@phone", "standup@phone"])
+        #expect(try rig.collection.syncToken?.isEmpty == false)
+    }
+
+    @Test("a phone edit and a phone delete come down; with nothing changed the next sync is one request", arguments: CalDAVServer.Kind.allCases)
+    func phoneChanges(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let event = try rig.put(weekly)
+        _ = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        _ = try rig.put(todo("Put the bins out, both of them"))
+        _ = try rig.server.phone(["delete", event])
+        let outcome = try rig.sync()
+        #expect(outcome.downloaded == 1 && outcome.removed == 1 && outcome.skipped.isEmpty)
+        #expect(try rig.items.events.isEmpty)
+        #expect(try rig.reminder("bins@phone")?.title == "Put the bins out, both of them")
+        #expect(try rig.state.resources(of: rig.calendarURL).map(\.uid) == ["bins@phone"])
+        let quiet = try rig.sync()
+        #expect(rig.requests == 1)
+        #expect(quiet.downloaded == 0 && quiet.removed == 0 && quiet.uploaded == 0 && quiet.deletedOnServer == 0)
+    }
+
+    @Test("a Chime add, edit and delete go up, and the phone sees each", arguments: CalDAVServer.Kind.allCases)
+    func chimeChanges(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        try rig.sync()
+        var reminder = Reminder(calendarIdentifier: rig.calendar.identifier, title: "Call the plumber")
+        try rig.store.save(reminder)
+        let added = try rig.sync()
+        #expect(added.uploaded == 1 && added.downloaded == 0)
+        let url = try #require(try rig.list().first)
+        #expect(try rig.list().count == 1)
+        #expect(try rig.server.get(url).contains("SUMMARY:Call the plumber"))
+        // The uploaded item keeps its identity: it is not brought back as a second one.
+        #expect(try rig.items.reminders.map(\.identifier) == [reminder.identifier])
+
+        reminder = try rig.store.reminder(identifier: reminder.identifier)
+        reminder.title = "Call the plumber again"
+        try rig.store.save(reminder)
+        let edited = try rig.sync()
+        #expect(edited.uploaded == 1 && edited.conflicts == 0)
+        #expect(try rig.server.get(url).contains("SUMMARY:Call the plumber again"))
+
+        try rig.store.removeReminder(reminder.identifier)
+        let removed = try rig.sync()
+        #expect(removed.deletedOnServer == 1)
+        let left = try rig.list()
+        #expect(left.isEmpty, "\(left)")
+        #expect(try rig.state.resources(of: rig.calendarURL).isEmpty)
+    }
+
+    @Test("Done on the desktop completes the phone's to-do on the server", arguments: CalDAVServer.Kind.allCases)
+    func doneGoesUp(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let reminder = try #require(try rig.reminder("bins@phone"))
+        _ = try rig.store.complete(reminder.identifier)
+        let outcome = try rig.sync()
+        #expect(outcome.uploaded == 1 && outcome.conflicts == 0)
+        let text = try rig.server.get(url)
+        #expect(text.contains("STATUS:COMPLETED"), "\(text)")
+        #expect(text.contains("UID:bins@phone"))
+    }
+
+    @Test("edited on both sides: the server refuses with 412, its version is kept, the local one is kept as a conflict",
+          arguments: CalDAVServer.Kind.allCases)
+    func bothEdited(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        var local = try #require(try rig.reminder("bins@phone"))
+        local.title = "Put the bins out (Chime)"
+        try rig.store.save(local)
+        _ = try rig.put(todo("Put the bins out (phone)"))
+        let outcome = try rig.sync()
+        #expect(outcome.conflicts == 1 && outcome.uploaded == 0 && outcome.downloaded == 1)
+        #expect(try rig.server.get(url).contains("SUMMARY:Put the bins out (phone)"))
+        #expect(try rig.reminder("bins@phone")?.title == "Put the bins out (phone)")
+        let conflict = try #require(try rig.state.conflicts().first)
+        #expect(conflict.uid == "bins@phone")
+        #expect(conflict.local.contains("SUMMARY:Put the bins out (Chime)"))
+        // Settled: the next sync uploads nothing and finds no conflict.
+        let next = try rig.sync()
+        #expect(next.conflicts == 0 && next.uploaded == 0)
+    }
+
+    @Test("a token the server no longer takes falls back to the full listing and ends in the same state", arguments: CalDAVServer.Kind.allCases)
+    func invalidToken(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let event = try rig.put(weekly)
+        _ = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        var collection = try rig.collection
+        collection.syncToken = kind == .radicale ? "http://radicale.org/ns/sync/0123456789abcdef" : "0123456789abcdef"
+        try rig.state.save(collection)
+        _ = try rig.put(todo("Put the bins out, both of them"))
+        _ = try rig.server.phone(["delete", event])
+        let outcome = try rig.sync()
+        #expect(outcome.fellBack)
+        #expect(outcome.downloaded == 1 && outcome.removed == 1)
+        #expect(try rig.items.events.isEmpty)
+        #expect(try rig.reminder("bins@phone")?.title == "Put the bins out, both of them")
+        let after = try rig.collection.syncToken
+        #expect(after != nil && after != collection.syncToken)
+        let quiet = try rig.sync()
+        #expect(!quiet.fellBack && rig.requests == 1)
+    }
+
+    @Test("a collection that suddenly lists empty removes nothing until confirmed", arguments: CalDAVServer.Kind.allCases)
+    func suddenlyEmpty(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let event = try rig.put(weekly)
+        let bins = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let token = try rig.collection.syncToken
+        _ = try rig.server.phone(["delete", event])
+        _ = try rig.server.phone(["delete", bins])
+        let held = try rig.sync()
+        #expect(held.heldEmpty && held.removed == 0)
+        #expect(try rig.items.count == 2)
+        #expect(try rig.collection.syncToken == token)
+        let engine = SyncEngine(store: rig.store, state: rig.state,
+                                credentials: rig.server.user.map { HTTPCredentials(user: $0, password: rig.server.password ?? "") }, timeLimit: 20)
+        engine.allowsEmptying = true
+        let confirmed = try engine.sync(try rig.collection)
+        #expect(!confirmed.heldEmpty && confirmed.removed == 2)
+        #expect(try rig.items.count == 0)
+    }
+
+    @Test("a resource Chime cannot read is skipped with a report, and the rest syncs", arguments: CalDAVServer.Kind.allCases)
+    func brokenResource(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        _ = try rig.put(todo("Broken", uid: "broken@phone", extra: "PRIORITY:42\n"))
+        _ = try rig.put(todo("Put the bins out"))
+        let outcome = try rig.sync()
+        #expect(outcome.downloaded == 1)
+        #expect(outcome.skipped.count == 1)
+        #expect(outcome.skipped.first?.contains("PRIORITY") == true)
+        #expect(try rig.items.reminders.map(\.externalKey) == ["bins@phone"])
+        #expect(try rig.collection.syncToken != nil)
+    }
+}

@@ -1,0 +1,49 @@
+import CalendarModel
+import CalendarStore
+import CommandLineInterface
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("chime account and chime sync against Radicale")
+struct SyncCommandTests {
+    @Test("account add maps the phone's calendar; sync brings its to-do down and a Chime reminder up; account remove forgets it")
+    func accountAndSync() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        _ = try server.put("""
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
+            DUE:20270105T170000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
+            """, in: calendarURL)
+        let scratch = Scratch()
+        let added = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        #expect(added.output.first == "added account 'home' with 1 calendar")
+        #expect(added.output.dropFirst().first == "home: Phone (VEVENT,VTODO) \(calendarURL)")
+        #expect(scratch.ok("account", "list").text == "home: Phone (VEVENT,VTODO) \(calendarURL)")
+
+        #expect(scratch.ok("sync").text == "home/Phone: 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts")
+        let store = try scratch.store()
+        let phone = try store.calendar(named: "Phone")
+        #expect(try store.items(of: phone.identifier).reminders.map(\.title) == ["Put the bins out"])
+
+        _ = scratch.ok("add", "reminder", "Call the plumber", "--calendar", "Phone")
+        #expect(scratch.ok("sync", "home").text == "home/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
+        #expect(try server.phone(["list", calendarURL]).split(separator: "\n").count == 2)
+        #expect(scratch.ok("sync", "--status").text == "No conflicts.")
+
+        #expect(scratch.ok("account", "remove", "home").text == "removed account 'home'")
+        #expect(scratch.ok("sync").text == "No accounts.")
+    }
+
+    @Test("a wrong password command fails clearly, and an unknown account is refused")
+    func failures() throws {
+        let server = try CalDAVServer(.radicale)
+        let scratch = Scratch()
+        _ = scratch.ok("calendar", "add", "Home")
+        try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "printf hunter2"], status: 69,
+                            mentioning: ["refused the password for user 'ann'"])
+        try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "false"], status: 65,
+                            mentioning: ["password command 'false' exited with status 1"])
+        try scratch.refuses(["sync", "work"], status: 65, mentioning: ["'work' is not an account"])
+    }
+}
