@@ -1,4 +1,6 @@
 import CalendarModel
+import CommandLineSupport
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,7 +15,12 @@ extension Chime {
             guard let argument = CommandLine.unsafeArgv[index] else { return [] }
             return UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
         }
-        return run(argumentBytes: bytes)
+        let status = run(argumentBytes: bytes)
+        if let reason = CommandContext.flushProcessOutput() {
+            FileHandle.standardError.write(Data("chime: cannot write standard output: \(reason)\n".utf8))
+            return status == ExitStatus.success ? ExitStatus.storeFailure : status
+        }
+        return status
     }
 
     /// Runs `chime` with arguments given as bytes (without the program

@@ -95,7 +95,8 @@ public enum Chime {
           66  not found: no item with that identifier, no such calendar or occurrence
           69  unavailable: no daemon answers (chime daemon status, chime location),
               the holiday source cannot be reached (chime holidays update)
-          74  the store cannot be opened, read or written
+          74  the store cannot be opened, read or written, or standard output
+              cannot be written
         """
     }
 }

@@ -59,12 +59,24 @@ public struct CommandContext: Sendable {
     public static var process: CommandContext {
         CommandContext(
             standardOutput: { line in
-                fputs(line, processStandardOutput)
+                // By length, not as a C string: a NUL in the text (a UID
+                // imported with one) must not end the output there.
+                var line = line
+                line.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, processStandardOutput) }
                 fputc(0x0A, processStandardOutput)
             },
             standardError: { line in
                 fflush(processStandardOutput)
                 FileHandle.standardError.write(Data((line + "\n").utf8))
             })
+    }
+
+    /// Flushes the process's standard output and says why it could not be
+    /// written (a full disk, a closed pipe), if it could not: a command
+    /// whose output was lost has not succeeded.
+    static func flushProcessOutput() -> String? {
+        let flushed = fflush(processStandardOutput) == 0
+        guard !flushed || ferror(processStandardOutput) != 0 else { return nil }
+        return String(cString: strerror(errno))
     }
 }

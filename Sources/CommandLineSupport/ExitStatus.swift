@@ -18,7 +18,8 @@ public enum ExitStatus {
     /// another `chimed` already runs.
     public static let unavailable: Int32 = 69
     /// The store could not be opened, read or written (EX_IOERR): permissions,
-    /// a read-only medium, a damaged file, a lock held too long.
+    /// a read-only medium, a damaged file, a lock held too long; or standard
+    /// output could not be written (a full disk, a closed pipe).
     public static let storeFailure: Int32 = 74
 
     /// Every status a command returns; README's table, chime(1) and

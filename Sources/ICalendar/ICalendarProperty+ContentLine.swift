@@ -23,9 +23,9 @@ extension ICalendarProperty {
     /// when there is no name or no colon after the parameters.
     public init(contentLine text: some StringProtocol, line: Int = 0) throws(ICalendarValueError) {
         var text = String(text)
-        var invalidUTF8 = false
+        var repairs = ICalendarContentLine.Repairs()
         let result = text.withUTF8 { bytes in
-            Result { () throws(ICalendarContentLine.Fault) in try ICalendarContentLine.parse(bytes, line: line, invalidUTF8: &invalidUTF8) }
+            Result { () throws(ICalendarContentLine.Fault) in try ICalendarContentLine.parse(bytes, line: line, repairs: &repairs) }
         }
         switch result {
         case .success(let property): self = property
@@ -77,10 +77,10 @@ extension ICalendarComponent {
             guard end > start else { continue }
             number += 1
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            var invalidUTF8 = false
+            var repairs = ICalendarContentLine.Repairs()
             let property: ICalendarProperty
             do {
-                property = try ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8)
+                property = try ICalendarContentLine.parse(line, line: number, repairs: &repairs)
             } catch {
                 throw ICalendarValueError(value: String(decoding: line, as: UTF8.self), line: number, reason: error.reason)
             }
@@ -115,6 +115,27 @@ enum ICalendarContentLine {
     struct Fault: Error {
         var reason: String
     }
+
+    /// What reading a line had to mend; the text read has U+FFFD in place
+    /// of each byte mended.
+    struct Repairs: OptionSet {
+        var rawValue: UInt8
+        /// Bytes that are not UTF-8.
+        static let invalidUTF8 = Repairs(rawValue: 1)
+        /// RFC 5545's CONTROL characters (U+0000–U+0008, U+000A–U+001F,
+        /// U+007F), which no value may hold: a NUL kept in a UID would end
+        /// the C string of every program that reads it back.
+        static let controlCharacters = Repairs(rawValue: 2)
+    }
+
+    /// A CONTROL character of RFC 5545 §3.1: every C0 byte but HTAB, and DEL.
+    @inline(__always)
+    static func isControl(_ byte: UInt8) -> Bool {
+        (byte < 0x20 && byte != tab) || byte == 0x7F
+    }
+
+    /// U+FFFD, the replacement character, in UTF-8.
+    static let replacement: [UInt8] = [0xEF, 0xBF, 0xBD]
 
     static let colon = UInt8(ascii: ":"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")
     static let quote = UInt8(ascii: "\""), caret = UInt8(ascii: "^"), equals = UInt8(ascii: "=")
@@ -170,30 +191,49 @@ enum ICalendarContentLine {
         }
     }
 
-    /// `bytes[range]` as text; invalid UTF-8 becomes U+FFFD and sets `invalidUTF8`.
-    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, invalidUTF8: inout Bool) -> String {
+    /// `bytes[range]` as text; invalid UTF-8 and CONTROL characters become
+    /// U+FFFD and are noted in `repairs`.
+    static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, repairs: inout Repairs) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
-        if let text = String(validating: slice, as: UTF8.self) { return text }
-        invalidUTF8 = true
-        return String(decoding: slice, as: UTF8.self)
+        guard slice.contains(where: isControl) else { return utf8Text(slice, repairs: &repairs) }
+        repairs.insert(.controlCharacters)
+        var mended: [UInt8] = []
+        mended.reserveCapacity(slice.count + 8)
+        for byte in slice {
+            if isControl(byte) { mended.append(contentsOf: replacement) } else { mended.append(byte) }
+        }
+        return mended.withUnsafeBufferPointer { utf8Text($0, repairs: &repairs) }
+    }
+
+    /// The bytes as text, invalid UTF-8 as U+FFFD (noted in `repairs`).
+    private static func utf8Text(_ bytes: UnsafeBufferPointer<UInt8>, repairs: inout Repairs) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return text }
+        repairs.insert(.invalidUTF8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A parameter value in `bytes[range]` with its RFC 6868 escapes
     /// decoded: `^n` (or `^N`) a line break, `^^` a caret, `^'` a double
-    /// quote; any other caret stays as it is.
-    static func parameterText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, invalidUTF8: inout Bool) -> String {
+    /// quote; any other caret stays as it is. CONTROL characters as they
+    /// stand are mended as `text` mends them; the line feed `^n` stands for is kept.
+    static func parameterText(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, repairs: inout Repairs) -> String {
         var hasCaret = false
         for index in range where bytes[index] == caret {
             hasCaret = true
             break
         }
-        guard hasCaret else { return text(bytes, range, invalidUTF8: &invalidUTF8) }
+        guard hasCaret else { return text(bytes, range, repairs: &repairs) }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(range.count)
         var index = range.lowerBound
         while index < range.upperBound {
             let byte = bytes[index]
             index += 1
+            if isControl(byte) {
+                repairs.insert(.controlCharacters)
+                decoded.append(contentsOf: replacement)
+                continue
+            }
             guard byte == caret, index < range.upperBound else {
                 decoded.append(byte)
                 continue
@@ -205,14 +245,14 @@ enum ICalendarContentLine {
             default: decoded.append(caret)
             }
         }
-        return decoded.withUnsafeBufferPointer { text($0, 0..<$0.count, invalidUTF8: &invalidUTF8) }
+        return decoded.withUnsafeBufferPointer { utf8Text($0, repairs: &repairs) }
     }
 
     /// Reads one unfolded content line: `NAME *(";" PARAM "=" value *("," value)) ":" value`.
     /// Names are upper-cased; parameter values lose their quotes and RFC
-    /// 6868 escapes; the value is kept as it stands. Invalid UTF-8 is
-    /// replaced with U+FFFD and reported through `invalidUTF8`.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, invalidUTF8: inout Bool) throws(Fault) -> ICalendarProperty {
+    /// 6868 escapes; the value is kept as it stands. Invalid UTF-8 and
+    /// CONTROL characters are replaced with U+FFFD and noted in `repairs`.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, line: Int, repairs: inout Repairs) throws(Fault) -> ICalendarProperty {
         let count = bytes.count
         var index = 0
         while index < count, isNameByte(bytes[index]) { index += 1 }
@@ -238,7 +278,7 @@ enum ICalendarContentLine {
                     guard end < count else {
                         throw Fault(reason: "has a quoted value of the parameter \(parameterName) without its closing quote")
                     }
-                    values.append(parameterText(bytes, start..<end, invalidUTF8: &invalidUTF8))
+                    values.append(parameterText(bytes, start..<end, repairs: &repairs))
                     index = end + 1
                     guard index == count || bytes[index] == comma || bytes[index] == semicolon || bytes[index] == colon else {
                         throw Fault(reason: "has text after the closing quote of the parameter \(parameterName)")
@@ -250,7 +290,7 @@ enum ICalendarContentLine {
                         if byte == semicolon || byte == colon || byte == comma { break }
                         index += 1
                     }
-                    values.append(parameterText(bytes, start..<index, invalidUTF8: &invalidUTF8))
+                    values.append(parameterText(bytes, start..<index, repairs: &repairs))
                 }
                 guard index < count, bytes[index] == comma else { break }
                 index += 1
@@ -263,7 +303,7 @@ enum ICalendarContentLine {
         // Built with an empty name and given the upper-case one after: the
         // initialiser's uppercased() is a cost per line the reader need not pay.
         var property = ICalendarProperty(name: "", parameters: parameters,
-                                         value: text(bytes, (index + 1)..<count, invalidUTF8: &invalidUTF8), line: line)
+                                         value: text(bytes, (index + 1)..<count, repairs: &repairs), line: line)
         property.name = name
         return property
     }
@@ -282,7 +322,7 @@ enum ICalendarContentLine {
         out.append(colon)
         let valueStart = out.count
         out.append(contentsOf: property.value.utf8)
-        return flaw ?? lineBreakFlaw(out, from: valueStart)
+        return flaw ?? valueFlaw(out, from: valueStart)
     }
 
     /// Appends `;NAME=value,…` and returns why it would not read back the same, if it would not.
@@ -292,6 +332,8 @@ enum ICalendarContentLine {
             flaw = "'\(parameter.name)' is not a parameter name (letters, digits, '-', '_')"
         } else if parameter.values.isEmpty {
             flaw = "the parameter \(parameter.name) has no value"
+        } else if let control = parameter.values.lazy.compactMap({ $0.utf8.first { isControl($0) && $0 != lineFeed } }).first {
+            flaw = "the parameter \(parameter.name) holds the control character U+\(hex4(control)), which no content line may"
         }
         out.append(semicolon)
         out.append(contentsOf: parameter.name.utf8)
@@ -303,12 +345,17 @@ enum ICalendarContentLine {
         return flaw
     }
 
-    /// Why the value in `out` from `valueStart` on cannot be a content line's, if it holds a line feed.
-    static func lineBreakFlaw(_ out: [UInt8], from valueStart: Int) -> String? {
-        let found = out.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress.map { memchr($0 + valueStart, Int32(lineFeed), buffer.count - valueStart) != nil } ?? false
-        }
-        return found ? "the value holds a line break, which a content line cannot (TEXT writes it as \\n)" : nil
+    /// Why the value in `out` from `valueStart` on cannot be a content
+    /// line's, if it holds a line feed or another CONTROL character.
+    static func valueFlaw(_ out: [UInt8], from valueStart: Int) -> String? {
+        guard let control = out[valueStart...].first(where: isControl) else { return nil }
+        if control == lineFeed { return "the value holds a line break, which a content line cannot (TEXT writes it as \\n)" }
+        return "the value holds the control character U+\(hex4(control)), which no content line may (TEXT writes it as U+FFFD)"
+    }
+
+    private static func hex4(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return String(repeating: "0", count: 4 - digits.count) + digits
     }
 
     /// Quoted when it holds `;`, `:` or `,`; `^`, `"` and line feeds RFC 6868-escaped.

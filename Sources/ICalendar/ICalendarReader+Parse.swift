@@ -198,16 +198,20 @@ extension ICalendarReader {
                                         reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
                 return
             }
-            var invalidUTF8 = false
+            var repairs = ICalendarContentLine.Repairs()
             let property: ICalendarProperty
             do {
-                property = try ICalendarContentLine.parse(line, line: number, invalidUTF8: &invalidUTF8)
+                property = try ICalendarContentLine.parse(line, line: number, repairs: &repairs)
             } catch {
                 fault(number, "'\(Self.snippet(line))' \(error.reason)")
                 return
             }
-            if invalidUTF8 {
+            if repairs.contains(.invalidUTF8) {
                 warn(Warning(line: number, kind: .invalidUTF8, reason: "bytes that are not UTF-8 are replaced with U+FFFD"))
+            }
+            if repairs.contains(.controlCharacters) {
+                warn(Warning(line: number, kind: .controlCharacters,
+                             reason: "control characters, which RFC 5545 allows in no value, are replaced with U+FFFD"))
             }
             if isBegin {
                 try beginComponent(property, line: number)

@@ -46,6 +46,8 @@ extension ICalendarReader {
             case outsideComponent
             /// Bytes that are not UTF-8, replaced with U+FFFD.
             case invalidUTF8
+            /// CONTROL characters (a NUL, a BEL, …; not HTAB), replaced with U+FFFD.
+            case controlCharacters
             /// Lines ending in CR alone (no LF anywhere), read as line ends.
             case carriageReturnLineEnds
         }

@@ -1,8 +1,9 @@
 /// TEXT values (RFC 5545 §3.3.11): backslash escapes for `\`, `;`, `,` and
-/// line breaks.
+/// line breaks; the other CONTROL characters, which have no escape, are
+/// written as U+FFFD.
 public enum ICalendarText {
     /// The value text for `text`: `\` `;` `,` escaped, line breaks as `\n`
-    /// (a CR LF pair or a lone CR is one break).
+    /// (a CR LF pair or a lone CR is one break), other CONTROL characters as U+FFFD.
     public static func escape(_ text: String) -> String {
         // Most texts need nothing and are kept.
         guard text.utf8.contains(where: needsEscape) else { return text }
@@ -28,6 +29,8 @@ public enum ICalendarText {
                 case backslash, semicolon, comma: out.append(backslash); out.append(byte)
                 case carriageReturn: out.append(backslash); out.append(UInt8(ascii: "n"))
                 case lineFeed: if !previousWasCR { out.append(backslash); out.append(UInt8(ascii: "n")) }
+                // No escape exists for the other CONTROL characters, and no value may hold them.
+                case _ where ICalendarContentLine.isControl(byte): out.append(contentsOf: ICalendarContentLine.replacement)
                 default: out.append(byte)
                 }
             }
@@ -36,7 +39,7 @@ public enum ICalendarText {
 
     @inline(__always)
     private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte == backslash || byte == semicolon || byte == comma || byte == carriageReturn || byte == lineFeed
+        byte == backslash || byte == semicolon || byte == comma || ICalendarContentLine.isControl(byte)
     }
 
     private static let backslash = UInt8(ascii: "\\"), semicolon = UInt8(ascii: ";"), comma = UInt8(ascii: ",")

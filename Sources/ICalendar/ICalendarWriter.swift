@@ -9,8 +9,8 @@ import Glibc
 /// What it writes `ICalendarReader` reads back equal; what could not be
 /// read back equal is refused with an `ICalendarWriteError` rather than
 /// written wrong: a name that is not one (letters, digits, `-`, `_`), a
-/// property named BEGIN or END, a parameter without values, a line feed in
-/// a property value, nesting deeper than `ICalendarReader.maximumDepth`.
+/// property named BEGIN or END, a parameter without values, a line feed or
+/// another CONTROL character in a property value, nesting deeper than `ICalendarReader.maximumDepth`.
 public enum ICalendarWriter {
     /// The longest physical line, in octets without the CR LF (RFC 5545 §3.1).
     public static let maximumLineOctets = 75
@@ -90,7 +90,7 @@ public enum ICalendarWriter {
             bytes.append(ICalendarContentLine.colon)
             let valueStart = bytes.count
             value(&bytes)
-            if let flaw = ICalendarContentLine.lineBreakFlaw(bytes, from: valueStart) { throw refusal(name, flaw) }
+            if let flaw = ICalendarContentLine.valueFlaw(bytes, from: valueStart) { throw refusal(name, flaw) }
             fold(from: start)
         }
 

@@ -186,6 +186,9 @@ public enum JSONValue: Hashable, Sendable {
             guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)) else {
                 throw error("not a number")
             }
+            // 1e999 is valid JSON but no Double: read as infinity, it could not
+            // be written back (JSONEncoder refuses non-finite numbers).
+            guard value.isFinite else { throw error("a number too large: '\(String(decoding: bytes[start..<index], as: UTF8.self))'") }
             return value
         }
 

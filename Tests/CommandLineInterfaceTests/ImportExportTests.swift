@@ -93,6 +93,31 @@ struct ImportExportTests {
         #expect(skipped.text.contains("1 added"))
     }
 
+    @Test("a NUL in a UID and a BEL in a title are imported as U+FFFD (--check warns by line), and the export holds no control character")
+    func controlCharacters() throws {
+        let scratch = Scratch()
+        let file = scratch.folder + "/control.ics"
+        var bytes = Array("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VTODO\r\nUID:8C3A4F1E-".utf8)
+        bytes += [0x00, 0x00] + Array("x\r\nDTSTAMP:20261201T000000Z\r\nSUMMARY:ring".utf8) + [0x07]
+        bytes += Array("\r\nDUE:20261202T085000Z\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let checked = scratch.ok("import", "--check", file)
+        #expect(checked.errors.contains { $0.contains("control.ics:5") && $0.contains("control characters") }, "\(checked.errors)")
+        #expect(checked.errors.contains { $0.contains("control.ics:7") }, "\(checked.errors)")
+        let imported = scratch.ok("import", file)
+        #expect(imported.text.contains("1 added"), "\(imported.text)")
+        let exported = scratch.folder + "/export.ics"
+        scratch.ok("export", "--output", exported)
+        let text = try Data(contentsOf: URL(fileURLWithPath: exported))
+        #expect(!text.contains { $0 < 0x20 && $0 != 0x0D && $0 != 0x0A }, "a control character was exported")
+        let written = String(decoding: text, as: UTF8.self)
+        #expect(written.contains("UID:8C3A4F1E-\u{FFFD}\u{FFFD}x\r\n"))
+        #expect(written.contains("SUMMARY:ring\u{FFFD}\r\n"))
+        #expect(scratch.ok("import", exported).text.contains("0 added, 0 updated, 1 unchanged"))
+        let icalendar = try Oracles.icalendarCheck(exported, strict: true)
+        #expect(icalendar.passed, "\(icalendar.problems)")
+    }
+
     @Test("a missing file is 66 and an endless or oversized input is refused without creating the store")
     func missingAndBadInput() throws {
         let scratch = Scratch()

@@ -113,6 +113,7 @@ struct PositionLineTests {
         (#"{"class":"TPV","mode":3,"lat":46.5"#, "not valid JSON"),
         (#"{"class":"TPV","mode":3,"lat":046.5,"lon":7}"#, "not valid JSON"),
         (#"{"class":"TPV","mode":3,"lat":NaN,"lon":7}"#, "not valid JSON"),
+        (#"{"class":"TPV","mode":3,"lat":1e999,"lon":7}"#, "a number too large: '1e999'"),
         (#"{"class":"TPV"} trailing"#, "unexpected text after the JSON object"),
         (#"{"mode":3,"lat":46.5,"lon":7}"#, "without a \"class\" string"),
         (#"{"class":"TPV","lat":46.5,"lon":7}"#, "without a numeric \"mode\""),

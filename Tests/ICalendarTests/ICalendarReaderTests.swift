@@ -167,6 +167,21 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         #expect(reading.problems.isEmpty)
     }
 
+    @Test("CONTROL characters in values and parameters (a NUL in a UID) become U+FFFD, warned of by line; a tab and RFC 6868's ^n stay")
+    func controlCharacters() throws {
+        var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:8C3A4F1E-".utf8)
+        bytes += [0x00, 0x00]
+        bytes += Array("x\r\nSUMMARY:a\tb\u{7F}c\r\nLOCATION;X-P=\"l^n".utf8) + [0x07] + Array("m\":v\r\nEND:VTODO\r\nEND:VCALENDAR\r\n".utf8)
+        let reading = try ICalendarReader().read(bytes)
+        let todo = try #require(reading.components.first?.components.first)
+        #expect(todo["UID"]?.value == "8C3A4F1E-\u{FFFD}\u{FFFD}x")
+        #expect(todo["SUMMARY"]?.value == "a\tb\u{FFFD}c")
+        #expect(todo["LOCATION"]?[parameter: "X-P"] == "l\n\u{FFFD}m")
+        let reason = "control characters, which RFC 5545 allows in no value, are replaced with U+FFFD"
+        #expect(reading.warnings == [3, 4, 5].map { ICalendarReader.Warning(line: $0, kind: .controlCharacters, reason: reason) })
+        #expect(reading.problems.isEmpty)
+    }
+
     @Test("a fold inside a multi-byte character is unfolded on bytes, so the character survives")
     func foldInsideCharacter() throws {
         let summary = Array("SUMMARY:国庆节😀".utf8)

@@ -12,6 +12,12 @@ import Testing
         #expect(ICalendarText.list("Work,Home\\, garden,") == ["Work", "Home, garden", ""])
     }
 
+    @Test("TEXT has no escape for the other CONTROL characters: a NUL, a BEL and a DEL are written as U+FFFD, a tab as it is")
+    func textControlCharacters() {
+        #expect(ICalendarText.escape("a\u{0}b\u{7}c\u{7F}d\te") == "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\te")
+        #expect(ICalendarText.escape("tab\tonly") == "tab\tonly")
+    }
+
     @Test("a DATE-TIME reads as a date, a floating, a UTC or a zoned time by its shape") func dateTimeShapes() throws {
         let day = try #require(CivilDate(year: 2026, month: 12, day: 1))
         let time = try #require(LocalDateTime(date: day, hour: 8, minute: 50))

@@ -122,6 +122,12 @@ struct LinearCongruential {
         refuses(ICalendarComponent(name: "VEVENT", properties: [ICalendarProperty(name: "SUMMARY", value: "two\nlines")]),
                 ICalendarWriteError(component: "VEVENT", property: "SUMMARY",
                                     reason: "the value holds a line break, which a content line cannot (TEXT writes it as \\n)"))
+        refuses(ICalendarComponent(name: "VTODO", properties: [ICalendarProperty(name: "UID", value: "a\u{0}b")]),
+                ICalendarWriteError(component: "VTODO", property: "UID",
+                                    reason: "the value holds the control character U+0000, which no content line may (TEXT writes it as U+FFFD)"))
+        refuses(ICalendarComponent(name: "VEVENT", properties: [ICalendarProperty(name: "X", parameters: [ICalendarParameter("P", "a\u{7}")], value: "1")]),
+                ICalendarWriteError(component: "VEVENT", property: "X",
+                                    reason: "the parameter P holds the control character U+0007, which no content line may"))
         refuses(ICalendarComponent(name: "VEVENT", properties: [ICalendarProperty(name: "end", value: "VEVENT")]),
                 ICalendarWriteError(component: "VEVENT", property: "END", reason: "a property named END would read back as a component"))
         var deep = ICalendarComponent(name: "X-17")
@@ -137,20 +143,23 @@ struct LinearCongruential {
         #expect(ICalendarProperty(name: "SUMMARY", value: "two\nlines").contentLine == "SUMMARY:two\nlines")
     }
 
-    @Test("unmodelled text splits lines as the reader does: a lone CR in a value is text")
+    @Test("unmodelled text splits lines as the reader does: a lone CR in a value ends no line, and reads as U+FFFD like any CONTROL character")
     func unmodelledCarriageReturn() throws {
         let property = ICalendarProperty(name: "X-NOTE", parameters: [ICalendarParameter("X-P", "a\rb\nc")], value: "one\rtwo")
         let text = ICalendarComponent.unmodelledText(properties: [property], components: [])
         #expect(text == "X-NOTE;X-P=a\rb^nc:one\rtwo\r\n")
-        #expect(try ICalendarComponent.readUnmodelled(text).properties == [property])
+        let mended = ICalendarProperty(name: "X-NOTE", parameters: [ICalendarParameter("X-P", "a\u{FFFD}b\nc")], value: "one\u{FFFD}two")
+        #expect(try ICalendarComponent.readUnmodelled(text).properties == [mended])
     }
 
+    // CONTROL characters are left out of the pieces: the writer refuses them
+    // (pinned in `refusals`), as no reader could give them back.
     @Test("any component tree reads back equal from what the writer wrote (random trees, fixed seed)")
     func roundTrip() throws {
         var random = LinearCongruential(state: 20_261_201)
         let nameBytes = Array("ABCDEFXYZabcxyz0189-_")
         let valuePieces = ["a", "Z", "0", " ", "\t", ";", ":", ",", "\"", "^", "'", "\\", "n", "=", "^n", "国", "庆", "😀", "é", "e\u{301}",
-                           "\r", "\u{1}", "\u{7F}", "\u{FFFD}", "👩‍👩‍👧", String(repeating: "long ", count: 20)]
+                           "\u{FFFD}", "👩‍👩‍👧", String(repeating: "long ", count: 20)]
         func name() -> String {
             // Bounded: a name that BEGIN or END would take is drawn again, and at most a few times.
             for _ in 0..<100 {
