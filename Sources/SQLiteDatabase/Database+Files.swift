@@ -43,22 +43,26 @@ extension Database {
     /// empty regular file already there (`touch`ed, or made by another
     /// creator a moment ago) is about to become the database, so it gets
     /// `permissions` too; a file with content keeps its mode.
+    ///
+    /// A file already there is looked at by path, never opened: closing any
+    /// descriptor of a file drops every POSIX lock this process holds on it
+    /// (fcntl(2)), so a second connection opened in a process whose first
+    /// one is in a transaction (chimed's sync and subscription refresh
+    /// open their own) would free the first one's locks, and another
+    /// process could then write under it: a corrupt database.
     static func createPrivateFile(atPath path: String, permissions: mode_t) throws {
-        var descriptor = SystemError.retryingEINTR { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) }
+        let descriptor = SystemError.retryingEINTR { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions) }
         if descriptor < 0 {
             guard errno == EEXIST else { throw fileError("cannot create the database file", .last("open", path: path)) }
-            // O_NONBLOCK: a FIFO there must not stall the open; it is no regular file anyway.
-            descriptor = SystemError.retryingEINTR { open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK) }
-            guard descriptor >= 0 else { return }
-            defer { close(descriptor) }
             var status = stat()
-            guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
                   status.st_mode & 0o7777 != permissions else { return }
-            guard fchmod(descriptor, permissions) == 0 else {
-                throw fileError("cannot set the mode of the empty database file", .last("fchmod", path: path))
+            guard chmod(path, permissions) == 0 else {
+                throw fileError("cannot set the mode of the empty database file", .last("chmod", path: path))
             }
             return
         }
+        // Made just now by this call: no connection has it open yet.
         defer { close(descriptor) }
         // open(2) applied the umask; set the mode asked for.
         guard fchmod(descriptor, permissions) == 0 else {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SQLiteDatabase
 import Synchronization
 import TestSupport
@@ -47,6 +48,27 @@ struct ConcurrencyTests {
                 let error = #expect(throws: DatabaseError.self) { try other.execute("INSERT INTO t VALUES (2)") }
                 #expect(error?.resultCode == .busy)
             }
+        }
+    }
+
+    @Test("opening a second connection in this process keeps the first one's lock: another process closing its own does not take the WAL away")
+    func secondConnectionKeepsLocks() throws {
+        try withTemporaryDatabase { db, path throws in
+            try db.execute("CREATE TABLE t(x)")
+            try db.execute("INSERT INTO t VALUES (1)")
+            // Closing any descriptor of the file would drop this process's POSIX
+            // locks on it (fcntl(2)), the shared lock that tells other processes
+            // the WAL is in use among them.
+            let second = try Database(path: path)
+            #expect(try second.scalar("SELECT count(*) FROM t") as Int64? == 1)
+            // The last connection to close checkpoints and deletes the WAL:
+            // another process must not think it is the last.
+            let script = "import sqlite3, sys\nc = sqlite3.connect(sys.argv[1])\nc.execute('INSERT INTO t VALUES (2)')\nc.commit()\nc.close()\n"
+            let run = try runProcess("/usr/bin/env", ["python3", "-c", script, path])
+            #expect(run.status == 0, "\(run.err)")
+            #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the other process took the WAL away")
+            #expect(try db.scalar("SELECT count(*) FROM t") as Int64? == 2)
+            #expect(try db.scalar("PRAGMA integrity_check") as String? == "ok")
         }
     }
 
