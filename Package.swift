@@ -57,7 +57,7 @@ let package = Package(
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.
         .executableTarget(name: "chime-bench-peer"),
         // Not CommandLineInterface: chimed needs none of chime's commands (nor their code's start-up cost).
-        .target(name: "ChimedCommandLine", dependencies: ["CalendarExchange", "CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
+        .target(name: "ChimedCommandLine", dependencies: ["CalDAVSync", "CalendarExchange", "CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         // What the test targets share (temporary folders and stores, literal
         // parsing, package paths, child processes); only test targets depend on it.
@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["TestSupport", "RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalendarStore", "CalendarModel",
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalDAVSync", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler", "Geofencing", "SQLiteDatabase", "HTTPDownload"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["TestSupport", "SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["TestSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",

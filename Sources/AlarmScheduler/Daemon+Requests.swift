@@ -33,6 +33,7 @@ extension Daemon {
             // `chime` says so after each change, and the store's folder
             // watch has usually woken the daemon for it already: plan once.
             if (try? store.changeCounter()) != plan.plannedAtCounter { wake() }
+            syncAfterCommand()
             return .done
         case .next(let count):
             do {

@@ -114,7 +114,10 @@ extension Daemon {
         ledger = nil
         for _ in 0..<3 {
             let before = FileIdentity(path: options.storePath)
-            let opened = try CalendarStore(path: options.storePath, machineTimeZone: options.machineZone())
+            // On the daemon's clock: a reminder completed by Done is completed when its clock says.
+            let clock = options.clock
+            let opened = try CalendarStore(path: options.storePath, machineTimeZone: options.machineZone(),
+                                           now: { Date(timeIntervalSince1970: clock.now) })
             // Replaced while it was being opened: which file it opened is unknown.
             guard let after = FileIdentity(path: options.storePath), after == before else { continue }
             try ensureStoreLock()

@@ -65,6 +65,13 @@ public final class Daemon: @unchecked Sendable {
         public var replyTimeout: Double = 10
         /// What refreshes subscribed calendars when they come due; nil: they are not refreshed.
         public var subscriptions: (any SubscriptionRefreshing)?
+        /// What syncs the CalDAV accounts (Daemon+Sync.swift); nil: they are not synced.
+        public var sync: (any CalendarSyncing)?
+        /// Seconds between syncs when nothing asks for one sooner.
+        public var syncInterval: Double = 900
+        /// Seconds from a local change to the sync that sends it: changes
+        /// within that time go up together.
+        public var syncDelay: Double = 5
 
         public init(storePath: String, runtimeFolder: String) {
             self.storePath = storePath
@@ -130,6 +137,15 @@ public final class Daemon: @unchecked Sendable {
     var subscriptionTimer: (source: any ClockTimer, at: Double)?
     var refreshing = false
     var subscriptionsRefreshedAt: Double?
+    /// CalDAV sync (Daemon+Sync.swift): the timer for the next, whether one
+    /// runs, how many began, and the store's change counter when the last ended.
+    var syncTimer: (source: any ClockTimer, at: Double)?
+    var syncing = false
+    var syncCount = 0
+    var syncedAtCounter: Int64?
+    /// Whether the last sync found accounts to sync (true until one has run).
+    var syncHasAccounts = true
+    let syncQueue = DispatchQueue(label: "chimed.sync")
     let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
 
     /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
@@ -173,6 +189,8 @@ public final class Daemon: @unchecked Sendable {
         clockWatch = clock.watchSettings(on: queue) { [weak self] in
             self?.log("chimed: the clock was set; re-planning")
             self?.replan()
+            // The interval's timer is on the wall clock: set back, it would wait that much longer.
+            self?.syncAfterClockSet()
         }
         if clockWatch == nil { log("chimed: no timerfd; a clock set back is noticed at the next firing") }
         watchZone()
@@ -198,6 +216,7 @@ public final class Daemon: @unchecked Sendable {
             showInterruptedCrossings()
             wake()
             armSubscriptions()
+            requestSync(after: 0)
         }
         log("chimed: started on \(options.storePath)")
     }
@@ -229,12 +248,15 @@ public final class Daemon: @unchecked Sendable {
         wake()
         // A subscription added or changed (chime subscribe) may be due sooner.
         armSubscriptions()
+        syncAfterStoreWrite()
         guard !lookAgainPending else { return }
         lookAgainPending = true
         queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
             guard let self else { return }
             self.lookAgainPending = false
             if let store = self.store, (try? store.changeCounter()) != self.plan.plannedAtCounter { self.wake() }
+            // The counter read at once may have been the old one too.
+            self.syncAfterStoreWrite()
         }
     }
 

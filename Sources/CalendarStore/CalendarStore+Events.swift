@@ -313,6 +313,18 @@ extension CalendarStore {
     @discardableResult
     public func save(_ event: Event, span: Span = .thisEvent, commit: Bool = true) throws(StoreError) -> ItemIdentifier {
         do { try event.validate() } catch { throw .invalid(error) }
+        var event = event
+        if event.origin != nil {
+            // An occurrence is stored (detached) under its series and original start, not under the identifier it was read with.
+            let stored: Int64? = try StoreError.wrap {
+                if let series = event.seriesIdentifier, let originalStart = event.originalStart {
+                    return try database.scalar("SELECT 1 FROM items WHERE series_id = ? AND original_start = ?",
+                                               [series.rawValue, originalStart.localSeconds])
+                }
+                return try database.scalar("SELECT 1 FROM items WHERE id = ?", [event.identifier.rawValue])
+            }
+            if stored != nil { event.origin = modifiedHere(event.origin) }
+        }
         try Self.validateOrigin(event.origin)
         try validateWorkdayRegion(of: event.recurrenceRule)
         try requireWritable(event.calendarIdentifier)
@@ -707,5 +719,21 @@ extension CalendarStore {
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {
         try db.execute("DELETE FROM items WHERE id = ?", [identifier.rawValue])
+    }
+}
+
+extension CalendarStore {
+    /// An item from outside changed here is a revision of this machine's:
+    /// its LAST-MODIFIED becomes now (a second later than the one it had, if
+    /// the clock says less), so that an export or an upload says it is
+    /// newer than the copy it came as, and that copy coming back is not
+    /// taken for a later one (`ICalendarOrigin.compareRevisions`). An item
+    /// saved for the first time keeps the origin it was given (callers
+    /// look), and the import writes its origins as they came, without this.
+    func modifiedHere(_ origin: ICalendarOrigin?) -> ICalendarOrigin? {
+        guard var origin else { return nil }
+        let second = Int64(now().timeIntervalSince1970.rounded(.down))
+        origin.lastModified = max(second, (origin.lastModified ?? .min) + 1)
+        return origin
     }
 }

@@ -84,6 +84,10 @@ extension CalendarStore {
         var stored = reminder
         stored.identifier = try resolveExternalKey(reminder.externalKey, type: "reminder", calendar: reminder.calendarIdentifier,
                                                    identifier: reminder.identifier)
+        if stored.origin != nil {
+            let known: Int64? = try StoreError.wrap { try database.scalar("SELECT 1 FROM items WHERE id = ?", [stored.identifier.rawValue]) }
+            if known != nil { stored.origin = modifiedHere(stored.origin) }
+        }
         if stored.isCompleted && stored.completionDate == nil { stored.completionDate = now() }
         if !stored.isCompleted { stored.completionDate = nil }
         try validateWorkdayRegion(of: stored.recurrenceRule)

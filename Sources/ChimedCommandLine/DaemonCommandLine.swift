@@ -25,14 +25,18 @@ public enum DaemonCommandLine {
                                expected: "a DURATION such as 5m, 10m or 1h", convert: { duration($0, atLeast: 1) })
     static let urgency = Option("--urgency", value: "low|normal|critical", help: "the notifications' urgency (default critical)",
                                 expected: "low, normal or critical", convert: { DesktopNotifier.Urgency(rawValue: $0) })
+    static let syncEvery = Option("--sync-every", value: "DURATION", help: """
+        how often the CalDAV accounts ('chime account') are synced when no
+        change asks sooner (default 15m; a change is sent within 5 s)
+        """, expected: "a DURATION of at least 1m such as 5m, 15m or 1h", convert: { duration($0, atLeast: 60) })
     static let logOnly = Flag("--log-only", help: "show nothing on the desktop; write only the line on standard output")
     static let help = Flag("--help", short: "-h", help: "print this help")
     static let version = Flag("--version", help: "print the version")
 
     public static let syntax = CommandSyntax("chimed", forms: [
-        .init("", options: [db, missedWindow, snooze, urgency, logOnly]),
+        .init("", options: [db, missedWindow, snooze, urgency, syncEvery, logOnly]),
         .init("--help | --version", options: []),
-    ], options: [db, missedWindow, snooze, urgency, logOnly, help, version], discussion: """
+    ], options: [db, missedWindow, snooze, urgency, syncEvery, logOnly, help, version], discussion: """
         Runs Chime's scheduler: sleeps until the next alarm of the store and shows
         each firing once as a desktop notification (through the session bus:
         $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus), with Snooze, Done
@@ -46,7 +50,10 @@ public enum DaemonCommandLine {
         per runtime folder ($XDG_RUNTIME_DIR/chime: its control socket); a
         second one is refused, naming the first one's pid, with exit status 69.
         A store replaced, removed or moved back while it runs is noticed and
-        opened again. SIGTERM or SIGINT stops it.
+        opened again. Subscribed calendars are refreshed on their intervals; the
+        CalDAV accounts are synced at start, every --sync-every, and a few seconds
+        after a change (a reminder marked Done goes to the server that way).
+        SIGTERM or SIGINT stops it.
         """, epilogue: """
         Exit status: 0 after --help or --version; 1 when the daemon cannot start;
         64 when the command line is wrong; 65 when a value is wrong; 69 when
@@ -119,6 +126,8 @@ public enum DaemonCommandLine {
             notifier = LoggedNotifier(shown, log: line)
         }
         options.subscriptions = FeedRefresher(machineZone: options.machineZone)
+        options.sync = AccountSyncer(machineZone: options.machineZone)
+        if let seconds = parsed[Self.syncEvery] { options.syncInterval = Double(seconds) }
         let daemon = Daemon(options: options, notifier: notifier, log: log)
         do {
             try daemon.start()

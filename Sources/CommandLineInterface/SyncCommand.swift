@@ -38,36 +38,40 @@ enum SyncCommand: Command {
             throw .data("\(command): '\(missing)' is not an account")
         }
         if accounts.isEmpty { context.standardOutput("No accounts.") }
+        let reports = try StoreOptions.run(command) { () throws(StoreError) in try AccountSync.run(accounts, store: store, state: state) }
         var failures: [String] = []
-        for account in accounts {
-            let credentials = try Self.credentials(for: account, command: command)
-            let engine = SyncEngine(store: store, state: state, credentials: credentials)
-            let collections = try StoreOptions.run(command) { () throws(StoreError) in try state.collections(of: account.name) }
-            for collection in collections {
-                let title = (try? store.calendar(identifier: collection.calendar).title) ?? collection.url
-                do {
-                    let outcome = try engine.sync(collection)
-                    context.standardOutput("\(account.name)/\(title): \(outcome.uploaded) uploaded, \(outcome.deletedOnServer) deleted on the server, "
-                                           + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts")
-                    for skipped in outcome.skipped { context.standardError("\(command): \(account.name)/\(title): \(skipped)") }
-                } catch {
-                    failures.append("\(command): \(account.name)/\(title): \(error.description)")
+        var failed: Int32?
+        for report in reports {
+            switch report.result {
+            case .success(let outcome):
+                context.standardOutput(report.line)
+                let place = "\(report.account)/\(report.calendar ?? outcome.collectionURL)"
+                for skipped in outcome.skipped { context.standardError("\(command): \(place): \(skipped)") }
+            case .failure(let failure):
+                failures.append("\(command): \(report.line)")
+                // The first failure's status: the account as stored is wrong
+                // (64), its password command failed (65), a server (69).
+                if failed == nil {
+                    switch failure {
+                    case .noPasswordCommand: failed = ExitStatus.usage
+                    case .password: failed = ExitStatus.dataError
+                    case .sync: failed = ExitStatus.unavailable
+                    }
                 }
             }
         }
-        if !failures.isEmpty { throw CommandFailure(message: failures.joined(separator: "\n"), status: ExitStatus.unavailable) }
+        if let failed { throw CommandFailure(message: failures.joined(separator: "\n"), status: failed) }
     }
 
-    /// The account's user with the password its command prints now; nil without a user.
+    /// The account's credentials for a command that needs them now
+    /// (`chime account add`): a failure is the command's.
     static func credentials(for account: SyncState.Account, command: String) throws(CommandFailure) -> HTTPCredentials? {
-        guard let user = account.user else { return nil }
-        guard let words = account.passwordCommand else {
-            throw .usage("\(command): account '\(account.name)' has a user but no --password-command")
-        }
-        do {
-            return HTTPCredentials(user: user, password: try PasswordCommand(words).password())
+        do throws(AccountSync.Report.Failure) {
+            return try AccountSync.credentials(for: account)
         } catch {
-            throw .data("\(command): account '\(account.name)': \(error.description)")
+            let line = AccountSync.Report(account: account.name, calendar: nil, result: .failure(error)).line
+            if case .noPasswordCommand = error { throw .usage("\(command): \(line)") }
+            throw .data("\(command): \(line)")
         }
     }
 }

@@ -312,7 +312,9 @@ extension ICalendarItems {
             func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
             let occurrences = kept.components.filter(isOccurrence)
             kept.components.removeAll(where: isOccurrence)
-            try finish("VTODO", origin: reminder.origin, alarms: reminder.alarms, dueBased: reminder.start != nil)
+            // RELATED=END always: RFC 5545 reads a VTODO's relative trigger
+            // from DTSTART without it, and one with no DTSTART is then invalid.
+            try finish("VTODO", origin: reminder.origin, alarms: reminder.alarms, dueBased: true)
             for occurrence in occurrences { try sink.component(occurrence) }
         }
 

@@ -223,6 +223,33 @@ struct ICalendarFieldsStoreTests {
         #expect(shown.structuredLocation == place && shown.alarms == [alarm] && shown.origin == nil)
     }
 
+    @Test("an item from outside changed here takes now as its LAST-MODIFIED (a second past the old one when the clock is behind); completing it too")
+    func changedHereIsModifiedNow() throws {
+        let fixture = try StoreFixture()
+        // 2026-12-02T00:00:00Z
+        let store = try fixture.open(now: { Date(timeIntervalSince1970: 1_796_169_600) })
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        var reminder = Reminder(calendarIdentifier: calendar, title: "Renew", externalKey: "renew@example.org",
+                                origin: ICalendarOrigin(sequence: 2, lastModified: 1_796_000_000))
+        try store.save(reminder)
+        #expect(try store.reminder(identifier: reminder.identifier).origin?.lastModified == 1_796_000_000, "a first save keeps it")
+        reminder.title = "Renew the lease"
+        try store.save(reminder)
+        #expect(try store.reminder(identifier: reminder.identifier).origin == ICalendarOrigin(sequence: 2, lastModified: 1_796_169_600))
+        // A second change within the same second is still later than the first.
+        try store.complete(reminder.identifier)
+        #expect(try store.reminder(identifier: reminder.identifier).origin?.lastModified == 1_796_169_601)
+
+        // A LAST-MODIFIED ahead of this machine's clock (2026-12-03T00:00:00Z): one second later still.
+        var event = Event(calendarIdentifier: calendar, title: "Review", start: try StoreFixture.zoned("2026-12-01T10:00:00"),
+                          end: try StoreFixture.zoned("2026-12-01T11:00:00"), externalKey: "review@example.org",
+                          origin: ICalendarOrigin(sequence: 0, lastModified: 1_796_256_000))
+        try store.save(event)
+        event.title = "Review, moved"
+        try store.save(event)
+        #expect(try store.event(identifier: event.identifier).origin?.lastModified == 1_796_256_001)
+    }
+
     @Test("a reminder's origin round-trips; a negative SEQUENCE is refused")
     func reminderOrigin() throws {
         let fixture = try StoreFixture()

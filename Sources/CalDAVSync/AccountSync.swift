@@ -1,0 +1,88 @@
+import CalendarStore
+import HTTPDownload
+
+/// One sync of every collection of some accounts, one after the other:
+/// what `chime sync` runs when asked and chimed runs on its own. A
+/// failure is the collection's (or, when its password cannot be had, the
+/// account's): the others are still synced.
+public enum AccountSync {
+    /// What happened to one collection, or to a whole account whose
+    /// password could not be had (`calendar` nil).
+    public struct Report: Sendable {
+        public enum Failure: Error, Sendable {
+            /// The account has a user but no password command: the account is
+            /// wrong as it stands (`chime account add` again).
+            case noPasswordCommand
+            /// The password command failed or printed nothing.
+            case password(String)
+            /// The server could not be reached, refused, or the store refused what came.
+            case sync(CalDAVError)
+        }
+
+        public var account: String
+        /// The Chime calendar's title (the collection's URL when the calendar is gone).
+        public var calendar: String?
+        public var result: Result<SyncEngine.Outcome, Failure>
+
+        public init(account: String, calendar: String?, result: Result<SyncEngine.Outcome, Failure>) {
+            self.account = account
+            self.calendar = calendar
+            self.result = result
+        }
+
+        /// `ACCOUNT/CALENDAR: 1 uploaded, …`, or what went wrong.
+        public var line: String {
+            let place = calendar.map { "\(account)/\($0)" } ?? "account '\(account)'"
+            switch result {
+            case .success(let outcome):
+                return "\(place): \(outcome.uploaded) uploaded, \(outcome.deletedOnServer) deleted on the server, "
+                    + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts"
+            case .failure(.noPasswordCommand):
+                return "\(place) has a user but no --password-command"
+            case .failure(.password(let reason)):
+                return "\(place): \(reason)"
+            case .failure(.sync(let error)):
+                return "\(place): \(error.description)"
+            }
+        }
+    }
+
+    /// The account's user with the password its command prints now; nil
+    /// without a user. The password lives only as long as the sync.
+    public static func credentials(for account: SyncState.Account) throws(Report.Failure) -> HTTPCredentials? {
+        guard let user = account.user else { return nil }
+        guard let words = account.passwordCommand else { throw .noPasswordCommand }
+        do {
+            return HTTPCredentials(user: user, password: try PasswordCommand(words).password())
+        } catch {
+            throw .password(error.description)
+        }
+    }
+
+    /// Syncs each collection of `accounts` in turn and reports each, in order.
+    public static func run(_ accounts: [SyncState.Account], store: CalendarStore, state: SyncState,
+                           timeLimit: Double = 30) throws(StoreError) -> [Report] {
+        var reports: [Report] = []
+        for account in accounts {
+            let collections = try state.collections(of: account.name)
+            guard !collections.isEmpty else { continue }
+            let credentials: HTTPCredentials?
+            do throws(Report.Failure) {
+                credentials = try Self.credentials(for: account)
+            } catch {
+                reports.append(Report(account: account.name, calendar: nil, result: .failure(error)))
+                continue
+            }
+            let engine = SyncEngine(store: store, state: state, credentials: credentials, timeLimit: timeLimit)
+            for collection in collections {
+                let title = (try? store.calendar(identifier: collection.calendar).title) ?? collection.url
+                do throws(CalDAVError) {
+                    reports.append(Report(account: account.name, calendar: title, result: .success(try engine.sync(collection))))
+                } catch {
+                    reports.append(Report(account: account.name, calendar: title, result: .failure(.sync(error))))
+                }
+            }
+        }
+        return reports
+    }
+}

@@ -1,0 +1,49 @@
+import AlarmScheduler
+import CalDAVSync
+import CalendarModel
+import CalendarStore
+
+/// chimed's syncer of CalDAV accounts: CalDAVSync's `AccountSync` through a
+/// store connection of its own, so that a slow server never holds the
+/// daemon's queue or its connection. Each collection's outcome is one log
+/// line; a sync that changed nothing logs nothing, so an idle account does
+/// not fill the journal every interval.
+public struct AccountSyncer: CalendarSyncing {
+    var machineZone: @Sendable () -> TimeZoneRules
+    /// Seconds each request may take.
+    var timeLimit: Double
+
+    public init(machineZone: @escaping @Sendable () -> TimeZoneRules, timeLimit: Double = 30) {
+        self.machineZone = machineZone
+        self.timeLimit = timeLimit
+    }
+
+    public func syncAccounts(storePath: String, log: @Sendable (String) -> Void) -> CalendarSyncResult {
+        let store: CalendarStore
+        do {
+            store = try CalendarStore(path: storePath, machineTimeZone: machineZone())
+        } catch {
+            log("chimed: sync: \(error)")
+            return CalendarSyncResult(hasAccounts: true, changeCounter: nil)
+        }
+        do {
+            let state = try SyncState(store: store)
+            guard !(try state.collections()).isEmpty else {
+                return CalendarSyncResult(hasAccounts: false, changeCounter: try? store.changeCounter())
+            }
+            for report in try AccountSync.run(try state.accounts(), store: store, state: state, timeLimit: timeLimit) {
+                switch report.result {
+                case .success(let outcome):
+                    let quiet = outcome.uploaded + outcome.deletedOnServer + outcome.downloaded + outcome.removed + outcome.conflicts == 0
+                    if !quiet { log("chimed: sync \(report.line)") }
+                    for skipped in outcome.skipped { log("chimed: sync \(report.account)/\(report.calendar ?? outcome.collectionURL): \(skipped)") }
+                case .failure:
+                    log("chimed: sync \(report.line); tried again at the next sync")
+                }
+            }
+        } catch {
+            log("chimed: sync: \(error)")
+        }
+        return CalendarSyncResult(hasAccounts: true, changeCounter: try? store.changeCounter())
+    }
+}

@@ -1,0 +1,109 @@
+@testable import AlarmScheduler
+import CalendarModel
+import CalendarStore
+import ChimedCommandLine
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+/// chimed's own sync, end to end: a Radicale server, the account added by
+/// `chime account add`, a daemon in this process on a manual clock with the
+/// syncer chimed is given, and Python's `caldav` as the phone.
+@Suite("chimed syncs with a CalDAV server on its own")
+struct DaemonSyncTests {
+    /// Shows nothing; keeps what was shown and the daemon's answer handler,
+    /// so a test can press Done.
+    final class PressingNotifier: Notifier {
+        let shown = Mutex<[Firing]>([])
+        let handler = Mutex<(@Sendable (String, NotificationResponse) -> Void)?>(nil)
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
+        func showNotice(title: String, body: String) throws {}
+        func onResponse(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) { self.handler.withLock { $0 = handler } }
+        func press(_ response: NotificationResponse, on firing: Firing) { handler.withLock { $0 }?(firing.key, response) }
+    }
+
+    /// 2026-12-01T09:00:00Z
+    static let start = 1_796_115_600.0
+
+    static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while try !condition() {
+            guard Date() < deadline else { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    static func daemon(_ scratch: Scratch, clock: ManualClock, notifier: any Notifier, log: @escaping @Sendable (String) -> Void = { _ in })
+        throws -> Daemon {
+        let runtime = scratch.folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var options = Daemon.Options(storePath: scratch.path, runtimeFolder: runtime + "/chime")
+        options.handlesSignals = false
+        options.machineZone = { .utc }
+        options.clock = clock
+        options.sync = AccountSyncer(machineZone: { .utc }, timeLimit: 20)
+        let daemon = Daemon(options: options, notifier: notifier, log: log)
+        try daemon.start()
+        return daemon
+    }
+
+    @Test("a to-do made on the phone with a RELATED=END alarm rings in chimed, and Done on the desktop completes it on the server")
+    func phoneToDoRingsAndDoneCompletesIt() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        // Due 2026-12-01T10:00:00Z; the alarm 15 minutes before its end (for a VTODO, DUE): 09:45Z.
+        let resource = try server.put("""
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
+            DUE:20261201T100000Z\r\nSUMMARY:Put the bins out\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Bins\r\n\
+            TRIGGER;RELATED=END:-PT15M\r\nEND:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
+            """, in: calendarURL)
+        let scratch = Scratch(zone: "UTC")
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+
+        let clock = ManualClock(now: Self.start)
+        let notifier = PressingNotifier()
+        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        defer { daemon.shutdown() }
+        // The sync at start brings the to-do down; the bounds only tell a hang from an answer.
+        let store = try scratch.store()
+        #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
+        #expect(Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer?.at == Self.start + 5 } })
+
+        clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z
+        #expect(Self.waitUntil(seconds: 30) { !notifier.shown.withLock { $0 }.isEmpty })
+        let firing = try #require(notifier.shown.withLock { $0.first })
+        #expect(firing.title == "Put the bins out")
+        #expect(firing.instant == 1_796_118_300)
+
+        // The syncs that came due on the way to 09:45 have ended: none runs when Done is pressed.
+        #expect(Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } })
+        #expect(!(try server.get(resource).contains("STATUS:COMPLETED")))
+        notifier.press(.done, on: firing)
+        #expect(try Self.waitUntil(seconds: 30) {
+            try store.items(of: store.calendar(named: "Phone").identifier).reminders.first?.isCompleted == true
+        })
+        // The completion goes up 5 s after it was made, not at the interval.
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
+        clock.advance(by: 5)
+        #expect(try Self.waitUntil(seconds: 60) { try server.get(resource).contains("STATUS:COMPLETED") })
+        let completed = try server.get(resource)
+        #expect(completed.contains("COMPLETED:20261201T094500Z"), "\(completed)")
+    }
+
+    @Test("a daemon whose store has no account syncs once at start, and sets no timer for it")
+    func noAccountNoWakeups() throws {
+        let scratch = Scratch(zone: "UTC")
+        scratch.ok("calendars")
+        let clock = ManualClock(now: Self.start)
+        let daemon = try Self.daemon(scratch, clock: clock, notifier: PressingNotifier())
+        defer { daemon.shutdown() }
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
+        // Opening the store and the sync's tables wrote nothing that asks for another.
+        usleep(500_000)
+        clock.advance(by: 3_600)
+        usleep(200_000)
+        #expect(daemon.queue.sync { (daemon.syncCount, daemon.syncTimer == nil) } == (1, true))
+    }
+}
