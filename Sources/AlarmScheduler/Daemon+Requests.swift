@@ -94,6 +94,8 @@ extension Daemon {
                 try ledger.dismiss(key)
                 forgetShown(key)
                 notifier.withdraw(key: key)
+                // The other devices hear of it through the item (RFC 9074 ACKNOWLEDGED); the ledger stays this machine's.
+                if let firing { try store.acknowledgeAlarms(of: firing.itemIdentifier, at: Date(timeIntervalSince1970: clock.now.rounded(.down))) }
             case .open:
                 forgetShown(key)
                 notifier.withdraw(key: key)

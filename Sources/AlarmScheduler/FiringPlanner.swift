@@ -164,6 +164,8 @@ struct FiringSource {
 
     init?(alarm: Alarm, item about: Firing, occurrences: Occurrences.Source?, detached: Set<LocalDateTime>, workdays: WorkdayCalendar?,
           after instant: Int64, firstDay: CivilDate? = nil) {
+        // Firings up to an acknowledgement (here or on another device) were answered.
+        let instant = max(instant, alarm.acknowledged.map { Int64($0.timeIntervalSince1970.rounded(.down)) } ?? .min)
         self.alarm = alarm
         var template = about
         template.alarm = alarm

@@ -38,19 +38,27 @@ public struct Alarm: Hashable, Sendable {
     /// not model (UID, ACTION other than DISPLAY, ATTACH, X-…), as unfolded
     /// content lines each ending in CR LF, to be written back; else empty.
     public var unmodelled: String
+    /// When a person last answered this alarm (Dismiss, Done) on any device:
+    /// RFC 9074's ACKNOWLEDGED, or Thunderbird's X-MOZ-LASTACK. Its firings
+    /// due at or before it are answered and do not ring again; nil: none was.
+    public var acknowledged: Date?
 
     public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil, dwell: Int = 0,
-                firesOnFirstFix: Bool = false, unmodelled: String = "") {
+                firesOnFirstFix: Bool = false, unmodelled: String = "", acknowledged: Date? = nil) {
         self.identifier = identifier
         self.trigger = trigger
         self.missedWindow = missedWindow
         self.dwell = dwell
         self.firesOnFirstFix = firesOnFirstFix
         self.unmodelled = unmodelled
+        self.acknowledged = acknowledged
     }
 
     /// The same alarm under a new identifier: for an item copied from another.
-    public var copy: Alarm { Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix, unmodelled: unmodelled) }
+    public var copy: Alarm {
+        Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix, unmodelled: unmodelled,
+              acknowledged: acknowledged)
+    }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
     public static func relative(seconds: Int) -> Alarm { Alarm(trigger: .relative(seconds: seconds)) }

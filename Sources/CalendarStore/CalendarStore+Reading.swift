@@ -40,7 +40,7 @@ extension CalendarStore {
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
     static let alarmColumns = """
         item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window,
-        dwell, fires_on_first_fix, unmodelled
+        dwell, fires_on_first_fix, unmodelled, acknowledged
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
@@ -273,6 +273,7 @@ extension CalendarStore {
         alarm.dwell = Int(row.int64(11))
         alarm.firesOnFirstFix = row.int64(12) != 0
         if let unmodelled = row.text(13) { alarm.unmodelled = unmodelled }
+        if !row.isNull(14) { alarm.acknowledged = Date(timeIntervalSince1970: TimeInterval(row.int64(14))) }
         return alarm
     }
 

@@ -96,12 +96,12 @@ extension CalendarStore {
         guard !alarms.isEmpty else { return isNew }
         try db.withStatement("""
             INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
-                proximity, missed_window, dwell, fires_on_first_fix, unmodelled)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                proximity, missed_window, dwell, fires_on_first_fix, unmodelled, acknowledged)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) { insert in
             for (position, alarm) in alarms.enumerated() {
                 var values: [DatabaseValue] = [.text(alarm.identifier.rawValue), identifier, .integer(Int64(position))]
-                values.reserveCapacity(15)
+                values.reserveCapacity(16)
                 switch alarm.trigger {
                 case .absolute(let date):
                     values += [.text("absolute"), .real(date.timeIntervalSince1970), .null, .null, .null, .null, .null, .null]
@@ -112,7 +112,8 @@ extension CalendarStore {
                                .real(location.longitude), .real(location.radius), .text(proximity.rawValue)]
                 }
                 values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue,
-                           alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled)]
+                           alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled),
+                           alarm.acknowledged.map { .integer(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? .null]
                 try insert.bind(values, from: 1)
                 try insert.execute()
             }

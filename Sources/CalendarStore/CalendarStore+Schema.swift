@@ -327,6 +327,10 @@ extension CalendarStore {
                 CREATE INDEX subscriptions_next_attempt ON subscriptions(next_attempt_at);
                 """)
         }
+        migrator.registerMigration("v16: when an alarm was last acknowledged") { db in
+            // RFC 9074 ACKNOWLEDGED, Unix seconds (UTC); NULL: never.
+            try db.execute("ALTER TABLE alarms ADD COLUMN acknowledged INTEGER")
+        }
         return migrator
     }
 }

@@ -15,9 +15,12 @@ extension ICalendarItems.Mapper {
     /// which keeps REPEAT and DURATION so that export writes one VALARM.
     /// Proximity: Apple's X-APPLE-PROXIMITY with the VALARM's
     /// X-APPLE-STRUCTURED-LOCATION, or RFC 9074's PROXIMITY with a VLOCATION
-    /// whose URL is a geo: URI (else the item's GEO).
+    /// whose URL is a geo: URI (else the item's GEO). ACKNOWLEDGED (RFC 9074)
+    /// and the item's X-MOZ-LASTACK, the later of the two, become `acknowledged`.
     func alarms(_ components: [ICalendarComponent], item: ItemIdentifier, start: ItemTime?, end: ItemTime?, due: ItemTime?,
-                geo: ICalendarProperty? = nil) throws(ICalendarItems.MappingError) -> [Alarm] {
+                geo: ICalendarProperty? = nil, lastAcknowledged: ICalendarProperty? = nil) throws(ICalendarItems.MappingError) -> [Alarm] {
+        // Thunderbird's X-MOZ-LASTACK (on the item) answers all of its alarms.
+        let mozillaAcknowledged = lastAcknowledged.flatMap { try? time($0) }.map(Self.instant)
         var alarms: [Alarm] = []
         for (index, component) in components.prefix(1_000).enumerated() {
             func fail(_ reason: String) -> ICalendarItems.MappingError {
@@ -82,10 +85,18 @@ extension ICalendarItems.Mapper {
                 }
                 do { repeats = (n, try ICalendarDuration(every).totalSeconds) } catch { throw ICalendarItems.MappingError(error) }
             }
+            // RFC 9074: when the alarm was last answered. One that does not
+            // read as a time is kept as it came, and answers nothing.
+            var acknowledged = mozillaAcknowledged
+            if let property = component["ACKNOWLEDGED"], let at = try? time(property) {
+                acknowledged = max(acknowledged ?? .min, Self.instant(at))
+                consumed["ACKNOWLEDGED"] = ["VALUE"]
+            }
+            let answered = acknowledged.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             let unmodelled = Self.unmodelled(component, consumed: consumed, keptComponents: keptComponents)
             alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: 0), trigger: trigger,
                                 missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix,
-                                unmodelled: unmodelled))
+                                unmodelled: unmodelled, acknowledged: answered))
             if case .proximity = trigger { continue }
             for repetition in stride(from: 1, through: repeats.0, by: 1) {
                 let offset = repetition * repeats.1
@@ -96,7 +107,8 @@ extension ICalendarItems.Mapper {
                 case .proximity: continue
                 }
                 alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: repetition), trigger: later,
-                                    missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix))
+                                    missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix,
+                                    acknowledged: answered))
             }
         }
         return alarms

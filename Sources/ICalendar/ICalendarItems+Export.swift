@@ -359,6 +359,7 @@ extension ICalendarItems {
                     try put("X-APPLE-PROXIMITY", raw: direction == .enter ? "ARRIVE" : "DEPART")
                     try putAppleLocation(place)
                 }
+                if let acknowledged = alarm.acknowledged { try put("ACKNOWLEDGED", utc: Self.seconds(acknowledged)) }
                 for property in ICalendarItems.chimeProperties(alarm) { try put(property.name, raw: property.value) }
                 if case .proximity = alarm.trigger, !kept.properties.contains(where: { $0.name == "TRIGGER" }) {
                     // RFC 5545 requires a TRIGGER; Apple's location alarms carry this never-reached one.

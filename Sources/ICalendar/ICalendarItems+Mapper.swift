@@ -163,7 +163,8 @@ extension ICalendarItems {
                               extraDates: try dates(component.properties(named: "RDATE"), start: start),
                               externalKey: uid)
             event.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
-            event.alarms = try alarms(alarmComponents, item: identifier, start: start, end: end, due: nil)
+            event.alarms = try alarms(alarmComponents, item: identifier, start: start, end: end, due: nil,
+                                      lastAcknowledged: component["X-MOZ-LASTACK"])
             do { try event.validate() } catch { throw MappingError(error.description) }
             return event
         }
@@ -202,7 +203,7 @@ extension ICalendarItems {
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
             reminder.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
             reminder.alarms = try alarms(component.components(named: "VALARM"), item: identifier, start: start, end: nil, due: due,
-                                         geo: component["GEO"])
+                                         geo: component["GEO"], lastAcknowledged: component["X-MOZ-LASTACK"])
             do { try reminder.validate() } catch { throw MappingError(error.description) }
             return reminder
         }

@@ -50,6 +50,19 @@ struct FiringPlannerTests {
         #expect(firings[2].instant - firings[1].instant == 23 * 3600)
     }
 
+    @Test("firings due at or before an alarm's acknowledgement (another device's dismissal) are not planned; later ones are")
+    func acknowledged() throws {
+        let fixture = try Fixture()
+        // Answered at 2026-12-03T09:00:00+08:00: the 8:50 firings of 12-01, 12-02 and 12-03 were answered.
+        let answered = Date(timeIntervalSince1970: RFC3339.instant("2026-12-03T09:00:00+08:00")!)
+        try fixture.store.save(Event(calendarIdentifier: fixture.calendar, title: "Stand-up", start: fixture.zoned("2026-12-01T09:00:00"),
+                                     end: fixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=5"),
+                                     alarms: [Alarm(trigger: .relative(seconds: -600), acknowledged: answered),
+                                              Alarm(trigger: .absolute(answered.addingTimeInterval(-60)), acknowledged: answered)]))
+        #expect(try readable(try fixture.firings(after: "2026-12-01T00:00:00+08:00"))
+                == ["2026-12-04T08:50:00 Stand-up", "2026-12-05T08:50:00 Stand-up"])
+    }
+
     @Test("an absolute alarm rings once and not when past; a location alarm is not planned")
     func absoluteAndLocation() throws {
         let fixture = try Fixture()

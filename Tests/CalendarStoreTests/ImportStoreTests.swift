@@ -267,3 +267,35 @@ struct ICalendarFieldsStoreTests {
         #expect(throws: StoreError.self) { try store.save(negative) }
     }
 }
+
+@Suite("Acknowledging an item's alarms (RFC 9074)")
+struct AcknowledgeAlarmsTests {
+    @Test("an item from outside has its time-based alarms answered at the time given, a later LAST-MODIFIED; a local item, a meeting and an earlier answer are left as they are")
+    func acknowledge() throws {
+        let fixture = try StoreFixture()
+        // 2026-12-02T00:00:00Z
+        let store = try fixture.open(now: { Date(timeIntervalSince1970: 1_796_169_600) })
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let place = try StructuredLocation(title: "Office", latitude: 31.2304, longitude: 121.4737, radius: 70)
+        let at = Date(timeIntervalSince1970: 1_796_169_000) // 2026-12-01T23:50:00Z
+        let shared = Reminder(calendarIdentifier: calendar, title: "Bins", due: try StoreFixture.zoned("2026-12-02T08:00:00"),
+                              alarms: [.relative(seconds: -600), .proximity(place, .leave)], externalKey: "bins@phone",
+                              origin: ICalendarOrigin(sequence: 0, lastModified: 1_796_000_000))
+        try store.save(shared)
+        #expect(try store.acknowledgeAlarms(of: shared.identifier, at: at))
+        let answered = try store.reminder(identifier: shared.identifier)
+        #expect(answered.alarms.map(\.acknowledged) == [at, nil])
+        #expect(answered.origin?.lastModified == 1_796_169_600)
+        #expect(try !store.acknowledgeAlarms(of: shared.identifier, at: at.addingTimeInterval(-60)), "an earlier answer changes nothing")
+
+        let local = Reminder(calendarIdentifier: calendar, title: "Local", due: try StoreFixture.zoned("2026-12-02T08:00:00"), alarms: [.relative(seconds: 0)])
+        try store.save(local)
+        #expect(try !store.acknowledgeAlarms(of: local.identifier, at: at))
+        let meeting = Event(calendarIdentifier: calendar, title: "Review", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
+                            end: try StoreFixture.zoned("2026-12-02T11:00:00"), alarms: [.relative(seconds: -600)], externalKey: "review@example.org",
+                            origin: ICalendarOrigin(sequence: 0, unmodelled: "ORGANIZER:mailto:a@example.org\r\nATTENDEE:mailto:b@example.org\r\n"))
+        try store.save(meeting)
+        #expect(try !store.acknowledgeAlarms(of: meeting.identifier, at: at))
+        #expect(try store.event(identifier: meeting.identifier).alarms.first?.acknowledged == nil)
+    }
+}

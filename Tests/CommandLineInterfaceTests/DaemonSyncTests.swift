@@ -17,7 +17,9 @@ struct DaemonSyncTests {
     final class PressingNotifier: Notifier {
         let shown = Mutex<[Firing]>([])
         let handler = Mutex<(@Sendable (String, NotificationResponse) -> Void)?>(nil)
+        let withdrawn = Mutex<[String]>([])
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
+        func withdraw(key: String) { withdrawn.withLock { $0.append(key) } }
         func showNotice(title: String, body: String) throws {}
         func onResponse(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) { self.handler.withLock { $0 = handler } }
         func press(_ response: NotificationResponse, on firing: Firing) { handler.withLock { $0 }?(firing.key, response) }
@@ -90,6 +92,55 @@ struct DaemonSyncTests {
         #expect(try Self.waitUntil(seconds: 60) { try server.get(resource).contains("STATUS:COMPLETED") })
         let completed = try server.get(resource)
         #expect(completed.contains("COMPLETED:20261201T094500Z"), "\(completed)")
+    }
+
+    /// A phone's to-do due at `due` with an alarm 15 minutes before it, and `valarm` lines more.
+    static func todo(_ uid: String, _ summary: String, due: String, valarm: String = "") -> String {
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261201T080000Z\r\n"
+            + "DUE:\(due)\r\nSUMMARY:\(summary)\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:\(summary)\r\n"
+            + "TRIGGER;RELATED=END:-PT15M\r\n\(valarm)END:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    }
+
+    @Test("Dismiss on the desktop is ACKNOWLEDGED on the server; the phone's ACKNOWLEDGED closes the desktop's notification")
+    func dismissalsTravel() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        let bins = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z"), in: calendarURL)
+        _ = try server.put(Self.todo("plants@phone", "Plants", due: "20261201T103000Z"), in: calendarURL)
+        let scratch = Scratch(zone: "UTC")
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        let clock = ManualClock(now: Self.start)
+        let notifier = PressingNotifier()
+        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        defer { daemon.shutdown() }
+        let store = try scratch.store()
+        func reminders() throws -> [Reminder] { try store.items(of: store.calendar(named: "Phone").identifier).reminders }
+        func quiet() -> Bool { Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+        #expect(try Self.waitUntil(seconds: 60) { try reminders().count == 2 })
+        #expect(quiet())
+
+        clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z: Bins rings
+        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
+        let first = try #require(notifier.shown.withLock { $0.first })
+        #expect(first.title == "Bins")
+        #expect(quiet())
+        notifier.press(.dismiss, on: first)
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
+        clock.advance(by: 5)
+        #expect(try Self.waitUntil(seconds: 60) { try server.get(bins).contains("ACKNOWLEDGED:20261201T094500Z") })
+
+        clock.advance(to: 1_796_120_100) // 2026-12-01T10:15:00Z: Plants rings
+        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        let second = try #require(notifier.shown.withLock { $0.last })
+        #expect(second.title == "Plants")
+        #expect(quiet())
+        // The phone rang too, and was answered at 10:16.
+        _ = try server.put(Self.todo("plants@phone", "Plants", due: "20261201T103000Z", valarm: "ACKNOWLEDGED:20261201T101600Z\r\n"),
+                           in: calendarURL)
+        let next = try #require(daemon.queue.sync { daemon.syncTimer?.at })
+        clock.advance(to: next)
+        #expect(Self.waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(second.key) })
+        #expect(try reminders().first { $0.title == "Plants" }?.alarms.first?.acknowledged == Date(timeIntervalSince1970: 1_796_120_160))
     }
 
     @Test("a daemon whose store has no account syncs once at start, and sets no timer for it")

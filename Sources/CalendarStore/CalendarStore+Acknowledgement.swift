@@ -1,0 +1,53 @@
+import CalendarModel
+import Foundation
+
+extension CalendarStore {
+    /// Marks the time-based alarms of an item from outside (one with an
+    /// external key: imported or synced) as answered at `at`, RFC 9074's
+    /// ACKNOWLEDGED, so that the other devices that share it hear of the
+    /// dismissal and do not ring what was answered here. Every one of the
+    /// item's alarms, as Thunderbird's X-MOZ-LASTACK does: only firings due
+    /// by `at` are silenced, and those have rung. Returns whether it wrote.
+    ///
+    /// Nothing is written for an item made here and never shared, nor for
+    /// an event with attendees: on a scheduling server a change to it is a
+    /// change to the meeting, sent to everyone invited (RFC 6638), and a
+    /// dismissal is nobody's business but this person's.
+    @discardableResult
+    public func acknowledgeAlarms(of identifier: ItemIdentifier, at: Date) throws(StoreError) -> Bool {
+        func answered(_ alarms: [Alarm]) -> [Alarm]? {
+            var changed = false
+            let alarms = alarms.map { alarm in
+                if case .proximity = alarm.trigger { return alarm }
+                guard (alarm.acknowledged ?? .distantPast) < at else { return alarm }
+                var answered = alarm
+                answered.acknowledged = at
+                changed = true
+                return answered
+            }
+            return changed ? alarms : nil
+        }
+        let kind: String? = try StoreError.wrap { try database.scalar("SELECT type FROM items WHERE id = ?", [identifier.rawValue]) }
+        switch kind {
+        case "event":
+            var event = try event(identifier: identifier)
+            guard event.externalKey != nil, !Self.hasAttendees(event.origin), let alarms = answered(event.alarms) else { return false }
+            event.alarms = alarms
+            try save(event)
+        case "reminder":
+            var reminder = try reminder(identifier: identifier)
+            guard reminder.externalKey != nil, let alarms = answered(reminder.alarms) else { return false }
+            reminder.alarms = alarms
+            try save(reminder)
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Whether the item's kept iCalendar lines invite anyone (an ATTENDEE at its top level).
+    static func hasAttendees(_ origin: ICalendarOrigin?) -> Bool {
+        guard let text = origin?.unmodelled else { return false }
+        return text.hasPrefix("ATTENDEE") || text.contains("\nATTENDEE")
+    }
+}
