@@ -306,10 +306,15 @@ extension ICalendarItems {
             if reminder.isCompleted { try put("STATUS", raw: "COMPLETED") }
             if let done = reminder.completionDate { try put("COMPLETED", utc: Self.seconds(done)) }
             if let rule = reminder.recurrenceRule { try put("RRULE", raw: rule.rfc5545) }
-            // Occurrences of the series that were kept whole (they have a
-            // RECURRENCE-ID) go beside it, not in it; a VTODO the file nested
-            // in this one stays inside, or importing the export would add it.
-            func isOccurrence(_ component: ICalendarComponent) -> Bool { component.name == "VTODO" && component["RECURRENCE-ID"] != nil }
+            // Occurrences of the series that were kept whole (its UID and a
+            // RECURRENCE-ID) go beside it, not in it; any other VTODO the
+            // file nested in this one stays inside, or importing the export
+            // would add it (or, of another UID, find no series for it).
+            let uid = reminder.externalKey ?? "\(reminder.identifier.rawValue)@chime"
+            func isOccurrence(_ component: ICalendarComponent) -> Bool {
+                component.name == "VTODO" && component["RECURRENCE-ID"] != nil
+                    && component["UID"].map { ICalendarText.unescape($0.value) } == uid
+            }
             let occurrences = kept.components.filter(isOccurrence)
             kept.components.removeAll(where: isOccurrence)
             // RELATED=END always: RFC 5545 reads a VTODO's relative trigger

@@ -122,3 +122,36 @@ extension ICalendarItemsFuzzFindingsTests {
         }
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    @Test("a VTODO with a RECURRENCE-ID nested in a VTODO of another UID stays inside it, so the export names no missing series")
+    func nestedOccurrenceOfAnotherUIDIsNotHoisted() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:outer-1\r\nSUMMARY:Outer\r\n"
+            + "BEGIN:VTODO\r\nUID:inner-1\r\nRECURRENCE-ID:20261208T100000Z\r\nEND:VTODO\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let first = try Self.items(text)
+        #expect(first.problems.isEmpty)
+        var reminders = first.reminders
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: [], reminders: reminders, stamp: Self.stamp)
+            #expect(exported.components.map { $0["UID"]?.value } == ["outer-1"])
+            #expect(exported.components.first?.components.map { $0["UID"]?.value } == ["inner-1"])
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.reminders.map(\.externalKey) == ["outer-1"])
+            reminders = again.reminders
+        }
+    }
+
+    @Test("a VTODO occurrence the file nested in its own series goes beside the series on export and joins it again on import")
+    func nestedOccurrenceOfTheSameUIDJoinsItsSeries() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:weekly-todo\r\nDUE:20261201T100000Z\r\nRRULE:FREQ=WEEKLY;COUNT=3\r\n"
+            + "BEGIN:VTODO\r\nUID:weekly-todo\r\nRECURRENCE-ID:20261208T100000Z\r\nSUMMARY:Moved\r\nEND:VTODO\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        let first = try Self.items(text)
+        let exported = ICalendarItems.components(events: [], reminders: first.reminders, stamp: Self.stamp)
+        #expect(exported.components.map { $0["UID"]?.value } == ["weekly-todo", "weekly-todo"])
+        #expect(exported.components.last?["RECURRENCE-ID"]?.value == "20261208T100000Z")
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.reminders.count == 1)
+    }
+}
