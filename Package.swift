@@ -51,7 +51,7 @@ let package = Package(
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
         .target(name: "Benchmarks", dependencies: ["CalendarModel", "ICalendar", "CalendarExchange", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
-                                                  "Geofencing", "SQLiteDatabase", "SystemCalls"]),
+                                                  "Geofencing", "SQLiteDatabase", "SystemCalls", "CalDAVSync", "HTTPDownload"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.
@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         // What the test targets share (temporary folders and stores, literal
         // parsing, package paths, child processes); only test targets depend on it.
-        .target(name: "TestSupport", dependencies: ["CalendarModel", "CalendarStore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["CalendarModel", "CalendarStore", "SystemCalls"], path: "Tests/TestSupport"),
         .testTarget(name: "CalendarModelTests", dependencies: ["TestSupport", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["TestSupport", "RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],

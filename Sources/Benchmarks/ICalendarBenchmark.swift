@@ -116,15 +116,6 @@ public struct ICalendarBenchmark {
     /// Issue #19: the export of the imported store within libical's parse of the file.
     static let exportTimeTarget = 1.0
 
-    /// `.build/oracle/libical-check`, found from this executable's folder
-    /// up (chime-bench is in .build/<triple>/release), or nil.
-    static func libicalCheck() -> String? {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<8 where folder.path != "/" {
-            let candidate = folder.appendingPathComponent("oracle/libical-check").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }
+    /// `.build/oracle/libical-check` (contrib/oracle/setup), or nil.
+    static func libicalCheck() -> String? { BuildFolder.executable("oracle/libical-check") }
 }

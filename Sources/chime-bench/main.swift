@@ -1,7 +1,7 @@
 import Benchmarks
 import Foundation
 
-// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH]
+// chime-bench recurrence [--quick] [--only LETTERS] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | sync [--quick] [--items N]
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 switch arguments.first {
@@ -32,6 +32,10 @@ case "ical":
     let runs = arguments.firstIndex(of: "--runs").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     try ICalendarBenchmark(events: quick ? 500 : 10_000, parses: runs ?? (quick ? 3 : 11), keptPath: kept,
                            onlySteps: steps.map { Set($0.split(separator: ",").map(String.init)) }).run { print($0) }
+case "sync":
+    // sync [--quick] [--items N]: a Radicale collection of 10,000 resources (500 with --quick), Chime's first and incremental syncs beside vdirsyncer's.
+    let items = arguments.firstIndex(of: "--items").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
+    try SyncBenchmark(items: items ?? (quick ? 500 : 10_000), runs: quick ? 1 : 3).run { print($0) }
 case "ical-import-child" where arguments.count >= 3:
     // ical-import-child FILE STORE: ical's import in a process of its own, printing its memory (the ical benchmark's child).
     print(try ICalendarBenchmark.importChild(file: arguments[1], store: arguments[2]))
@@ -39,6 +43,6 @@ case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | sync [--quick] [--items N] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }

@@ -74,11 +74,12 @@ struct StoreMigrationTests {
             ALTER TABLE items DROP COLUMN ical_last_modified;
             ALTER TABLE items DROP COLUMN ical_unmodelled;
             ALTER TABLE alarms DROP COLUMN unmodelled;
+            ALTER TABLE alarms DROP COLUMN acknowledged;
             """)
         try database.execute("DELETE FROM schema_migrations WHERE name LIKE '%an alarm at the due time for reminders saved without one'")
         #expect(database.changes == 1)
-        try database.execute("DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %'")
-        #expect(database.changes == 2)
+        try database.execute("DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %'")
+        #expect(database.changes == 3)
         let store = try fixture.open()
         func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
         #expect(try triggers("timed") == [.relative(seconds: 0)])

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import SystemCalls
 import Testing
 
 /// A CalDAV server from `.build/caldav-venv` (contrib/caldav/setup, which
@@ -43,7 +44,7 @@ public final class CalDAVServer: Sendable {
         var lastError = ""
         // A port found free can be taken before the server binds it: a few tries.
         for _ in 1...3 {
-            let port = try Self.freePort()
+            let port = try LoopbackPort.free()
             let (arguments, user, password) = try Self.arguments(kind, port: port, folder: folder)
             let log = folder.appending("server-\(port).log")
             FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
@@ -145,36 +146,12 @@ public final class CalDAVServer: Sendable {
         }
     }
 
-    /// A port the system has free on 127.0.0.1 now.
-    private static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        guard bound == 0 else { throw Failure(description: "bind: errno \(errno)") }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Connects every 50 ms until the port accepts, the process ends, or the time is up.
     private static func waitUntilListening(port: Int, process: Process, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             guard process.isRunning else { return false }
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(descriptor)
-            if connected == 0 { return true }
+            if LoopbackPort.accepts(port) { return true }
             usleep(50_000)
         }
         return false
