@@ -46,12 +46,16 @@ public final class SyncState {
         /// RFC 6578's token as of the last sync; nil before the first.
         public var syncToken: String?
         public var collectionTag: String?
+        /// The store's item change log as it stood when the last complete
+        /// sync began to look for local changes (`CalendarStore.itemChangeMark`):
+        /// a change after it may need uploading. Nil before the first.
+        public var localMark: Int64?
 
         /// Whether the collection may hold `component` (VEVENT, VTODO).
         public func holds(_ component: String) -> Bool { components?.contains(component.uppercased()) ?? true }
 
         public init(account: String, url: String, calendar: ItemIdentifier, displayName: String?, components: [String]?,
-                    isReadOnly: Bool, syncToken: String? = nil, collectionTag: String? = nil) {
+                    isReadOnly: Bool, syncToken: String? = nil, collectionTag: String? = nil, localMark: Int64? = nil) {
             self.account = account
             self.url = url
             self.calendar = calendar
@@ -60,6 +64,7 @@ public final class SyncState {
             self.isReadOnly = isReadOnly
             self.syncToken = syncToken
             self.collectionTag = collectionTag
+            self.localMark = localMark
         }
     }
 
@@ -130,6 +135,9 @@ public final class SyncState {
                 );
                 """)
         }
+        migrator.registerMigration("v2: the change-log mark of a collection's last sync") { db in
+            try db.execute("ALTER TABLE sync_collections ADD COLUMN local_mark INTEGER")
+        }
         return migrator
     }
 
@@ -177,20 +185,20 @@ public final class SyncState {
     public func save(_ collection: Collection) throws(StoreError) {
         try StoreError.wrap {
             try database.execute("""
-                INSERT INTO sync_collections (url, account, calendar_id, display_name, components, read_only, sync_token, ctag)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sync_collections (url, account, calendar_id, display_name, components, read_only, sync_token, ctag, local_mark)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(url) DO UPDATE SET account = excluded.account, calendar_id = excluded.calendar_id,
                     display_name = excluded.display_name, components = excluded.components, read_only = excluded.read_only,
-                    sync_token = excluded.sync_token, ctag = excluded.ctag
+                    sync_token = excluded.sync_token, ctag = excluded.ctag, local_mark = excluded.local_mark
                 """, [collection.url, collection.account, collection.calendar.rawValue, collection.displayName,
                       collection.components?.joined(separator: ","), collection.isReadOnly ? 1 : 0, collection.syncToken,
-                      collection.collectionTag])
+                      collection.collectionTag, collection.localMark])
         }
     }
 
     public func collections(of account: String? = nil) throws(StoreError) -> [Collection] {
         try StoreError.wrap {
-            let sql = "SELECT url, account, calendar_id, display_name, components, read_only, sync_token, ctag FROM sync_collections"
+            let sql = "SELECT url, account, calendar_id, display_name, components, read_only, sync_token, ctag, local_mark FROM sync_collections"
             let rows = try account.map { try database.query(sql + " WHERE account = ? ORDER BY url", [$0]) }
                 ?? database.query(sql + " ORDER BY url")
             return try rows.map { row in
@@ -202,14 +210,16 @@ public final class SyncState {
                 let readOnly: Int64 = try row.value(5)
                 return Collection(account: try row.value(1), url: try row.value(0), calendar: calendar, displayName: try row.value(3),
                                   components: components.map { $0.split(separator: ",").map(String.init) }, isReadOnly: readOnly != 0,
-                                  syncToken: try row.value(6), collectionTag: try row.value(7))
+                                  syncToken: try row.value(6), collectionTag: try row.value(7), localMark: try row.value(8))
             }
         }
     }
 
-    /// Records the token and ctag a sync reached (inside the transaction of the changes they brought).
-    func setTokens(of collectionURL: String, syncToken: String?, collectionTag: String?) throws {
-        try database.execute("UPDATE sync_collections SET sync_token = ?, ctag = ? WHERE url = ?", [syncToken, collectionTag, collectionURL])
+    /// Records the token and ctag a sync reached and the change-log mark
+    /// it looked for local changes from (inside the transaction of the changes they brought).
+    func setTokens(of collectionURL: String, syncToken: String?, collectionTag: String?, localMark: Int64?) throws {
+        try database.execute("UPDATE sync_collections SET sync_token = ?, ctag = ?, local_mark = ? WHERE url = ?",
+                             [syncToken, collectionTag, localMark, collectionURL])
     }
 
     // MARK: Resources

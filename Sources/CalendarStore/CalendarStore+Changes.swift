@@ -269,3 +269,26 @@ extension CalendarStore {
 @_silgen_name("malloc_trim")
 private func chimeMallocTrim(_ pad: Int) -> Int32
 #endif
+
+extension CalendarStore {
+    /// Where each of `items` (as `itemChanges(after:)` names them) is now:
+    /// its calendar and the UID it exports under (its key, else the
+    /// identifier with `@chime`). An item no longer stored is not in the
+    /// answer: a caller that finds fewer than it asked for knows that some
+    /// were removed.
+    public func placement(of items: Set<ItemIdentifier>) throws(StoreError) -> [ItemIdentifier: (calendar: ItemIdentifier, uid: String)] {
+        guard !items.isEmpty else { return [:] }
+        return try StoreError.wrap {
+            var placed: [ItemIdentifier: (calendar: ItemIdentifier, uid: String)] = [:]
+            try database.forEachRow("SELECT id, calendar_id, external_key FROM items WHERE id IN (SELECT value FROM json_each(?))",
+                                    [Self.jsonArray(items.map(\.rawValue))]) { row in
+                let id: String = try row.value(0), calendar: String = try row.value(1), key: String? = try row.value(2)
+                if let identifier = ItemIdentifier(id), let calendar = ItemIdentifier(calendar) {
+                    placed[identifier] = (calendar, key ?? id + "@chime")
+                }
+                return true
+            }
+            return placed
+        }
+    }
+}

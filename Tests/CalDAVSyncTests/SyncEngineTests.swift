@@ -254,3 +254,46 @@ struct SyncEngineTests {
         #expect(try rig.collection.syncToken != nil)
     }
 }
+
+extension SyncEngineTests {
+    @Test("with nothing changed here since the last sync, the next one exports nothing to look for local changes; an edit, a move out of the calendar or a removal here makes it look",
+          arguments: CalDAVServer.Kind.allCases)
+    func localChangesFromTheChangeLog(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        _ = try rig.put(todo("Put the bins out"))
+        #expect(try rig.sync().examinedLocalItems)
+        #expect(try rig.sync().examinedLocalItems == false)
+        // A change in a calendar no collection maps to is none of this one's.
+        let other = ItemCalendar(title: "Other")
+        try rig.store.save(other)
+        try rig.store.save(Reminder(calendarIdentifier: other.identifier, title: "Not shared"))
+        #expect(try rig.sync().examinedLocalItems == false)
+
+        var reminder = try #require(try rig.reminder("bins@phone"))
+        reminder.title = "Put the bins out, both of them"
+        try rig.store.save(reminder)
+        let edited = try rig.sync()
+        #expect(edited.examinedLocalItems && edited.uploaded == 1)
+        #expect(try rig.sync().examinedLocalItems == false)
+
+        let plumber = Reminder(calendarIdentifier: rig.calendar.identifier, title: "Call the plumber")
+        try rig.store.save(plumber)
+        let added = try rig.sync()
+        #expect(added.examinedLocalItems && added.uploaded == 1)
+        // Its UID was written back to it after the upload: the next sync looks once more and finds nothing.
+        let settled = try rig.sync()
+        #expect(settled.uploaded == 0)
+        #expect(try rig.sync().examinedLocalItems == false)
+
+        var moved = try rig.store.reminder(identifier: plumber.identifier)
+        moved.calendarIdentifier = other.identifier
+        try rig.store.save(moved)
+        let movedOut = try rig.sync()
+        #expect(movedOut.examinedLocalItems && movedOut.deletedOnServer == 1)
+
+        try rig.store.removeReminder(reminder.identifier)
+        let removed = try rig.sync()
+        #expect(removed.examinedLocalItems && removed.deletedOnServer == 1)
+        #expect(try rig.list().isEmpty)
+    }
+}
