@@ -56,11 +56,7 @@ struct DaemonSyncTests {
         let server = try CalDAVServer(.radicale)
         let calendarURL = try server.makeCalendar("Phone")
         // Due 2026-12-01T10:00:00Z; the alarm 15 minutes before its end (for a VTODO, DUE): 09:45Z.
-        let resource = try server.put("""
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
-            DUE:20261201T100000Z\r\nSUMMARY:Put the bins out\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Bins\r\n\
-            TRIGGER;RELATED=END:-PT15M\r\nEND:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
-            """, in: calendarURL)
+        let resource = try server.put(Self.todo("bins@phone", "Put the bins out", due: "20261201T100000Z"), in: calendarURL)
         let scratch = Scratch(zone: "UTC")
         _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
 
