@@ -59,7 +59,7 @@ public struct SyncBenchmark {
         report("sync benchmark — \(items) resources (\(String(format: "%.2f", Double(bytes) / 1_048_576)) MB) in one collection of Radicale on 127.0.0.1, "
                + "medians of \(runs) runs")
         var peerFirst: [Double] = [], chimeFirst: [Double] = [], chimeFirstCPU: [Double] = []
-        var lastChime: (store: CalendarStore, engine: SyncEngine, collection: SyncState.Collection)?
+        var lastChime: (store: CalendarStore, state: SyncState, engine: SyncEngine, url: String)?
         let peer = VdirsyncerPeer(executable: vdirsyncer, collectionURL: collectionURL, folder: folder)
         for run in 1...runs {
             peerFirst.append(try peer.firstSync(run: run, expecting: items))
@@ -67,7 +67,9 @@ public struct SyncBenchmark {
             let clock = ContinuousClock()
             var outcome: SyncEngine.Outcome?
             let cpu = Self.cpuMilliseconds()
-            let elapsed = try clock.measure { outcome = try chime.engine.sync(chime.collection) }
+            let collection = try chime.state.collections().first { $0.url == chime.url }
+            guard let collection else { throw BenchmarkError(description: "the collection is gone from the sync state") }
+            let elapsed = try clock.measure { outcome = try chime.engine.sync(collection) }
             chimeFirstCPU.append(Self.cpuMilliseconds() - cpu)
             guard let outcome else { continue }
             guard outcome.downloaded == items, outcome.skipped.isEmpty else {
@@ -94,7 +96,10 @@ public struct SyncBenchmark {
             let before = chime.engine.requestCount
             var outcome: SyncEngine.Outcome?
             let cpu = Self.cpuMilliseconds()
-            let elapsed = try ContinuousClock().measure { outcome = try chime.engine.sync(chime.collection) }
+            // As `chime sync` does: the collection as the last sync left it (its token, its mark).
+            let collection = try chime.state.collections().first { $0.url == chime.url }
+            guard let collection else { throw BenchmarkError(description: "the collection is gone from the sync state") }
+            let elapsed = try ContinuousClock().measure { outcome = try chime.engine.sync(collection) }
             let ownCPU = Self.cpuMilliseconds() - cpu
             guard let outcome else { continue }
             guard outcome.downloaded == expected else {
@@ -106,16 +111,16 @@ public struct SyncBenchmark {
             report(("chime sync, " + label + ":").padding(toLength: 33, withPad: " ", startingAt: 0)
                    + String(format: "%8.1f ms    ", Self.milliseconds(elapsed))
                    + "\(requests) request\(requests == 1 ? "" : "s") (target ≤ \(target): \(requests <= target ? "met" : "not met")); "
-                   + String(format: "Chime's own CPU %.0f ms; vdirsyncer %.0f ms", ownCPU, peerTime))
+                   + String(format: "Chime's own CPU %.0f ms", ownCPU) + (outcome.examinedLocalItems ? ", local items exported to compare" : "")
+                   + String(format: "; vdirsyncer %.0f ms", peerTime))
         }
-        _ = chime.store
     }
 
     // MARK: Chime
 
     /// A new store with the server's account added as `chime account add` adds it.
     private func chimeAccount(server: RadicaleServer, credentials: HTTPCredentials,
-                              store path: String) throws -> (store: CalendarStore, engine: SyncEngine, collection: SyncState.Collection) {
+                              store path: String) throws -> (store: CalendarStore, state: SyncState, engine: SyncEngine, url: String) {
         let store = try CalendarStore(path: path, machineTimeZone: .utc)
         let state = try SyncState(store: store)
         let discovered = try CalendarDiscovery(credentials: credentials).discover(server.base + "/")
@@ -124,7 +129,7 @@ public struct SyncBenchmark {
         guard let collection = collections.first(where: { $0.url.hasSuffix("/ann/bench/") }) else {
             throw BenchmarkError(description: "discovery found no /ann/bench/ among \(collections.map(\.url))")
         }
-        return (store, SyncEngine(store: store, state: state, credentials: credentials, timeLimit: 600), collection)
+        return (store, state, SyncEngine(store: store, state: state, credentials: credentials, timeLimit: 600), collection.url)
     }
 
     // MARK: The collection
