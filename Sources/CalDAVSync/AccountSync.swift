@@ -60,8 +60,11 @@ public enum AccountSync {
     }
 
     /// Syncs each collection of `accounts` in turn and reports each, in order.
+    /// `allowsEmptying`: a collection that suddenly lists empty may empty
+    /// its Chime calendar (`SyncEngine.allowsEmptying`), as the person
+    /// confirms with `chime sync --allow-emptying`.
     public static func run(_ accounts: [SyncState.Account], store: CalendarStore, state: SyncState,
-                           timeLimit: Double = 30) throws(StoreError) -> [Report] {
+                           timeLimit: Double = 30, allowsEmptying: Bool = false) throws(StoreError) -> [Report] {
         var reports: [Report] = []
         for account in accounts {
             let collections = try state.collections(of: account.name)
@@ -74,6 +77,7 @@ public enum AccountSync {
                 continue
             }
             let engine = SyncEngine(store: store, state: state, credentials: credentials, timeLimit: timeLimit)
+            engine.allowsEmptying = allowsEmptying
             for collection in collections {
                 let title = (try? store.calendar(identifier: collection.calendar).title) ?? collection.url
                 do throws(CalDAVError) {

@@ -139,7 +139,8 @@ public final class SyncEngine {
         }
         if !allowsEmptying, known.count >= 2, listing.changed.isEmpty, listing.removed.isSuperset(of: byPath.keys) {
             outcome.heldEmpty = true
-            outcome.skipped.append("\(collection.url): the server lists none of the \(known.count) resources Chime holds; nothing removed until confirmed")
+            outcome.skipped.append("\(collection.url): the server lists none of the \(known.count) resources Chime holds; nothing removed "
+                                   + "(if the calendar was emptied on purpose, 'chime sync --allow-emptying' empties it here too)")
             return
         }
         // An ETag Chime already holds is its own upload: nothing to fetch.

@@ -7,17 +7,22 @@ import HTTPDownload
 enum SyncCommand: Command {
     static let name = "sync"
     static let abstract = "Sync the CalDAV accounts' calendars now (Chime's changes up, then the server's down)"
-    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT]"), .init("--status")], options: [status] + ChimeOptions.store,
+    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT] [--allow-emptying]"), .init("--status")],
+                                      options: [allowEmptying, status] + ChimeOptions.store,
                                       discussion: """
         Sends Chime's changes in each account's calendars to the server, then
         brings the server's changes down, and prints one line a calendar:
         uploaded, deleted on the server, downloaded, removed here, conflicts.
         Where both sides changed an item, the server's version is kept and
         Chime's is kept as a conflict, which --status lists. A resource that
-        cannot be read is left out and named.
+        cannot be read is left out and named. A calendar the server suddenly
+        lists as empty (every one of two or more items gone at once) is not
+        emptied here: the sync says so, and --allow-emptying confirms it.
         """, epilogue: StoreOptions.exitStatusHelp + "\n69 when a server cannot be reached or refuses the password.")
 
     static let status = Flag("--status", help: "list the conflicts kept instead of syncing")
+    static let allowEmptying = Flag("--allow-emptying",
+                                    help: "let a calendar the server suddenly lists as empty be emptied here too (a sync without it keeps everything and says so)")
 
     static var changesStore: Bool { true }
 
@@ -38,7 +43,7 @@ enum SyncCommand: Command {
             throw .data("\(command): '\(missing)' is not an account")
         }
         if accounts.isEmpty { context.standardOutput("No accounts.") }
-        let reports = try StoreOptions.run(command) { () throws(StoreError) in try AccountSync.run(accounts, store: store, state: state) }
+        let reports = try StoreOptions.run(command) { () throws(StoreError) in try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying]) }
         var failures: [String] = []
         var failed: Int32?
         for report in reports {

@@ -46,4 +46,30 @@ struct SyncCommandTests {
                             mentioning: ["password command 'false' exited with status 1"])
         try scratch.refuses(["sync", "work"], status: 65, mentioning: ["'work' is not an account"])
     }
+
+    @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
+    func emptyingNeedsConfirmation() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        var resources: [String] = []
+        for (uid, summary) in [("bins@phone", "Put the bins out"), ("plants@phone", "Water the plants")] {
+            resources.append(try server.put("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\n"
+                                            + "DTSTAMP:20261201T080000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", in: calendarURL))
+        }
+        let scratch = Scratch()
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.ok("sync")
+        for resource in resources { _ = try server.phone(["delete", resource]) }
+        let store = try scratch.store()
+        let phone = try store.calendar(named: "Phone")
+
+        let held = scratch.ok("sync")
+        #expect(held.text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
+        #expect(held.errors.contains { $0.contains("lists none of the 2 resources") && $0.contains("chime sync --allow-emptying") }, "\(held.errors)")
+        #expect(try store.items(of: phone.identifier).reminders.count == 2)
+
+        let confirmed = scratch.ok("sync", "--allow-emptying")
+        #expect(confirmed.text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 2 removed, 0 conflicts")
+        #expect(try store.items(of: phone.identifier).reminders.isEmpty)
+    }
 }
