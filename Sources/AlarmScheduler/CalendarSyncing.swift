@@ -18,9 +18,17 @@ public struct CalendarSyncResult: Sendable, Equatable {
     /// sync's writes from later ones; its own connection may still read
     /// the counter from before them for a moment.
     public var changeCounter: Int64?
+    /// Local versions this sync kept aside because the server's copy had
+    /// changed too (412): the person is told, once, by a notice.
+    public var conflicts: Int
+    /// The calendars (titles) that the server suddenly lists as empty and
+    /// that the sync kept whole until the person confirms.
+    public var keptEmpty: [String]
 
-    public init(hasAccounts: Bool, changeCounter: Int64?) {
+    public init(hasAccounts: Bool, changeCounter: Int64?, conflicts: Int = 0, keptEmpty: [String] = []) {
         self.hasAccounts = hasAccounts
         self.changeCounter = changeCounter
+        self.conflicts = conflicts
+        self.keptEmpty = keptEmpty
     }
 }

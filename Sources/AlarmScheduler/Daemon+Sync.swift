@@ -77,6 +77,7 @@ extension Daemon {
                 self.syncing = false
                 self.syncedAtCounter = result.changeCounter
                 self.syncHasAccounts = result.hasAccounts
+                self.notice(result)
                 // Without accounts, the next local change asks again (`chime account add` is one).
                 guard result.hasAccounts else { return }
                 self.armSync(at: self.clock.now + self.options.syncInterval)
@@ -85,6 +86,30 @@ extension Daemon {
                 // it brings nothing, so it asks for no other.
                 if result.changeCounter != before { self.armSync(at: self.clock.now + self.options.syncDelay) }
             }
+        }
+    }
+
+    /// What a sync did that the person must hear of, since chimed's log is
+    /// read by nobody: a conflict kept aside, a calendar kept whole that the
+    /// server lists as empty. On the desktop and in the log.
+    func notice(_ result: CalendarSyncResult) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var notices: [(title: String, body: String)] = []
+        if result.conflicts > 0 {
+            let items = result.conflicts == 1 ? "1 item was" : "\(result.conflicts) items were"
+            notices.append(("Sync: \(items) changed on both sides",
+                            "the server's version is kept; Chime's is kept aside, and 'chime sync --status' lists it"))
+        }
+        let kept = result.keptEmpty.filter { !keptEmptyNoticed.contains($0) }
+        keptEmptyNoticed.formUnion(kept)
+        for calendar in kept {
+            notices.append(("Sync: \(calendar) kept",
+                            "the server lists none of its items any more, so nothing was removed here; "
+                                + "if it was emptied on purpose, 'chime sync --allow-emptying' empties it here too"))
+        }
+        for notice in notices {
+            log("chimed: notice: \(notice.title) — \(notice.body)")
+            do { try notifier.showNotice(title: notice.title, body: notice.body) } catch { log("chimed: notice not shown: \(error)") }
         }
     }
 }

@@ -145,6 +145,9 @@ public final class Daemon: @unchecked Sendable {
     var syncedAtCounter: Int64?
     /// Whether the last sync found accounts to sync (true until one has run).
     var syncHasAccounts = true
+    /// Calendars the person was told a sync kept whole though the server
+    /// lists them empty: told once a run of the daemon, not every interval.
+    var keptEmptyNoticed: Set<String> = []
     let syncQueue = DispatchQueue(label: "chimed.sync")
     let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
 

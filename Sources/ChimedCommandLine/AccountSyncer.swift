@@ -31,9 +31,13 @@ public struct AccountSyncer: CalendarSyncing {
             guard !(try state.collections()).isEmpty else {
                 return CalendarSyncResult(hasAccounts: false, changeCounter: try? store.changeCounter())
             }
+            var conflicts = 0
+            var keptEmpty: [String] = []
             for report in try AccountSync.run(try state.accounts(), store: store, state: state, timeLimit: timeLimit) {
                 switch report.result {
                 case .success(let outcome):
+                    conflicts += outcome.conflicts
+                    if outcome.heldEmpty { keptEmpty.append(report.calendar ?? outcome.collectionURL) }
                     let quiet = outcome.uploaded + outcome.deletedOnServer + outcome.downloaded + outcome.removed + outcome.conflicts == 0
                     if !quiet { log("chimed: sync \(report.line)") }
                     for skipped in outcome.skipped { log("chimed: sync \(report.account)/\(report.calendar ?? outcome.collectionURL): \(skipped)") }
@@ -41,6 +45,7 @@ public struct AccountSyncer: CalendarSyncing {
                     log("chimed: sync \(report.line); tried again at the next sync")
                 }
             }
+            return CalendarSyncResult(hasAccounts: true, changeCounter: try? store.changeCounter(), conflicts: conflicts, keptEmpty: keptEmpty)
         } catch {
             log("chimed: sync: \(error)")
         }

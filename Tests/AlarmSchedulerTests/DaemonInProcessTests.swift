@@ -19,7 +19,8 @@ struct DaemonInProcessTests {
         let shown = Mutex<[(firing: Firing, late: Bool, at: Double)]>([])
         init(clock: any DaemonClock = WallClock()) { self.clock = clock }
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.now)) } }
-        func showNotice(title: String, body: String) throws {}
+        let notices = Mutex<[(title: String, body: String)]>([])
+        func showNotice(title: String, body: String) throws { notices.withLock { $0.append((title, body)) } }
 
         func first(titled title: String) -> (firing: Firing, late: Bool, at: Double)? {
             shown.withLock { $0.first { $0.firing.title == title } }

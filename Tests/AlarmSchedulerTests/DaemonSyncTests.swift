@@ -15,18 +15,26 @@ struct DaemonSyncTests {
         let calls = Mutex<[Double]>([])
         let hasAccounts: Mutex<Bool>
         let writes: Bool
-        init(clock: ManualClock, hasAccounts: Bool = true, writes: Bool = false) {
+        /// Reported by the first sync only, as a conflict is recorded once.
+        let conflicts: Int
+        /// Reported by every sync, as the server keeps listing the calendar empty.
+        let keptEmpty: [String]
+        init(clock: ManualClock, hasAccounts: Bool = true, writes: Bool = false, conflicts: Int = 0, keptEmpty: [String] = []) {
             self.clock = clock
             self.hasAccounts = Mutex(hasAccounts)
             self.writes = writes
+            self.conflicts = conflicts
+            self.keptEmpty = keptEmpty
         }
         func syncAccounts(storePath: String, log: @Sendable (String) -> Void) -> CalendarSyncResult {
             let store = try? CalendarStore(path: storePath, machineTimeZone: .utc)
             if writes, count == 0, let store, let calendar = try? store.defaultCalendarForNewReminders() {
                 try? store.save(Reminder(calendarIdentifier: calendar.identifier, title: "From the server"))
             }
+            let first = count == 0
             calls.withLock { $0.append(clock.now) }
-            return CalendarSyncResult(hasAccounts: hasAccounts.withLock { $0 }, changeCounter: try? store?.changeCounter())
+            return CalendarSyncResult(hasAccounts: hasAccounts.withLock { $0 }, changeCounter: try? store?.changeCounter(),
+                                      conflicts: first ? conflicts : 0, keptEmpty: keptEmpty)
         }
         var count: Int { calls.withLock { $0.count } }
     }
@@ -36,6 +44,7 @@ struct DaemonSyncTests {
         let store: CalendarStore
         let clock: ManualClock
         let daemon: Daemon
+        let notifier: DaemonInProcessTests.RecordingNotifier
 
         static func start(_ name: String, syncer: (ManualClock) -> RecordingSyncer) throws -> (Rig, RecordingSyncer) {
             let (folder, runtime, storePath) = try DaemonInProcessTests.makeFolder(name)
@@ -46,9 +55,10 @@ struct DaemonSyncTests {
             options.sync = recording
             options.syncInterval = 900
             options.syncDelay = 5
-            let daemon = Daemon(options: options, notifier: DaemonInProcessTests.RecordingNotifier(clock: clock), log: { _ in })
+            let notifier = DaemonInProcessTests.RecordingNotifier(clock: clock)
+            let daemon = Daemon(options: options, notifier: notifier, log: { _ in })
             try daemon.start()
-            return (Rig(folder: folder, store: store, clock: clock, daemon: daemon), recording)
+            return (Rig(folder: folder, store: store, clock: clock, daemon: daemon, notifier: notifier), recording)
         }
 
         func stop() {
@@ -118,5 +128,19 @@ struct DaemonSyncTests {
         rig.clock.advance(by: 5)
         #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 5 + 900 })
         #expect(syncer.count == 2)
+    }
+
+    @Test("a conflict a sync kept aside is told once on the desktop; a calendar kept whole though the server lists it empty is told once, not every interval")
+    func noticesOfWhatTheSyncKept() throws {
+        let (rig, syncer) = try Rig.start("sync-notices") { RecordingSyncer(clock: $0, conflicts: 2, keptEmpty: ["Phone <b>"]) }
+        defer { rig.stop() }
+        let start = Double(DaemonInProcessTests.start)
+        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 900 })
+        rig.clock.advance(by: 900)
+        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 2 && rig.armedAt == start + 1800 })
+        let notices = rig.notifier.notices.withLock { $0 }
+        #expect(notices.map(\.title) == ["Sync: 2 items were changed on both sides", "Sync: Phone <b> kept"])
+        #expect(notices.first?.body.contains("'chime sync --status'") == true)
+        #expect(notices.last?.body.contains("'chime sync --allow-emptying'") == true)
     }
 }
