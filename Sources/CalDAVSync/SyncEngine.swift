@@ -4,6 +4,9 @@ import CalendarStore
 import Foundation
 import HTTPDownload
 import WebDAV
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One sync of a collection mapped to a Chime calendar: Chime's changes go
 /// up first (`SyncEngine+Upload`), then the server's come down by
@@ -63,13 +66,23 @@ public final class SyncEngine {
     /// Hrefs asked for in one calendar-multiget.
     static let multigetBatch = 100
 
+    /// Waits out a Retry-After (seconds); the tests' records instead of sleeping.
+    let wait: (Double) -> Void
+
+    /// The longest Retry-After waited out in a sync (RFC 9110 §10.2.3);
+    /// one longer, or a third 503 in a row, ends the sync with the
+    /// server's answer, to be tried again at the next.
+    static let maximumRetryWait = 30.0
+    static let maximumRetries = 2
+
     public init(store: CalendarStore, state: SyncState, credentials: HTTPCredentials?, timeLimit: Double = 30,
-                client: HTTPClient = HTTPClient()) {
+                client: HTTPClient = HTTPClient(), wait: @escaping (Double) -> Void = { usleep(UInt32(min($0, 60) * 1e6)) }) {
         self.store = store
         self.state = state
         self.credentials = credentials
         self.timeLimit = timeLimit
         self.client = client
+        self.wait = wait
     }
 
     public func sync(_ collection: SyncState.Collection) throws(CalDAVError) -> Outcome {
@@ -323,13 +336,26 @@ public final class SyncEngine {
 
     func send(_ method: HTTPRequest.Method, _ url: String, headers: [HTTPHeader] = [], body: [UInt8] = [],
               contentType: String = DAVRequestBody.contentType) throws(CalDAVError) -> HTTPResponse {
-        requestCount += 1
         let request = HTTPRequest(method, url, headers: headers + [HTTPHeader("Content-Type", contentType)], body: body,
                                   credentials: credentials, timeLimit: timeLimit)
-        do {
-            return try client.send(request)
-        } catch {
-            throw CalDAVError(.transport(error.code), error.description)
+        var retries = 0
+        while true {
+            requestCount += 1
+            let response: HTTPResponse
+            do {
+                response = try client.send(request)
+            } catch {
+                throw CalDAVError(.transport(error.code), error.description)
+            }
+            // Busy (503) or too many requests (429) with a short enough wait: waited out, and sent again.
+            guard [429, 503].contains(response.status) else { return response }
+            let delay = response.retryAfter.flatMap { RetryAfter.delay($0, now: Int64(Date().timeIntervalSince1970)) }
+            guard retries < Self.maximumRetries, let delay, Double(delay) <= min(Self.maximumRetryWait, timeLimit) else {
+                let asked = delay.map { "; it asks to be asked again in \($0) s, tried again at the next sync" } ?? ""
+                throw CalDAVError(.status(response.status), "\(url): \(method.rawValue) answered HTTP \(response.status)\(asked)")
+            }
+            retries += 1
+            wait(Double(delay))
         }
     }
 

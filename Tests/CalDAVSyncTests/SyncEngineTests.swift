@@ -13,14 +13,28 @@ private final class SyncRig {
     let fixture: StoreFixture
     let store: CalendarStore
     let state: SyncState
+    /// The collection as the phone reaches it, and as Chime does.
     let calendarURL: String
+    let collectionURL: String
     let calendar: ItemCalendar
     /// Requests the last sync sent.
     var requests = 0
+    /// Between Chime and the server when the rig was given rules for one.
+    let proxy: FaultyProxy?
+    /// The Retry-After waits the syncs asked for (recorded, not slept).
+    final class Waits { var seconds: [Double] = [] }
+    let waits = Waits()
 
-    init(_ kind: CalDAVServer.Kind) throws {
-        server = try CalDAVServer(kind)
-        calendarURL = try server.makeCalendar("Phone")
+    /// `proxyRules`: Chime reaches the collection through a FaultyProxy that
+    /// fails as they say (the phone still talks to the server directly).
+    init(_ kind: CalDAVServer.Kind, proxyRules: [String]? = nil) throws {
+        let server = try CalDAVServer(kind)
+        let direct = try server.makeCalendar("Phone")
+        let proxy = try proxyRules.map { try FaultyProxy(upstream: server.base, rules: $0) }
+        self.server = server
+        self.proxy = proxy
+        calendarURL = direct
+        collectionURL = proxy.map { $0.base + direct.dropFirst(server.base.count) } ?? direct
         fixture = try StoreFixture(zone: "Europe/Berlin")
         // 2027-01-01T00:00:00Z
         store = try fixture.open(now: { Date(timeIntervalSince1970: 1_798_761_600) })
@@ -28,7 +42,7 @@ private final class SyncRig {
         try store.save(calendar)
         state = try SyncState(store: store)
         try state.save(SyncState.Account(name: "test", address: server.base, user: server.user, passwordCommand: nil))
-        try state.save(SyncState.Collection(account: "test", url: calendarURL, calendar: calendar.identifier, displayName: "Phone",
+        try state.save(SyncState.Collection(account: "test", url: collectionURL, calendar: calendar.identifier, displayName: "Phone",
                                             components: ["VEVENT", "VTODO"], isReadOnly: false))
     }
 
@@ -36,8 +50,9 @@ private final class SyncRig {
 
     @discardableResult
     func sync() throws -> SyncEngine.Outcome {
+        let waits = self.waits
         let engine = SyncEngine(store: store, state: state, credentials: server.user.map { HTTPCredentials(user: $0, password: server.password ?? "") },
-                                timeLimit: 20)
+                                timeLimit: 20, wait: { waits.seconds.append($0) })
         let outcome = try engine.sync(try collection)
         requests = engine.requestCount
         return outcome
@@ -295,5 +310,55 @@ extension SyncEngineTests {
         let removed = try rig.sync()
         #expect(removed.examinedLocalItems && removed.deletedOnServer == 1)
         #expect(try rig.list().isEmpty)
+    }
+}
+
+@Suite("Sync against a server that is busy or dies mid-sync (Radicale behind a faulty proxy)")
+struct SyncFaultTests {
+    @Test("a 503 with a Retry-After of 2 s is waited out and the request sent again; the sync ends as an undisturbed one")
+    func retryAfterIsHonoured() throws {
+        let rig = try SyncRig(.radicale, proxyRules: ["1:503:2"])
+        _ = try rig.put(todo("Put the bins out"))
+        let outcome = try rig.sync()
+        #expect(outcome.downloaded == 1)
+        #expect(rig.waits.seconds == [2])
+        // The refused sync-collection, itself again, the multiget.
+        #expect(rig.requests == 3)
+    }
+
+    @Test("a Retry-After longer than the bound is not waited out: the sync fails naming it, stores no token, and the next one works")
+    func longRetryAfterEndsTheSync() throws {
+        let rig = try SyncRig(.radicale, proxyRules: ["1:503:3600"])
+        _ = try rig.put(todo("Put the bins out"))
+        #expect { try rig.sync() } throws: { error in
+            "\(error)".contains("HTTP 503") && "\(error)".contains("again in 3600 s")
+        }
+        #expect(rig.waits.seconds.isEmpty)
+        #expect(try rig.collection.syncToken == nil)
+        #expect(try rig.sync().downloaded == 1)
+    }
+
+    @Test("a connection dropped in the middle of the download leaves the old token and no item; the next sync brings each once")
+    func droppedConnectionResumesCleanly() throws {
+        // The first sync: 1, the sync-collection; 2, the multiget. The second: 3, the sync-collection;
+        // 4, the multiget, dropped as by a server killed mid-answer.
+        let rig = try SyncRig(.radicale, proxyRules: ["4:drop"])
+        for uid in ["bins@phone", "plants@phone", "post@phone"] { _ = try rig.put(todo("Chore \(uid)", uid: uid)) }
+        try rig.sync()
+        let token = try rig.collection.syncToken
+        _ = try rig.put(todo("Put the bins out, both of them"))
+        _ = try rig.put(todo("Buy stamps", uid: "stamps@phone"))
+        #expect(throws: CalDAVError.self) { try rig.sync() }
+        #expect(try rig.collection.syncToken == token)
+        #expect(try rig.items.reminders.count == 3)
+        #expect(try rig.reminder("bins@phone")?.title == "Chore bins@phone")
+
+        let resumed = try rig.sync()
+        #expect(resumed.downloaded == 2)
+        let reminders = try rig.items.reminders
+        #expect(reminders.count == 4)
+        #expect(Set(reminders.compactMap(\.externalKey)).count == 4)
+        #expect(try rig.reminder("bins@phone")?.title == "Put the bins out, both of them")
+        #expect(try rig.sync().downloaded == 0)
     }
 }

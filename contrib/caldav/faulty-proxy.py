@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""A proxy on 127.0.0.1 in front of a CalDAV server that fails where told:
+what the sync tests use to play a server that is overloaded or that dies in
+the middle of a sync.
+
+  faulty-proxy.py UPSTREAM PORT RULE...
+
+UPSTREAM is the server's base URL (http://127.0.0.1:PORT); the proxy
+listens on PORT and prints "ready" once it does. Requests are numbered from
+1 in the order they arrive; each RULE is N:ACTION for request N:
+
+  N:503:SECONDS   answer 503 Service Unavailable with Retry-After: SECONDS
+  N:drop          close the connection without an answer, as a server
+                  killed in the middle of a request does
+
+Every other request is passed on to UPSTREAM as it came (method, path,
+headers, body) and its answer passed back. Standard library only.
+"""
+import http.client
+import http.server
+import sys
+import threading
+import urllib.parse
+
+
+def main(argv):
+    if len(argv) < 3:
+        sys.stderr.write(__doc__)
+        return 64
+    upstream = urllib.parse.urlsplit(argv[1])
+    port = int(argv[2])
+    rules = {}
+    for rule in argv[3:]:
+        number, action = rule.split(":", 1)
+        rules[int(number)] = action
+    count = [0]
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def handle_one(self):
+            with lock:
+                count[0] += 1
+                number = count[0]
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            action = rules.get(number)
+            if action == "drop":
+                self.close_connection = True
+                self.connection.shutdown(2)
+                return
+            if action and action.startswith("503:"):
+                self.send_response(503)
+                self.send_header("Retry-After", action[4:])
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "content-length")}
+            connection.request(self.command, self.path, body=body, headers=headers)
+            answer = connection.getresponse()
+            data = answer.read()
+            self.send_response(answer.status, answer.reason)
+            for name, value in answer.getheaders():
+                if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+            connection.close()
+
+        do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_OPTIONS = do_MKCALENDAR = handle_one
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    print("ready", flush=True)
+    server.serve_forever()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
