@@ -58,7 +58,7 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
                               line: line, column: column)
         }
         let reader = XMLTreeReader(limits: limits)
-        let parser = XMLParser(data: Data(bytes))
+        let parser = XMLParser(data: Data(mendingControlCharacters(bytes)))
         parser.shouldProcessNamespaces = true
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -73,6 +73,24 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
                               line: line, column: column)
         }
         return root
+    }
+
+    /// The reply with each control character XML 1.0 cannot hold (C0 but
+    /// tab, line feed and carriage return) as U+FFFD. A server that copies
+    /// one from an item into its reply (a bell in a SUMMARY) makes the
+    /// whole reply ill-formed, and one item would fail the collection; so
+    /// mended, the item reads, and the iCalendar reader says what it found.
+    /// Bytes below 0x80 are never part of a longer UTF-8 sequence, so the
+    /// rest is untouched; columns after a mended byte count two more.
+    static func mendingControlCharacters(_ bytes: [UInt8]) -> [UInt8] {
+        func isBad(_ byte: UInt8) -> Bool { byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D }
+        guard bytes.contains(where: isBad) else { return bytes }
+        var mended: [UInt8] = []
+        mended.reserveCapacity(bytes.count + 16)
+        for byte in bytes {
+            if isBad(byte) { mended += [0xEF, 0xBF, 0xBD] } else { mended.append(byte) }
+        }
+        return mended
     }
 
     /// 1-based line and column (in bytes) of the byte at `offset`.

@@ -362,3 +362,18 @@ struct SyncFaultTests {
         #expect(try rig.sync().downloaded == 0)
     }
 }
+
+extension SyncFaultTests {
+    @Test("a server that copies a control character into its XML (which cannot hold it) does not fail the collection: the item reads, the character as U+FFFD")
+    func controlCharacterInTheServersXML() throws {
+        // 1: the sync-collection; 2: the multiget, its SUMMARY: lines given a raw BEL.
+        let rig = try SyncRig(.radicale, proxyRules: ["2:control"])
+        _ = try rig.put(todo("Put the bins out"))
+        _ = try rig.put(todo("Water the plants", uid: "plants@phone"))
+        let outcome = try rig.sync()
+        #expect(outcome.downloaded == 2 && outcome.skipped.isEmpty)
+        let title = try rig.reminder("bins@phone")?.title
+        #expect(title == "\u{FFFD}Put the bins out", "\(String(describing: title?.unicodeScalars.map { $0.value }))")
+        #expect(try rig.reminder("plants@phone")?.title == "\u{FFFD}Water the plants")
+    }
+}

@@ -12,9 +12,14 @@ listens on PORT and prints "ready" once it does. Requests are numbered from
   N:503:SECONDS   answer 503 Service Unavailable with Retry-After: SECONDS
   N:drop          close the connection without an answer, as a server
                   killed in the middle of a request does
+  N:control       pass it on, but put a raw control character (BEL) after
+                  each SUMMARY: of the answer, as a careless server copies
+                  one into XML, which cannot hold it
 
 Every other request is passed on to UPSTREAM as it came (method, path,
-headers, body) and its answer passed back. Standard library only.
+headers, body; without Accept-Encoding, so that answers come uncompressed
+and `control` finds their text) and its answer passed back. Standard
+library only.
 """
 import http.client
 import http.server
@@ -60,10 +65,12 @@ def main(argv):
                 self.end_headers()
                 return
             connection = http.client.HTTPConnection(upstream.hostname, upstream.port, timeout=60)
-            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "content-length")}
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection", "content-length", "accept-encoding")}
             connection.request(self.command, self.path, body=body, headers=headers)
             answer = connection.getresponse()
             data = answer.read()
+            if action == "control":
+                data = data.replace(b"SUMMARY:", b"SUMMARY:\x07")
             self.send_response(answer.status, answer.reason)
             for name, value in answer.getheaders():
                 if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
