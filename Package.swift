@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "WebDAV"),
         // CalDAV sync: discovery of a user's calendars (then the sync engine) on HTTPDownload's client and WebDAV.
         .target(name: "CalDAVSync", dependencies: ["WebDAV", "HTTPDownload", "SystemCalls", "CalendarExchange", "CalendarStore", "CalendarModel",
-                                                  "SQLiteDatabase", "HolidayCalendars"]),
+                                                  "SQLiteDatabase", "HolidayCalendars", "ICalendar"]),
         .target(name: "SeededRandom"),
         // errno as a value (the call, the path, the code) and the EINTR retry: Glibc only.
         .target(name: "SystemCalls"),

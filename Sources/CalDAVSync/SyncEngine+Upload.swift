@@ -10,18 +10,26 @@ import WebDAV
 /// A UID new to the collection is PUT with `If-None-Match: *`, one whose
 /// export's digest changed since the last sync with `If-Match` and the
 /// stored ETag, and a UID gone from Chime is DELETEd with `If-Match`. A 412
-/// means the server's copy changed too: nothing is overwritten, the local
-/// version is kept as a conflict and the server's is fetched and kept in
-/// the store (merging property by property against the base is a later
-/// step). A delete refused so keeps the server's edit, which comes back.
+/// means the server's copy changed too: nothing is overwritten; the
+/// download fetches the server's and merges the two against the base
+/// (`SyncEngine+Merge`). A delete refused so keeps the server's edit,
+/// which comes back.
 extension SyncEngine {
-    /// Uploads what changed locally; the decoded paths the download must fetch whatever the listing says.
-    func upload(_ collection: SyncState.Collection, calendar: ItemCalendar, _ outcome: inout Outcome) throws(CalDAVError) -> Set<String> {
+    /// What the upload leaves to the download: the decoded paths to fetch
+    /// whatever the listing says, and for each PUT refused with 412 Chime's
+    /// items as they were, to merge with the server's (`ResourceMerge`).
+    struct Refetch {
+        var paths: Set<String> = []
+        var refused: [String: CalendarItems] = [:]
+    }
+
+    /// Uploads what changed locally; what the download must fetch whatever the listing says.
+    func upload(_ collection: SyncState.Collection, calendar: ItemCalendar, _ outcome: inout Outcome) throws(CalDAVError) -> Refetch {
         let known = try local { try state.resources(of: collection.url) }
         var byUID: [String: SyncState.Resource] = [:]
         for resource in known where byUID[resource.uid] == nil { byUID[resource.uid] = resource }
         let index = try local { try localIndex(of: calendar) }
-        var refetch: Set<String> = []
+        var refetch = Refetch()
         for (uid, items) in index.sorted(by: { $0.key < $1.key }) {
             let digest = try local { try SyncDigest.of(items) }
             let url: String, condition: HTTPHeader
@@ -49,12 +57,9 @@ extension SyncEngine {
                 }
                 outcome.uploaded += 1
             case 412:
-                try local {
-                    try state.record(SyncState.Conflict(collectionURL: collection.url, uid: uid, href: url,
-                                                        local: String(decoding: body, as: UTF8.self), recordedAt: store.now()))
-                }
-                refetch.insert(DAVHref.decodedPath(url))
-                outcome.conflicts += 1
+                // Changed there too: the download fetches the server's and merges.
+                refetch.paths.insert(DAVHref.decodedPath(url))
+                refetch.refused[DAVHref.decodedPath(url)] = items
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
             }
@@ -67,7 +72,7 @@ extension SyncEngine {
                 outcome.deletedOnServer += 1
             case 412:
                 // Deleted here, edited there: the edit is kept and comes back down.
-                refetch.insert(DAVHref.decodedPath(resource.href))
+                refetch.paths.insert(DAVHref.decodedPath(resource.href))
             default:
                 throw CalDAVError(.status(response.status), "\(resource.href): DELETE answered HTTP \(response.status)")
             }

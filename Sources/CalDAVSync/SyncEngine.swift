@@ -33,8 +33,12 @@ public final class SyncEngine {
         public var downloaded = 0
         /// UIDs removed from Chime because the server removed them.
         public var removed = 0
-        /// Local versions the server refused (412), kept as conflicts.
+        /// Local versions the server refused (412) that clashed with its
+        /// changes: the server's kept, Chime's kept as a conflict.
         public var conflicts = 0
+        /// Local versions the server refused (412) whose changes merged
+        /// with the server's without a clash, and went up merged.
+        public var merged = 0
         /// Resources left out, each with why.
         public var skipped: [String] = []
         /// Whether the stored token was refused and the full listing used.
@@ -93,8 +97,10 @@ public final class SyncEngine {
         var unchanged = false
         if let last = collection.localMark { unchanged = try locallyUnchanged(since: last, collection, calendar: calendar) }
         outcome.examinedLocalItems = !collection.isReadOnly && !unchanged
-        let refetch = outcome.examinedLocalItems ? try upload(collection, calendar: calendar, &outcome) : []
+        let refetch = outcome.examinedLocalItems ? try upload(collection, calendar: calendar, &outcome) : Refetch()
         try download(collection, calendar: calendar, refetch: refetch, since: mark, &outcome)
+        // Merges that kept a change of Chime's go up now, against the server's new ETag.
+        if outcome.merged > 0 || outcome.conflicts > 0 { _ = try upload(collection, calendar: calendar, &outcome) }
         return outcome
     }
 
@@ -126,7 +132,7 @@ public final class SyncEngine {
     }
 
     /// A resource fetched and read, ready to import.
-    private struct Fetched {
+    struct Fetched {
         var url: String
         var entityTag: String?
         var text: String
@@ -138,7 +144,7 @@ public final class SyncEngine {
     /// store, recorded with the token; or, when nothing local changed after
     /// it, the log's end after this download's own writes, which are the
     /// server's and need no upload.
-    private func download(_ collection: SyncState.Collection, calendar: ItemCalendar, refetch: Set<String>, since mark: Int64,
+    private func download(_ collection: SyncState.Collection, calendar: ItemCalendar, refetch: Refetch, since mark: Int64,
                           _ outcome: inout Outcome) throws(CalDAVError) {
         let known = try local { try state.resources(of: collection.url) }
         var byPath: [String: SyncState.Resource] = [:]
@@ -158,9 +164,9 @@ public final class SyncEngine {
         }
         // An ETag Chime already holds is its own upload: nothing to fetch.
         var wanted = listing.changed.filter { path, change in
-            refetch.contains(path) || change.entityTag == nil || byPath[path]?.entityTag != change.entityTag
+            refetch.paths.contains(path) || change.entityTag == nil || byPath[path]?.entityTag != change.entityTag
         }.map { $0.value.url }
-        for path in refetch where listing.changed[path] == nil && !listing.removed.contains(path) {
+        for path in refetch.paths where listing.changed[path] == nil && !listing.removed.contains(path) {
             if let url = byPath[path]?.href { wanted.append(url) }
         }
         wanted.sort()
@@ -183,7 +189,16 @@ public final class SyncEngine {
                 }
             }
         }
-        let conflicted = Set(refetch)
+        let conflicted = refetch.paths
+        // Chime's versions the server refused, merged with what it holds now.
+        var merges: [String: Merge] = [:]
+        for (index, resource) in fetched.enumerated() {
+            let path = DAVHref.decodedPath(resource.url)
+            guard let mine = refetch.refused[path] else { continue }
+            let merge = merged(mine: mine, theirs: resource, base: byPath[path]?.base, calendar: calendar)
+            fetched[index].items = merge.items
+            merges[path] = merge
+        }
         try local {
             try store.transaction { () throws -> Void in
                 // Asked in the transaction, before its writes: nothing another process writes can come between.
@@ -204,15 +219,27 @@ public final class SyncEngine {
                 // read the calendar once per resource (quadratic in a first sync).
                 var batch = CalendarItems()
                 for resource in fetched {
-                    // The server's version wins where Chime's was refused: the local one is kept as a conflict.
+                    // Where Chime's was refused, the merge stands in its place (the server's where they clash).
                     if conflicted.contains(DAVHref.decodedPath(resource.url)), let items = index[resource.uid] { try remove(items) }
                     batch.append(resource.items)
                 }
                 if !fetched.isEmpty { try store.importItems(batch, into: calendar.identifier) }
                 outcome.downloaded += fetched.count
                 if !fetched.isEmpty { index = try localIndex(of: calendar) }
+                for (path, merge) in merges.sorted(by: { $0.key < $1.key }) {
+                    if !merge.clashes.isEmpty {
+                        try state.record(SyncState.Conflict(collectionURL: collection.url, uid: merge.uid, href: merge.url,
+                                                            local: merge.mine, recordedAt: store.now()))
+                        outcome.conflicts += 1
+                    } else if merge.keepsMine {
+                        outcome.merged += 1
+                    }
+                    _ = path
+                }
                 for resource in fetched {
-                    let digest = try SyncDigest.of(index[resource.uid] ?? CalendarItems())
+                    // A merge that kept a change of Chime's is not on the server yet: no digest, so the next sync sends it if this one cannot.
+                    let unsent = merges[DAVHref.decodedPath(resource.url)]?.keepsMine == true
+                    let digest = unsent ? "" : try SyncDigest.of(index[resource.uid] ?? CalendarItems())
                     try state.save(SyncState.Resource(href: resource.url, uid: resource.uid, entityTag: resource.entityTag, base: resource.text,
                                                       localDigest: digest), in: collection.url)
                 }
@@ -274,7 +301,7 @@ public final class SyncEngine {
     }
 
     /// One resource's text as items of `calendar`, with its one UID; a reason when it does not read.
-    private func read(_ text: String, url: String, calendar: ItemCalendar) -> Result<(String, CalendarItems), Skip> {
+    func read(_ text: String, url: String, calendar: ItemCalendar) -> Result<(String, CalendarItems), Skip> {
         let plan: CalendarImport.Plan
         do {
             plan = try CalendarImport.plan(Array(text.utf8), source: url, into: calendar, defaultCalendar: calendar, store: store)

@@ -253,6 +253,11 @@ public final class SyncState {
                              [conflict.collectionURL, conflict.uid, conflict.href, conflict.local, conflict.recordedAt.timeIntervalSince1970])
     }
 
+    /// Forgets every conflict kept for `uid` (`ConflictResolution`).
+    func removeConflicts(of uid: String) throws {
+        try database.execute("DELETE FROM sync_conflicts WHERE uid = ?", [uid])
+    }
+
     public func conflicts(of collectionURL: String? = nil) throws(StoreError) -> [Conflict] {
         try StoreError.wrap {
             let sql = "SELECT collection, uid, href, local, recorded_at FROM sync_conflicts"

@@ -1,4 +1,5 @@
 import CalDAVSync
+import CalendarModel
 import CalendarStore
 import Foundation
 import HTTPDownload
@@ -7,8 +8,8 @@ import HTTPDownload
 enum SyncCommand: Command {
     static let name = "sync"
     static let abstract = "Sync the CalDAV accounts' calendars now (Chime's changes up, then the server's down)"
-    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT] [--allow-emptying]"), .init("--status")],
-                                      options: [allowEmptying, status] + ChimeOptions.store,
+    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT] [--allow-emptying]"), .init("--status"), .init("resolve UID (--mine | --theirs)")],
+                                      options: [allowEmptying, status, mine, theirs] + ChimeOptions.store,
                                       discussion: """
         Sends Chime's changes in each account's calendars to the server, then
         brings the server's changes down, and prints one line a calendar:
@@ -18,11 +19,18 @@ enum SyncCommand: Command {
         cannot be read is left out and named. A calendar the server suddenly
         lists as empty (every one of two or more items gone at once) is not
         emptied here: the sync says so, and --allow-emptying confirms it.
+        Where both sides changed an item in different properties, the two
+        are merged and the merge goes up. 'resolve' settles a conflict:
+        --theirs keeps the server's version (what Chime holds since), --mine
+        puts Chime's back, and the next sync sends it.
         """, epilogue: StoreOptions.exitStatusHelp + "\n69 when a server cannot be reached or refuses the password.")
 
     static let status = Flag("--status", help: "list the conflicts kept instead of syncing")
     static let allowEmptying = Flag("--allow-emptying",
                                     help: "let a calendar the server suddenly lists as empty be emptied here too (a sync without it keeps everything and says so)")
+
+    static let mine = Flag("--mine", help: "with resolve: Chime's version of the item replaces the server's, sent at the next sync")
+    static let theirs = Flag("--theirs", help: "with resolve: the server's version, which Chime holds since the sync, stays")
 
     static var changesStore: Bool { true }
 
@@ -30,6 +38,24 @@ enum SyncCommand: Command {
         let command = syntax.name
         let (parsed, names, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .writing, context: context)
         let state = try StoreOptions.run(command) { () throws(StoreError) in try SyncState(store: store) }
+        if names.first == "resolve" {
+            guard names.count == 2, parsed[mine] != parsed[theirs] else {
+                throw .usage("\(command) resolve: give one UID (as 'chime sync --status' lists it) and one of --mine and --theirs")
+            }
+            let uid = names[1]
+            let calendar: ItemCalendar
+            do {
+                calendar = try ConflictResolution.resolve(uid, keeping: parsed[mine] ? .mine : .theirs, store: store, state: state)
+            } catch let failure as ConflictResolution.Failure {
+                throw .data("\(command) resolve: \(failure.description)")
+            } catch {
+                throw .data("\(command) resolve: \((error as? StoreError)?.description ?? String(describing: error))")
+            }
+            context.standardOutput(parsed[mine] ? "\(uid): Chime's version kept in \(calendar.title); the next sync sends it"
+                                                : "\(uid): the server's version kept in \(calendar.title)")
+            return
+        }
+        if parsed[mine] || parsed[theirs] { throw .usage("\(command): --mine and --theirs are for 'chime sync resolve UID'") }
         if parsed[status] {
             let conflicts = try StoreOptions.run(command) { () throws(StoreError) in try state.conflicts() }
             if conflicts.isEmpty { context.standardOutput("No conflicts.") }

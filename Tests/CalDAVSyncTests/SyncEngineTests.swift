@@ -213,6 +213,30 @@ struct SyncEngineTests {
         #expect(next.conflicts == 0 && next.uploaded == 0)
     }
 
+    @Test("edited on both sides in different properties: merged against the base, the merge goes up, no conflict", arguments: CalDAVServer.Kind.allCases)
+    func bothEditedApart(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        var local = try #require(try rig.reminder("bins@phone"))
+        local.notes = "The green one too"
+        local.priority = 1
+        try rig.store.save(local)
+        // The phone renames it (and, as todo() does, its alarm's text).
+        _ = try rig.put(todo("Put the bins out tonight"))
+        let outcome = try rig.sync()
+        #expect(outcome.conflicts == 0 && outcome.merged == 1 && outcome.uploaded == 1, "\(outcome)")
+        #expect(try rig.state.conflicts().isEmpty)
+        let merged = try #require(try rig.reminder("bins@phone"))
+        #expect(merged.title == "Put the bins out tonight")
+        #expect(merged.notes == "The green one too" && merged.priority == 1)
+        let server = try rig.server.get(url)
+        #expect(server.contains("SUMMARY:Put the bins out tonight") && server.contains("DESCRIPTION:The green one too")
+                && server.contains("PRIORITY:1"), "\(server)")
+        let next = try rig.sync()
+        #expect(next.conflicts == 0 && next.uploaded == 0 && next.downloaded == 0)
+    }
+
     @Test("a token the server no longer takes falls back to the full listing and ends in the same state", arguments: CalDAVServer.Kind.allCases)
     func invalidToken(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)

@@ -72,4 +72,37 @@ struct SyncCommandTests {
         #expect(confirmed.text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 2 removed, 0 conflicts")
         #expect(try store.items(of: phone.identifier).reminders.isEmpty)
     }
+
+    @Test("a conflict is listed by --status; resolve --mine puts Chime's version back and the next sync sends it; bad resolves are refused")
+    func resolveConflicts() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        func todo(_ summary: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n"
+                + "SUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        let resource = try server.put(todo("Put the bins out"), in: calendarURL)
+        let scratch = Scratch()
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.ok("sync")
+        let store = try scratch.store()
+        let phone = try store.calendar(named: "Phone")
+        var bins = try #require(try store.items(of: phone.identifier).reminders.first)
+        bins.title = "Put the bins out (desktop)"
+        try store.save(bins)
+        _ = try server.put(todo("Put the bins out (phone)"), in: calendarURL)
+        #expect(scratch.ok("sync").text == "home/Phone: 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 1 conflicts")
+        #expect(scratch.ok("sync", "--status").text == "bins@phone: Chime's version kept aside, the server's kept (\(resource))")
+        #expect(try store.items(of: phone.identifier).reminders.map(\.title) == ["Put the bins out (phone)"])
+
+        try scratch.refuses(["sync", "resolve", "bins@phone"], status: 64, mentioning: ["one of --mine and --theirs"])
+        try scratch.refuses(["sync", "resolve", "post@phone", "--mine"], status: 65, mentioning: ["'post@phone' has no conflict"])
+        try scratch.refuses(["sync", "--mine"], status: 64, mentioning: ["are for 'chime sync resolve UID'"])
+
+        #expect(scratch.ok("sync", "resolve", "bins@phone", "--mine").text == "bins@phone: Chime's version kept in Phone; the next sync sends it")
+        #expect(try store.items(of: phone.identifier).reminders.map(\.title) == ["Put the bins out (desktop)"])
+        #expect(scratch.ok("sync", "--status").text == "No conflicts.")
+        #expect(scratch.ok("sync").text == "home/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
+        #expect(try server.get(resource).contains("SUMMARY:Put the bins out (desktop)"))
+    }
 }
