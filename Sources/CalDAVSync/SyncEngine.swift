@@ -149,12 +149,24 @@ public final class SyncEngine {
         let known = try local { try state.resources(of: collection.url) }
         var byPath: [String: SyncState.Resource] = [:]
         for resource in known { byPath[DAVHref.decodedPath(resource.href)] = resource }
-        let listing: Listing
-        if let changes = try changes(of: collection) {
+        var listing: Listing
+        switch try changes(of: collection) {
+        case .listed(let changes):
             listing = changes
-        } else {
+        case .tokenRefused:
             outcome.fellBack = true
             listing = try fullListing(of: collection, known: byPath)
+        case .unsupported:
+            // RFC 4791 without RFC 6578: the ctag says whether anything changed, the ETags what.
+            outcome.fellBack = true
+            let tag = try collectionTag(of: collection)
+            // The ctag as the last sync left it (not discovery's, which no listing followed): nothing changed.
+            if let tag, tag == collection.collectionTag, collection.localMark != nil {
+                listing = Listing(syncToken: nil, collectionTag: tag)
+            } else {
+                listing = try fullListing(of: collection, known: byPath)
+                listing.collectionTag = listing.collectionTag ?? tag
+            }
         }
         if !allowsEmptying, known.count >= 2, listing.changed.isEmpty, listing.removed.isSuperset(of: byPath.keys) {
             outcome.heldEmpty = true
@@ -249,16 +261,29 @@ public final class SyncEngine {
         }
     }
 
+    /// What sync-collection said.
+    enum Changes {
+        case listed(Listing)
+        /// The stored token is no longer taken (Radicale 403, Xandikos 412, naming `valid-sync-token`).
+        case tokenRefused
+        /// The server has no sync-collection (RFC 6578): 501, 405, or a
+        /// 403 naming `supported-report` (RFC 3253 §3.6).
+        case unsupported
+    }
+
     /// sync-collection from the stored token, round after round while the
-    /// server truncates (507); nil when the server refuses the token.
-    private func changes(of collection: SyncState.Collection) throws(CalDAVError) -> Listing? {
+    /// server truncates (507).
+    private func changes(of collection: SyncState.Collection) throws(CalDAVError) -> Changes {
         var listing = Listing(syncToken: collection.syncToken)
         for _ in 0..<Self.maximumRounds {
             let response = try send(.report, collection.url, headers: [HTTPHeader("Depth", "0")],
                                     body: DAVRequestBody.syncCollection(token: listing.syncToken, properties: [.entityTag]))
-            if [403, 412].contains(response.status), collection.syncToken != nil,
-               String(decoding: response.body, as: UTF8.self).contains("valid-sync-token") {
-                return nil
+            let said = String(decoding: response.body, as: UTF8.self)
+            if [403, 412].contains(response.status), collection.syncToken != nil, said.contains("valid-sync-token") {
+                return .tokenRefused
+            }
+            if [501, 405].contains(response.status) || ([403, 400].contains(response.status) && said.contains("supported-report")) {
+                return .unsupported
             }
             let reply = try multistatus(response, "sync-collection")
             for member in reply.responses where !isCollection(member, collection) {
@@ -271,7 +296,7 @@ public final class SyncEngine {
                 }
             }
             listing.syncToken = reply.syncToken ?? listing.syncToken
-            if !reply.isTruncated { return listing }
+            if !reply.isTruncated { return .listed(listing) }
         }
         throw CalDAVError(.status(507), "\(collection.url): sync-collection still truncated after \(Self.maximumRounds) rounds")
     }
@@ -293,6 +318,13 @@ public final class SyncEngine {
         }
         listing.removed = Set(known.keys.filter { listing.changed[$0] == nil })
         return listing
+    }
+
+    /// The collection's ctag (CalendarServer's getctag) by a Depth 0 PROPFIND; nil when it has none.
+    private func collectionTag(of collection: SyncState.Collection) throws(CalDAVError) -> String? {
+        let reply = try multistatus(send(.propfind, collection.url, headers: [HTTPHeader("Depth", "0")],
+                                         body: DAVRequestBody.propfind([.collectionTag])), "PROPFIND")
+        return reply.responses.first { isCollection($0, collection) }?.collectionTag.flatMap { $0.isEmpty ? nil : $0 }
     }
 
     private func isCollection(_ response: Multistatus.Response, _ collection: SyncState.Collection) -> Bool {

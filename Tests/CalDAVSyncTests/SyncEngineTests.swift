@@ -401,3 +401,25 @@ extension SyncFaultTests {
         #expect(try rig.reminder("plants@phone")?.title == "\u{FFFD}Water the plants")
     }
 }
+
+extension SyncFaultTests {
+    @Test("a server without sync-collection (501) is synced by its ctag and ETags: a first sync, a change, and a quiet sync that lists nothing", arguments: CalDAVServer.Kind.allCases)
+    func withoutSyncCollection(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind, proxyRules: ["0:nosync"])
+        let bins = try rig.put(todo("Put the bins out"))
+        _ = try rig.put(todo("Water the plants", uid: "plants@phone"))
+        let first = try rig.sync()
+        #expect(first.downloaded == 2 && first.fellBack)
+        _ = try rig.put(todo("Water the plants twice", uid: "plants@phone"))
+        _ = try rig.server.phone(["delete", bins])
+        _ = try rig.put(todo("Buy stamps", uid: "stamps@phone"))
+        let changed = try rig.sync()
+        #expect(changed.downloaded == 2 && changed.removed == 1, "\(changed)")
+        #expect(try rig.items.reminders.compactMap(\.externalKey).sorted() == ["plants@phone", "stamps@phone"])
+        #expect(try rig.reminder("plants@phone")?.title == "Water the plants twice")
+        // The refused REPORT, then the ctag unchanged: nothing listed.
+        let quiet = try rig.sync()
+        #expect(quiet.downloaded == 0 && quiet.removed == 0)
+        #expect(rig.requests == 2)
+    }
+}

@@ -12,6 +12,8 @@ listens on PORT and prints "ready" once it does. Requests are numbered from
   N:503:SECONDS   answer 503 Service Unavailable with Retry-After: SECONDS
   N:drop          close the connection without an answer, as a server
                   killed in the middle of a request does
+  0:nosync        (for every request) answer a sync-collection REPORT with
+                  501 Not Implemented, as a server without RFC 6578 does
   N:control       pass it on, but put a raw control character (BEL) after
                   each SUMMARY: of the answer, as a careless server copies
                   one into XML, which cannot hold it
@@ -54,6 +56,11 @@ def main(argv):
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
             action = rules.get(number)
+            if rules.get(0) == "nosync" and self.command == "REPORT" and b"sync-collection" in body:
+                self.send_response(501)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if action == "drop":
                 self.close_connection = True
                 self.connection.shutdown(2)
