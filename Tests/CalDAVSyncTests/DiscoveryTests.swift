@@ -55,6 +55,20 @@ struct DiscoveryTests {
         #expect(ContinuousClock.now - started < .seconds(30))
     }
 
+    @Test("https with a certificate no authority signed is refused before the password is sent, saying it was the certificate")
+    func selfSignedCertificateIsRefused() throws {
+        let server = try CalDAVServer(.radicale, selfSignedTLS: true)
+        #expect(server.base.hasPrefix("https://"))
+        do {
+            _ = try CalendarDiscovery(credentials: HTTPCredentials(user: "ann", password: "secret"), timeLimit: 10).discover(server.base + "/")
+            Issue.record("a self-signed certificate was taken")
+        } catch {
+            #expect(error.code == .transport(.tls), "\(error)")
+            #expect(error.description.contains("TLS failed") && error.description.contains("certificate"), "\(error)")
+            #expect(!error.description.contains("secret"))
+        }
+    }
+
     @Test("no password where Radicale wants one is a clear 401")
     func noPassword() throws {
         let server = try CalDAVServer(.radicale)

@@ -36,8 +36,14 @@ public final class CalDAVServer: Sendable {
     private let folder: TemporaryFolder
     private let stopped = Mutex(false)
 
+    /// Whether it speaks https, with a self-signed certificate (`selfSignedTLS`).
+    public let isTLS: Bool
+
     /// Starts the server and returns once it accepts connections (within 60 s).
-    public init(_ kind: Kind, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `selfSignedTLS` (Radicale only): https with a certificate made by
+    /// openssl for 127.0.0.1 that no authority signed, which a client that
+    /// verifies certificates must refuse.
+    public init(_ kind: Kind, selfSignedTLS: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let executable = Self.venv + "/bin/" + kind.rawValue
         try #require(FileManager.default.isExecutableFile(atPath: executable), "no \(executable): \(Self.remedy)", sourceLocation: sourceLocation)
         let folder = TemporaryFolder("chime-caldav-\(kind)", sourceLocation: sourceLocation)
@@ -45,7 +51,7 @@ public final class CalDAVServer: Sendable {
         // A port found free can be taken before the server binds it: a few tries.
         for _ in 1...3 {
             let port = try LoopbackPort.free()
-            let (arguments, user, password) = try Self.arguments(kind, port: port, folder: folder)
+            let (arguments, user, password) = try Self.arguments(kind, port: port, folder: folder, tls: selfSignedTLS)
             let log = folder.appending("server-\(port).log")
             FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
             let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
@@ -62,6 +68,7 @@ public final class CalDAVServer: Sendable {
             try? logHandle.close()
             if Self.waitUntilListening(port: port, process: process, seconds: 60) {
                 self.kind = kind
+                self.isTLS = selfSignedTLS
                 self.port = port
                 self.user = user
                 self.password = password
@@ -78,8 +85,8 @@ public final class CalDAVServer: Sendable {
 
     deinit { stop() }
 
-    /// `http://127.0.0.1:PORT`.
-    public var base: String { "http://127.0.0.1:\(port)" }
+    /// `http://127.0.0.1:PORT` (https with `selfSignedTLS`).
+    public var base: String { (isTLS ? "https" : "http") + "://127.0.0.1:\(port)" }
 
     public func url(_ path: String) -> String { base + path }
 
@@ -117,17 +124,25 @@ public final class CalDAVServer: Sendable {
         try phone(["get", resourceURL], sourceLocation: sourceLocation)
     }
 
-    private static func arguments(_ kind: Kind, port: Int, folder: TemporaryFolder) throws -> ([String], String?, String?) {
+    private static func arguments(_ kind: Kind, port: Int, folder: TemporaryFolder, tls: Bool) throws -> ([String], String?, String?) {
         switch kind {
         case .radicale:
             let users = folder.appending("users")
             try Data("ann:secret\n".utf8).write(to: URL(fileURLWithPath: users))
             let config = folder.appending("radicale.conf")
+            var ssl = ""
+            if tls {
+                let (certificate, key) = (folder.appending("cert.pem"), folder.appending("key.pem"))
+                let made = try runProcess("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                                                               "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", certificate])
+                guard made.status == 0 else { throw Failure(description: "openssl req exited \(made.status): \(made.err)") }
+                ssl = "ssl = True\ncertificate = \(certificate)\nkey = \(key)\n"
+            }
             // delay = 0: Radicale waits a second after a wrong password by default.
             let text = """
                 [server]
                 hosts = 127.0.0.1:\(port)
-                [auth]
+                \(ssl)[auth]
                 type = htpasswd
                 htpasswd_filename = \(users)
                 htpasswd_encryption = plain
