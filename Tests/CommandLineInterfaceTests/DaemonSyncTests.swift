@@ -57,8 +57,7 @@ struct DaemonSyncTests {
         let calendarURL = try server.makeCalendar("Phone")
         // Due 2026-12-01T10:00:00Z; the alarm 15 minutes before its end (for a VTODO, DUE): 09:45Z.
         let resource = try server.put(Self.todo("bins@phone", "Put the bins out", due: "20261201T100000Z"), in: calendarURL)
-        let scratch = Scratch(zone: "UTC")
-        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        let scratch = Self.scratch(account: server)
 
         let clock = ManualClock(now: Self.start)
         let notifier = PressingNotifier()
@@ -90,6 +89,13 @@ struct DaemonSyncTests {
         #expect(completed.contains("COMPLETED:20261201T094500Z"), "\(completed)")
     }
 
+    /// A scratch store in UTC with the server's user added as account 'home', as `chime account add` adds it.
+    static func scratch(account server: CalDAVServer) -> Scratch {
+        let scratch = Scratch(zone: "UTC")
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        return scratch
+    }
+
     /// A phone's to-do due at `due` with an alarm 15 minutes before it, and `valarm` lines more.
     static func todo(_ uid: String, _ summary: String, due: String, valarm: String = "") -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261201T080000Z\r\n"
@@ -103,8 +109,7 @@ struct DaemonSyncTests {
         let calendarURL = try server.makeCalendar("Phone")
         let bins = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z"), in: calendarURL)
         _ = try server.put(Self.todo("plants@phone", "Plants", due: "20261201T103000Z"), in: calendarURL)
-        let scratch = Scratch(zone: "UTC")
-        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        let scratch = Self.scratch(account: server)
         let clock = ManualClock(now: Self.start)
         let notifier = PressingNotifier()
         let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
