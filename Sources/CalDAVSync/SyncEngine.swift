@@ -215,8 +215,9 @@ public final class SyncEngine {
             try store.transaction { () throws -> Void in
                 // Asked in the transaction, before its writes: nothing another process writes can come between.
                 let quiet = try locallyUnchanged(since: mark, collection, calendar: calendar)
-                // Read only when something is to be removed or fetched: a sync that brings nothing reads no item.
-                var index = listing.removed.isEmpty && fetched.isEmpty ? [:] : try localIndex(of: calendar)
+                // Only the UIDs this download touches are read: a sync that brings one change reads one item, not the calendar.
+                let touched = Set(listing.removed.compactMap { byPath[$0]?.uid } + fetched.map(\.uid))
+                var index = try localIndex(of: calendar, uids: touched)
                 for path in listing.removed.sorted() {
                     guard let resource = byPath[path] else { continue }
                     if let items = index[resource.uid] {
@@ -237,7 +238,7 @@ public final class SyncEngine {
                 }
                 if !fetched.isEmpty { try store.importItems(batch, into: calendar.identifier) }
                 outcome.downloaded += fetched.count
-                if !fetched.isEmpty { index = try localIndex(of: calendar) }
+                if !fetched.isEmpty { index = try localIndex(of: calendar, uids: touched) }
                 for (path, merge) in merges.sorted(by: { $0.key < $1.key }) {
                     if !merge.clashes.isEmpty {
                         try state.record(SyncState.Conflict(collectionURL: collection.url, uid: merge.uid, href: merge.url,
@@ -357,9 +358,10 @@ public final class SyncEngine {
 
     // MARK: The local side
 
-    /// The calendar's items by UID (what Chime exports as the UID for an item that has no key of its own).
-    func localIndex(of calendar: ItemCalendar) throws -> [String: CalendarItems] {
-        let items = try store.items(of: calendar.identifier)
+    /// The calendar's items by UID (what Chime exports as the UID for an
+    /// item that has no key of its own); with `uids`, only those.
+    func localIndex(of calendar: ItemCalendar, uids: Set<String>? = nil) throws -> [String: CalendarItems] {
+        let items = try uids.map { try store.items(of: calendar.identifier, uids: $0) } ?? store.items(of: calendar.identifier)
         var index: [String: CalendarItems] = [:]
         for series in items.events { index[Self.uid(of: series.event), default: CalendarItems()].events.append(series) }
         for reminder in items.reminders { index[Self.uid(of: reminder), default: CalendarItems()].reminders.append(reminder) }

@@ -58,15 +58,29 @@ extension CalendarStore {
         return items
     }
 
+    /// The series and reminders of `calendar` that export under one of
+    /// `uids` (their key, or their identifier with `@chime` for an item
+    /// without one), whole: what a sync needs of the few UIDs it touched,
+    /// without reading the calendar. In stored order.
+    public func items(of calendar: ItemIdentifier, uids: Set<String>) throws(StoreError) -> CalendarItems {
+        guard !uids.isEmpty else { return CalendarItems() }
+        let own = uids.compactMap { uid in uid.hasSuffix("@chime") ? String(uid.dropLast(6)) : nil }
+        return try StoreError.wrap {
+            try storedItems(where: "calendar_id = ? AND (external_key IN (SELECT value FROM json_each(?)) "
+                                + "OR (external_key IS NULL AND id IN (SELECT value FROM json_each(?))))",
+                            [calendar.rawValue, Self.jsonArray(Array(uids)), Self.jsonArray(own)])
+        }
+    }
+
     /// Every event and reminder of `calendar` as stored, whole.
     func storedItems(of calendar: ItemIdentifier) throws -> CalendarItems {
         try storedItems(where: "calendar_id = ?", [calendar.rawValue])
     }
 
     /// The series and reminders that `condition` (SQL over `items`, with
-    /// one bound argument) selects among rows that are no detached
+    /// its bound arguments) selects among rows that are no detached
     /// occurrence, in stored order, each series with its detached ones.
-    private func storedItems(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> CalendarItems {
+    func storedItems(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> CalendarItems {
         var events: [Event] = []
         var reminders: [Reminder] = []
         try forEachItem(where: "\(condition) AND series_id IS NULL", order: "rowid", arguments) { row in

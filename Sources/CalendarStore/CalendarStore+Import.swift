@@ -135,7 +135,7 @@ extension CalendarStore {
         }
         let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
         let taken = try takenIdentifiers(among: batch.lazy.map(\.item))
-        let contents = try storedItems(of: calendarIdentifier)
+        let contents = try storedItems(of: calendarIdentifier, matching: removingMissing ? nil : Set(batch.map(\.key)))
         let stored = contents.events.map(Incoming.event) + contents.reminders.map(Incoming.reminder)
         var storedByKey: [String: Int] = [:]
         for (index, item) in stored.enumerated() {
@@ -274,6 +274,22 @@ extension CalendarStore {
 
     /// Whether a stored event is a part of a series (see `importChecked`)
     /// whose UID the batch holds, and that the batch does not hold itself.
+    /// From how many UIDs an import reads the whole calendar rather than
+    /// looking its UIDs up: a sync's few changes look up, a file's thousands
+    /// read once.
+    static let importLookupLimit = 100
+
+    /// What an import compares its batch with: the calendar's items keyed
+    /// by one of `keys`, or a part of such a series (`UID#…`, see
+    /// `isPartOfSeries`); the whole calendar for nil or many keys.
+    private func storedItems(of calendar: ItemIdentifier, matching keys: Set<String>?) throws -> CalendarItems {
+        guard let keys, keys.count <= Self.importLookupLimit else { return try storedItems(of: calendar) }
+        let list = Self.jsonArray(Array(keys))
+        return try storedItems(where: "calendar_id = ? AND (external_key IN (SELECT value FROM json_each(?)) OR (instr(external_key, '#') > 0 "
+                                   + "AND EXISTS (SELECT 1 FROM json_each(?) AS k WHERE substr(items.external_key, 1, length(k.value) + 1) = k.value || '#')))",
+                               [calendar.rawValue, list, list])
+    }
+
     private static func isPartOfSeries(_ item: Incoming, among keys: Set<String>) -> Bool {
         guard case .event(let series) = item, let key = series.event.externalKey, !keys.contains(key),
               let cut = key.lastIndex(of: "#"), keys.contains(String(key[..<cut])),
