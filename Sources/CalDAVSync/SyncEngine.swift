@@ -67,6 +67,8 @@ public final class SyncEngine {
 
     /// Bound on sync-collection rounds while the server answers 507 (truncated).
     static let maximumRounds = 64
+    /// From how many UIDs a sync reads the whole calendar rather than looking them up.
+    static let lookupLimit = 100
     /// Hrefs asked for in one calendar-multiget.
     static let multigetBatch = 100
 
@@ -359,9 +361,14 @@ public final class SyncEngine {
     // MARK: The local side
 
     /// The calendar's items by UID (what Chime exports as the UID for an
-    /// item that has no key of its own); with `uids`, only those.
+    /// item that has no key of its own); with `uids`, only those, looked
+    /// up when they are few (a first sync's thousands read the calendar once).
     func localIndex(of calendar: ItemCalendar, uids: Set<String>? = nil) throws -> [String: CalendarItems] {
-        let items = try uids.map { try store.items(of: calendar.identifier, uids: $0) } ?? store.items(of: calendar.identifier)
+        let items = if let uids, uids.count <= Self.lookupLimit {
+            try store.items(of: calendar.identifier, uids: uids)
+        } else {
+            try store.items(of: calendar.identifier)
+        }
         var index: [String: CalendarItems] = [:]
         for series in items.events { index[Self.uid(of: series.event), default: CalendarItems()].events.append(series) }
         for reminder in items.reminders { index[Self.uid(of: reminder), default: CalendarItems()].reminders.append(reminder) }
