@@ -50,8 +50,8 @@ public enum ConflictResolution {
             if side == .mine {
                 // Replaced, not imported over: the server's copy may be the later by SEQUENCE and LAST-MODIFIED, and the person chose.
                 let items = try store.items(of: calendar.identifier)
-                for series in items.events where SyncEngine.uid(of: series.event) == uid { try store.remove(series.event) }
-                for reminder in items.reminders where SyncEngine.uid(of: reminder) == uid { try store.removeReminder(reminder.identifier) }
+                for series in items.events where series.event.uid == uid { try store.remove(series.event) }
+                for reminder in items.reminders where reminder.uid == uid { try store.removeReminder(reminder.identifier) }
                 try store.importItems(mine, into: calendar.identifier)
             }
             try state.removeConflicts(of: uid)

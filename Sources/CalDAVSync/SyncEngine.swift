@@ -370,8 +370,8 @@ public final class SyncEngine {
             try store.items(of: calendar.identifier)
         }
         var index: [String: CalendarItems] = [:]
-        for series in items.events { index[Self.uid(of: series.event), default: CalendarItems()].events.append(series) }
-        for reminder in items.reminders { index[Self.uid(of: reminder), default: CalendarItems()].reminders.append(reminder) }
+        for series in items.events { index[series.event.uid, default: CalendarItems()].events.append(series) }
+        for reminder in items.reminders { index[reminder.uid, default: CalendarItems()].reminders.append(reminder) }
         return index
     }
 
@@ -381,8 +381,6 @@ public final class SyncEngine {
         return path.isEmpty ? "/" : String(path)
     }
 
-    static func uid(of event: Event) -> String { event.externalKey ?? "\(event.identifier.rawValue)@chime" }
-    static func uid(of reminder: Reminder) -> String { reminder.externalKey ?? "\(reminder.identifier.rawValue)@chime" }
 
     private func remove(_ items: CalendarItems) throws {
         for series in items.events { try store.remove(series.event) }

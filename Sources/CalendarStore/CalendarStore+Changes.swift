@@ -284,7 +284,7 @@ extension CalendarStore {
                                     [Self.jsonArray(items.map(\.rawValue))]) { row in
                 let id: String = try row.value(0), calendar: String = try row.value(1), key: String? = try row.value(2)
                 if let identifier = ItemIdentifier(id), let calendar = ItemIdentifier(calendar) {
-                    placed[identifier] = (calendar, key ?? id + "@chime")
+                    placed[identifier] = (calendar, key ?? identifier.uid)
                 }
                 return true
             }

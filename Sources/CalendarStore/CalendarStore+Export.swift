@@ -64,7 +64,7 @@ extension CalendarStore {
     /// without reading the calendar. In stored order.
     public func items(of calendar: ItemIdentifier, uids: Set<String>) throws(StoreError) -> CalendarItems {
         guard !uids.isEmpty else { return CalendarItems() }
-        let own = uids.compactMap { uid in uid.hasSuffix("@chime") ? String(uid.dropLast(6)) : nil }
+        let own = uids.compactMap { ItemIdentifier(uid: $0)?.rawValue }
         return try StoreError.wrap {
             try storedItems(where: "calendar_id = ? AND (external_key IN (SELECT value FROM json_each(?)) "
                                 + "OR (external_key IS NULL AND id IN (SELECT value FROM json_each(?))))",

@@ -280,12 +280,12 @@ extension ICalendarItems {
             }
             // The key is the UID as read, unescaped (UID is TEXT): escaped again here.
             if let key = event.externalKey { return ICalendarText.escape(key) }
-            return "\(event.identifier.rawValue)@chime"
+            return event.identifier.uid
         }
 
         /// `uid(event)` of an event whose kept lines hold no UID, written without a String made of it.
         mutating func putUID(_ event: Event) throws(Sink.Failure) {
-            if let key = event.externalKey { try put("UID", text: key) } else { try put("UID", raw: "\(event.identifier.rawValue)@chime") }
+            if let key = event.externalKey { try put("UID", text: key) } else { try put("UID", raw: event.identifier.uid) }
         }
 
         mutating func reminder(_ reminder: Reminder) throws(Sink.Failure) {
@@ -296,7 +296,7 @@ extension ICalendarItems {
             }
             kept = Kept(unmodelled)
             try sink.begin("VTODO")
-            if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: "\(reminder.identifier.rawValue)@chime") }
+            if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: reminder.identifier.uid) }
             try put("DTSTAMP", utc: Self.seconds(stamp))
             if let start = reminder.start { try put("DTSTART", start) }
             if let due = reminder.due { try put("DUE", due) }
@@ -310,7 +310,7 @@ extension ICalendarItems {
             // RECURRENCE-ID) go beside it, not in it; any other VTODO the
             // file nested in this one stays inside, or importing the export
             // would add it (or, of another UID, find no series for it).
-            let uid = reminder.externalKey ?? "\(reminder.identifier.rawValue)@chime"
+            let uid = reminder.uid
             func isOccurrence(_ component: ICalendarComponent) -> Bool {
                 component.name == "VTODO" && component["RECURRENCE-ID"] != nil
                     && component["UID"].map { ICalendarText.unescape($0.value) } == uid
