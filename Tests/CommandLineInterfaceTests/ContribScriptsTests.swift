@@ -11,7 +11,7 @@ struct ContribScriptsTests {
 
     static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4"]
     static let testOnly = ["dbus-daemon", "dbus-bin", "xvfb", "dunst", "desktop-file-utils", "libxml2-utils", "groff-base", "man-db",
-                           "bash-completion", "systemd", "python3", "python3-venv", "libical-dev"]
+                           "bash-completion", "systemd", "python3", "python3-venv", "libical-dev", "openssl"]
 
     /// Runs `contrib/setup ARGUMENTS` with `PATH` starting at `stubs`; returns its status, output and errors.
     static func setup(_ arguments: [String], stubs: String? = nil) throws -> (status: Int32, out: String, err: String) {
