@@ -28,8 +28,8 @@ enum AccountCommand: Command {
     static let user = Option("--user", value: "NAME", help: "the user name on the server")
     static let passwordCommand = Option("--password-command", value: "CMD", help: """
         the command that prints the password (such as 'secret-tool lookup
-        chime caldav'), split at spaces and run without a shell; name one
-        ('sh -c …') to have one
+        chime caldav'), split into words as a shell quotes them and run
+        without a shell; name one ("sh -c '…'") to have one
         """)
     static let accountName = Option("--name", value: "NAME", help: "the account's name in Chime (default: the server's host)")
 
@@ -48,7 +48,13 @@ enum AccountCommand: Command {
         case "add":
             let (given, store) = try StoreOptions.start(rest, positionals: ["URL"], access: .writing, context: context, command: command)
             let address = given[0]
-            let words = parsed[passwordCommand].map { $0.split(separator: " ").map(String.init) }
+            var words: [String]?
+            if let line = parsed[passwordCommand] {
+                guard let split = PasswordCommand.words(line), !split.isEmpty else {
+                    throw .usage("\(command): --password-command '\(line)' has a quote left open, ends in a lone backslash or is empty")
+                }
+                words = split
+            }
             let account = SyncState.Account(name: parsed[accountName] ?? URL(string: address)?.host ?? address, address: address,
                                             user: parsed[user], passwordCommand: words)
             let credentials = try SyncCommand.credentials(for: account, command: command)

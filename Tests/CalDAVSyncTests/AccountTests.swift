@@ -55,3 +55,30 @@ struct AccountTests {
         #expect(try state.accounts().isEmpty && state.collections().isEmpty)
     }
 }
+
+extension AccountTests {
+    @Test("a password command line splits into words as a shell quotes them, and nothing is expanded", arguments: [
+        ("secret-tool lookup service chime", ["secret-tool", "lookup", "service", "chime"]),
+        ("pass show \"My Server\"", ["pass", "show", "My Server"]),
+        ("sh -c 'pass show x | head -n 1'", ["sh", "-c", "pass show x | head -n 1"]),
+        ("printf %s\\ secret  ", ["printf", "%s secret"]),
+        ("echo \"a \\\"b\\\" \\$HOME \\n\" '$HOME'", ["echo", "a \"b\" $HOME \\n", "$HOME"]),
+        ("a''b \"\"", ["ab", ""]),
+    ])
+    func words(line: String, expected: [String]) {
+        #expect(PasswordCommand.words(line) == expected)
+    }
+
+    @Test("a quote left open or a lone backslash at the end is no command line")
+    func unfinishedWords() {
+        #expect(PasswordCommand.words("pass show 'My Server") == nil)
+        #expect(PasswordCommand.words("pass show \"My Server") == nil)
+        #expect(PasswordCommand.words("pass show \\") == nil)
+    }
+
+    @Test("a quoted word reaches the command whole")
+    func quotedWordReachesTheCommand() throws {
+        let words = try #require(PasswordCommand.words("sh -c 'printf \"%s\\n\" \"$0\"' 'pass word'"))
+        #expect(try PasswordCommand(words).password() == "pass word")
+    }
+}

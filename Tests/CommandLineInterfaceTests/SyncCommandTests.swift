@@ -45,6 +45,10 @@ struct SyncCommandTests {
         try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "false"], status: 65,
                             mentioning: ["password command 'false' exited with status 1"])
         try scratch.refuses(["sync", "work"], status: 65, mentioning: ["'work' is not an account"])
+        try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "pass show 'home"], status: 64,
+                            mentioning: ["has a quote left open"])
+        // Quoted as a shell quotes: the one word 'printf secret' reaches sh whole.
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "sh -c 'printf secret'", "--name", "home")
     }
 
     @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
