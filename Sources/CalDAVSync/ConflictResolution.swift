@@ -49,9 +49,9 @@ public enum ConflictResolution {
         try store.transaction { () throws -> Void in
             if side == .mine {
                 // Replaced, not imported over: the server's copy may be the later by SEQUENCE and LAST-MODIFIED, and the person chose.
-                let items = try store.items(of: calendar.identifier)
-                for series in items.events where series.event.uid == uid { try store.remove(series.event) }
-                for reminder in items.reminders where reminder.uid == uid { try store.removeReminder(reminder.identifier) }
+                let items = try store.items(of: calendar.identifier, uids: [uid])
+                for series in items.events { try store.remove(series.event) }
+                for reminder in items.reminders { try store.removeReminder(reminder.identifier) }
                 try store.importItems(mine, into: calendar.identifier)
             }
             try state.removeConflicts(of: uid)

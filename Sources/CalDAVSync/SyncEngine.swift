@@ -241,7 +241,7 @@ public final class SyncEngine {
                 if !fetched.isEmpty { try store.importItems(batch, into: calendar.identifier) }
                 outcome.downloaded += fetched.count
                 if !fetched.isEmpty { index = try localIndex(of: calendar, uids: touched) }
-                for (path, merge) in merges.sorted(by: { $0.key < $1.key }) {
+                for merge in merges.sorted(by: { $0.key < $1.key }).map(\.value) {
                     if !merge.clashes.isEmpty {
                         try state.record(SyncState.Conflict(collectionURL: collection.url, uid: merge.uid, href: merge.url,
                                                             local: merge.mine, recordedAt: store.now()))
@@ -249,7 +249,6 @@ public final class SyncEngine {
                     } else if merge.keepsMine {
                         outcome.merged += 1
                     }
-                    _ = path
                 }
                 for resource in fetched {
                     // A merge that kept a change of Chime's is not on the server yet: no digest, so the next sync sends it if this one cannot.
