@@ -49,11 +49,13 @@ public enum AccountSync {
 
     /// The account's user with the password its command prints now; nil
     /// without a user. The password lives only as long as the sync.
-    public static func credentials(for account: SyncState.Account) throws(Report.Failure) -> HTTPCredentials? {
+    /// `environment`: the password command's (nil: this process's).
+    public static func credentials(for account: SyncState.Account,
+                                   environment: [String: String]? = nil) throws(Report.Failure) -> HTTPCredentials? {
         guard let user = account.user else { return nil }
         guard let words = account.passwordCommand else { throw .noPasswordCommand }
         do {
-            return HTTPCredentials(user: user, password: try PasswordCommand(words).password())
+            return HTTPCredentials(user: user, password: try PasswordCommand(words).password(environment: environment))
         } catch {
             throw .password(error.description)
         }
@@ -64,14 +66,15 @@ public enum AccountSync {
     /// its Chime calendar (`SyncEngine.allowsEmptying`), as the person
     /// confirms with `chime sync --allow-emptying`.
     public static func run(_ accounts: [SyncState.Account], store: CalendarStore, state: SyncState,
-                           timeLimit: Double = 30, allowsEmptying: Bool = false) throws(StoreError) -> [Report] {
+                           timeLimit: Double = 30, allowsEmptying: Bool = false,
+                           environment: [String: String]? = nil) throws(StoreError) -> [Report] {
         var reports: [Report] = []
         for account in accounts {
             let collections = try state.collections(of: account.name)
             guard !collections.isEmpty else { continue }
             let credentials: HTTPCredentials?
             do throws(Report.Failure) {
-                credentials = try Self.credentials(for: account)
+                credentials = try Self.credentials(for: account, environment: environment)
             } catch {
                 reports.append(Report(account: account.name, calendar: nil, result: .failure(error)))
                 continue

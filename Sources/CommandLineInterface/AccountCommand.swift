@@ -10,26 +10,35 @@ enum AccountCommand: Command {
     static let changesStore = true
     static let abstract = "Add, list or remove a CalDAV account"
     static let syntax = CommandSyntax("chime account", forms: [
-        .init("add URL", options: [user, passwordCommand, accountName] + ChimeOptions.store),
+        .init("add URL", options: [user, passwordCommand, passwordStdin, accountName] + ChimeOptions.store),
         .init("list", options: ChimeOptions.store),
         .init("remove NAME", options: ChimeOptions.store),
-    ], options: [user, passwordCommand, accountName] + ChimeOptions.store, discussion: """
+    ], options: [user, passwordCommand, passwordStdin, accountName] + ChimeOptions.store, discussion: """
         add       finds the account's calendars (/.well-known/caldav, the
                   principal, its calendar home) and maps each to a Chime
                   calendar named by its display name, made when missing.
                   https is required except to this machine (loopback).
         list      the accounts and their calendars
-        remove    forgets an account (its Chime calendars and items stay)
+        remove    forgets an account (its Chime calendars and items stay) and
+                  the password --password-stdin put in the keyring
 
-        The password is never stored: --password-command runs each time one
-        is needed, and the first line it prints is the password.
+        The password is never in Chime's store: --password-command runs each
+        time one is needed, and the first line it prints is the password;
+        --password-stdin reads it once and keeps it in the desktop's keyring
+        (secret-tool, under service chime account NAME), whose lookup is then
+        the account's password command.
         """, epilogue: StoreOptions.exitStatusHelp + "\n69 when the server cannot be reached or refuses the password.")
 
     static let user = Option("--user", value: "NAME", help: "the user name on the server")
     static let passwordCommand = Option("--password-command", value: "CMD", help: """
-        the command that prints the password (such as 'secret-tool lookup
-        chime caldav'), split into words as a shell quotes them and run
-        without a shell; name one ("sh -c '…'") to have one
+        the command that prints the password (such as 'pass show caldav' or
+        'secret-tool lookup service chime account home'), split into words
+        as a shell quotes them and run without a shell; name one ("sh -c
+        '…'") to have one
+        """)
+    static let passwordStdin = Flag("--password-stdin", help: """
+        read the password from the first line of standard input (asked for
+        on a terminal) and keep it in the desktop's keyring
         """)
     static let accountName = Option("--name", value: "NAME", help: "the account's name in Chime (default: the server's host)")
 
@@ -41,50 +50,100 @@ enum AccountCommand: Command {
         let command = "chime account \(action)"
         var rest = parsed
         rest.positionals.removeFirst()
-        if action != "add", parsed[user] != nil || parsed[passwordCommand] != nil || parsed[accountName] != nil {
-            throw .usage("\(command): --user, --password-command and --name are for 'chime account add'")
+        if action != "add", parsed[user] != nil || parsed[passwordCommand] != nil || parsed[passwordStdin] || parsed[accountName] != nil {
+            throw .usage("\(command): --user, --password-command, --password-stdin and --name are for 'chime account add'")
         }
         switch action {
         case "add":
-            let (given, store) = try StoreOptions.start(rest, positionals: ["URL"], access: .writing, context: context, command: command)
-            let address = given[0]
-            var words: [String]?
-            if let line = parsed[passwordCommand] {
-                guard let split = PasswordCommand.words(line), !split.isEmpty else {
-                    throw .usage("\(command): --password-command '\(line)' has a quote left open, ends in a lone backslash or is empty")
-                }
-                words = split
-            }
-            let account = SyncState.Account(name: parsed[accountName] ?? URL(string: address)?.host ?? address, address: address,
-                                            user: parsed[user], passwordCommand: words)
-            let credentials = try SyncCommand.credentials(for: account, command: command)
-            let discovered: CalendarDiscovery.Account
-            do {
-                discovered = try CalendarDiscovery(credentials: credentials).discover(address)
-            } catch {
-                throw CommandFailure(message: "\(command): \(error.description)", status: ExitStatus.unavailable)
-            }
-            let mapped = try StoreOptions.run(command) { () throws(StoreError) in
-                try SyncState(store: store).adopt(account, discovered: discovered)
-            }
-            if !parsed[ChimeOptions.json] { context.standardOutput("added account '\(account.name)' with \(mapped.count) calendar\(mapped.count == 1 ? "" : "s")") }
-            try list(store, account: account.name, parsed: parsed, context: context, command: command)
+            try add(rest, parsed: parsed, context: context, command: command)
         case "list":
             let (_, store) = try StoreOptions.start(rest, positionals: [], access: .writing, context: context, command: command)
             try list(store, account: nil, parsed: parsed, context: context, command: command)
         case "remove":
             let (given, store) = try StoreOptions.start(rest, positionals: ["NAME"], access: .writing, context: context, command: command)
-            try StoreOptions.run(command) { () throws(StoreError) in
+            let removed = try StoreOptions.run(command) { () throws(StoreError) -> SyncState.Account? in
                 let state = try SyncState(store: store)
-                guard try state.accounts().contains(where: { $0.name == given[0] }) else {
+                guard let account = try state.accounts().first(where: { $0.name == given[0] }) else {
                     throw .invalid(ValidationError(field: "account", value: given[0], reason: "is not an account"))
                 }
                 try state.removeAccount(given[0])
+                return account
             }
             if !parsed[ChimeOptions.json] { context.standardOutput("removed account '\(given[0])'") }
+            if removed?.passwordCommand == Keyring.lookupCommand(account: given[0]) {
+                do throws(PasswordCommand.Failure) {
+                    try Keyring(environment: context.childEnvironment).clear(account: given[0])
+                } catch {
+                    // secret-tool clear exits 1 both when nothing is kept and when the keyring is out of reach.
+                    context.standardError("""
+                        \(command): the keyring's password for '\(given[0])' may still be there (\(error.description)); \
+                        clear it with: secret-tool clear service chime account \(given[0])
+                        """)
+                }
+            }
         default:
             throw .usage("chime account: unknown action '\(action)': add, list or remove (see 'chime account --help')")
         }
+    }
+
+    /// Finds the account's calendars, keeps a password given on standard
+    /// input in the keyring, then maps the calendars; nothing is kept when
+    /// the server cannot be reached or refuses the password.
+    private static func add(_ rest: ParsedArguments, parsed: ParsedArguments, context: CommandContext,
+                            command: String) throws(CommandFailure) {
+        if parsed[passwordStdin] {
+            if parsed[passwordCommand] != nil { throw .usage("\(command): --password-stdin and --password-command exclude each other") }
+            if parsed[user] == nil { throw .usage("\(command): --password-stdin needs --user") }
+        }
+        let (given, store) = try StoreOptions.start(rest, positionals: ["URL"], access: .writing, context: context, command: command)
+        let address = given[0]
+        let name = parsed[accountName] ?? URL(string: address)?.host ?? address
+        var words: [String]?
+        var typed: String?
+        if let line = parsed[passwordCommand] {
+            guard let split = PasswordCommand.words(line), !split.isEmpty else {
+                throw .usage("\(command): --password-command '\(line)' has a quote left open, ends in a lone backslash or is empty")
+            }
+            words = split
+        } else if parsed[passwordStdin], let user = parsed[user] {
+            typed = try PasswordInput.read(from: context.standardInput, prompt: "Password for \(user) at \(address): ", command: command)
+            words = Keyring.lookupCommand(account: name)
+        }
+        let account = SyncState.Account(name: name, address: address, user: parsed[user], passwordCommand: words)
+        let credentials: HTTPCredentials?
+        if let typed, let user = account.user {
+            credentials = HTTPCredentials(user: user, password: typed)
+        } else {
+            credentials = try SyncCommand.credentials(for: account, command: command, context: context)
+        }
+        let discovered: CalendarDiscovery.Account
+        do {
+            discovered = try CalendarDiscovery(credentials: credentials).discover(address)
+        } catch {
+            throw CommandFailure(message: "\(command): \(error.description)", status: ExitStatus.unavailable)
+        }
+        let keyring = Keyring(environment: context.childEnvironment)
+        // Re-adding an account replaces its kept password: a failure then leaves the new one, not none.
+        let existed = try StoreOptions.run(command) { () throws(StoreError) in try SyncState(store: store).accounts().contains { $0.name == name } }
+        if let typed {
+            do throws(PasswordCommand.Failure) {
+                try keyring.store(typed, account: name, label: "Chime: \(account.user ?? "") at \(address)")
+            } catch {
+                throw CommandFailure(message: "\(command): the password could not be kept in the keyring: \(error.description)",
+                                     status: ExitStatus.unavailable)
+            }
+        }
+        let mapped: [SyncState.Collection]
+        do throws(CommandFailure) {
+            mapped = try StoreOptions.run(command) { () throws(StoreError) in
+                try SyncState(store: store).adopt(account, discovered: discovered)
+            }
+        } catch {
+            if typed != nil, !existed { try? keyring.clear(account: name) }
+            throw error
+        }
+        if !parsed[ChimeOptions.json] { context.standardOutput("added account '\(account.name)' with \(mapped.count) calendar\(mapped.count == 1 ? "" : "s")") }
+        try list(store, account: account.name, parsed: parsed, context: context, command: command)
     }
 
     /// One line an account, then one a calendar: its Chime calendar, components, read-only.

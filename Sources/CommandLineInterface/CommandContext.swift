@@ -22,6 +22,10 @@ public struct CommandContext: Sendable {
     /// `now()` in whole Unix seconds, as the store and the planner count:
     /// the second it falls in.
     func second() -> Int64 { Int64(now().timeIntervalSince1970.rounded(.down)) }
+    /// The environment of a program a command runs (a password command,
+    /// `secret-tool`): this process's with `environment` over it, which is
+    /// the same in `chime` itself, and a test's few variables over the rest.
+    var childEnvironment: [String: String] { ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     /// The descriptor commands that read a stream (`chime location --stdin`) read from.
     public var standardInput: Int32 = STDIN_FILENO
     /// Where a JSON document goes: standard output without the escaping of

@@ -69,7 +69,9 @@ enum SyncCommand: Command {
             throw .data("\(command): '\(missing)' is not an account")
         }
         if accounts.isEmpty { context.standardOutput("No accounts.") }
-        let reports = try StoreOptions.run(command) { () throws(StoreError) in try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying]) }
+        let reports = try StoreOptions.run(command) { () throws(StoreError) in
+            try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying], environment: context.childEnvironment)
+        }
         var failures: [String] = []
         var failed: Int32?
         for report in reports {
@@ -96,9 +98,10 @@ enum SyncCommand: Command {
 
     /// The account's credentials for a command that needs them now
     /// (`chime account add`): a failure is the command's.
-    static func credentials(for account: SyncState.Account, command: String) throws(CommandFailure) -> HTTPCredentials? {
+    static func credentials(for account: SyncState.Account, command: String,
+                            context: CommandContext) throws(CommandFailure) -> HTTPCredentials? {
         do throws(AccountSync.Report.Failure) {
-            return try AccountSync.credentials(for: account)
+            return try AccountSync.credentials(for: account, environment: context.childEnvironment)
         } catch {
             let line = AccountSync.Report(account: account.name, calendar: nil, result: .failure(error)).line
             if case .noPasswordCommand = error { throw .usage("\(command): \(line)") }

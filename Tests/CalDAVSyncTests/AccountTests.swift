@@ -30,6 +30,54 @@ struct AccountTests {
         #expect(throws: PasswordCommand.Failure(description: "the password command is empty")) { try PasswordCommand([]).password() }
     }
 
+    @Test("a password command that is not installed says so")
+    func passwordCommandMissing() {
+        #expect(throws: PasswordCommand.Failure(description: "password command 'no-such-password-tool' was not found (status 127)")) {
+            try PasswordCommand(["no-such-password-tool"]).password()
+        }
+    }
+
+    /// A folder holding a stand-in `secret-tool` (`script` as its body),
+    /// and the environment whose PATH finds it first.
+    private static func standIn(_ script: String) throws -> (folder: TemporaryFolder, environment: [String: String]) {
+        let folder = TemporaryFolder("chime-keyring-stand-in")
+        let path = folder.appending("secret-tool")
+        try ("#!/bin/sh\n" + script).write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return (folder, ["PATH": folder.path + ":/usr/bin:/bin"])
+    }
+
+    @Test("the keyring keeps a password through secret-tool store, with the password on its standard input only")
+    func keyringStore() throws {
+        let (folder, environment) = try Self.standIn("printf '%s\\n' \"$*\" >\"$(dirname \"$0\")/arguments\"; cat >\"$(dirname \"$0\")/input\"\n")
+        try Keyring(environment: environment).store("pass word", account: "home", label: "Chime: ann")
+        #expect(try String(contentsOfFile: folder.appending("arguments"), encoding: .utf8)
+                == "store --label=Chime: ann service chime account home\n")
+        #expect(try String(contentsOfFile: folder.appending("input"), encoding: .utf8) == "pass word")
+        #expect(Keyring.lookupCommand(account: "home") == ["secret-tool", "lookup", "service", "chime", "account", "home"])
+    }
+
+    @Test("a secret-tool that fails, never reads its input, is missing or hangs is a clear error, not a crash")
+    func keyringFailures() throws {
+        // Exits at once, unread input and all: no SIGPIPE reaches Chime.
+        let (failingFolder, failing) = try Self.standIn("echo 'secret-tool: Cannot create an item in a locked collection' >&2; exit 1\n")
+        #expect(throws: PasswordCommand.Failure(description: """
+            secret-tool store exited with status 1 (secret-tool: Cannot create an item in a locked collection): \
+            is a keyring (GNOME Keyring, KeePassXC) running and unlocked?
+            """)) {
+            try Keyring(environment: failing).store(String(repeating: "x", count: 4096), account: "home", label: "Chime")
+        }
+        let empty = TemporaryFolder("chime-keyring-none")
+        #expect(throws: PasswordCommand.Failure(description: "secret-tool is not installed (Debian: libsecret-tools)")) {
+            try Keyring(environment: ["PATH": empty.path]).clear(account: "home")
+        }
+        let (hangingFolder, hanging) = try Self.standIn("exec sleep 30\n")
+        #expect(throws: PasswordCommand.Failure(description: "secret-tool clear gave no answer within 1 s")) {
+            try Keyring(environment: hanging, timeLimit: 1).clear(account: "home")
+        }
+        withExtendedLifetime((failingFolder, hangingFolder)) {}
+    }
+
     @Test("an account's calendars map to Chime calendars named by their display names, and a second adoption keeps them",
           arguments: CalDAVServer.Kind.allCases)
     func adopt(kind: CalDAVServer.Kind) throws {

@@ -16,15 +16,23 @@ final class CapturedRun: Sendable {
     private let lines = Lines()
     let status: Int32
 
-    init(_ arguments: [String], machineZone: String = "Europe/London", now: Date = Date(), environment: [String: String] = [:]) {
+    /// `input`: what `chime` reads on standard input (nil: nothing, as from /dev/null).
+    init(_ arguments: [String], machineZone: String = "Europe/London", now: Date = Date(), environment: [String: String] = [:],
+         input: String? = nil) {
         let lines = self.lines
-        let context = CommandContext(
+        var context = CommandContext(
             standardOutput: { line in lines.withLock { $0.out.append(line) } },
             standardError: { line in lines.withLock { $0.err.append(line) } },
             environment: environment,
             machineTimeZone: { try! TimeZoneRules.named(machineZone) },
             now: { now })
+        // A pipe holding the whole input, its writing end closed: a read past it sees the end.
+        let pipe = Pipe()
+        if let input { pipe.fileHandleForWriting.write(Data(input.utf8)) }
+        try? pipe.fileHandleForWriting.close()
+        context.standardInput = pipe.fileHandleForReading.fileDescriptor
         status = Chime.run(arguments, context: context)
+        try? pipe.fileHandleForReading.close()
     }
 
     var output: [String] { lines.withLock { $0.out } }
@@ -49,6 +57,8 @@ final class Scratch {
     var now: Date
     /// The environment `chime` sees.
     var environment: [String: String] = [:]
+    /// What `chime` reads on standard input (nil: nothing).
+    var input: String?
 
     /// 2026-12-01T08:00:00+08:00, a Tuesday.
     static let tuesdayMorning = Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T08:00:00+08:00")!)
@@ -66,7 +76,7 @@ final class Scratch {
     func run(_ arguments: String...) -> CapturedRun { run(arguments) }
 
     func run(_ arguments: [String]) -> CapturedRun {
-        CapturedRun(arguments + ["--db", path], machineZone: zone, now: now, environment: environment)
+        CapturedRun(arguments + ["--db", path], machineZone: zone, now: now, environment: environment, input: input)
     }
 
     /// Runs a command that must succeed and returns its standard output.

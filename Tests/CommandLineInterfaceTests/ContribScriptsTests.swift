@@ -9,9 +9,9 @@ import Testing
 struct ContribScriptsTests {
     static let root = PackagePaths.root
 
-    static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4"]
+    static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4", "libsecret-tools"]
     static let testOnly = ["dbus-daemon", "dbus-bin", "xvfb", "dunst", "desktop-file-utils", "libxml2-utils", "groff-base", "man-db",
-                           "bash-completion", "systemd", "python3", "python3-venv", "libical-dev", "openssl"]
+                           "bash-completion", "systemd", "python3", "python3-venv", "libical-dev", "openssl", "gnome-keyring"]
 
     /// Runs `contrib/setup ARGUMENTS` with `PATH` starting at `stubs`; returns its status, output and errors.
     static func setup(_ arguments: [String], stubs: String? = nil) throws -> (status: Int32, out: String, err: String) {

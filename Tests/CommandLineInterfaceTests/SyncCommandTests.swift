@@ -51,6 +51,65 @@ struct SyncCommandTests {
         _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "sh -c 'printf secret'", "--name", "home")
     }
 
+    @Test("account add --password-stdin keeps the password in the keyring, not the store; sync reads it back; remove clears it")
+    func passwordInKeyring() throws {
+        let keyring = try PrivateKeyring()
+        let server = try CalDAVServer(.radicale)
+        _ = try server.makeCalendar("Phone")
+        let scratch = Scratch()
+        scratch.environment = keyring.environment
+        scratch.input = "secret\nwhat follows is not read\n"
+        let added = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home")
+        #expect(added.output.first == "added account 'home' with 1 calendar")
+        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == "secret")
+        // "secret" is in the store only as part of the lookup command, secret-tool.
+        let stored = try String(decoding: Data(contentsOf: URL(fileURLWithPath: scratch.path)), as: UTF8.self)
+        #expect(stored.components(separatedBy: "secret").count == stored.components(separatedBy: "secret-tool").count,
+                "the password is in the store file")
+
+        scratch.input = nil
+        #expect(scratch.ok("sync").text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
+        #expect(scratch.ok("account", "remove", "home").text == "removed account 'home'")
+        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+    }
+
+    @Test("account add --password-stdin refuses a wrong or missing password and keeps nothing in the keyring")
+    func passwordStdinRefusals() throws {
+        let keyring = try PrivateKeyring()
+        let server = try CalDAVServer(.radicale)
+        _ = try server.makeCalendar("Phone")
+        let scratch = Scratch()
+        _ = scratch.ok("calendar", "add", "Home")
+        scratch.environment = keyring.environment
+        let add = ["account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home"]
+        scratch.input = "hunter2\n"
+        try scratch.refuses(add, status: 69, mentioning: ["refused the password for user 'ann'"])
+        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+        scratch.input = "\n"
+        try scratch.refuses(add, status: 65, mentioning: ["--password-stdin", "held no password"])
+        scratch.input = String(repeating: "x", count: 5000)
+        try scratch.refuses(add, status: 65, mentioning: ["longer than 4096 bytes"])
+        scratch.input = "secret\n"
+        try scratch.refuses(add + ["--password-command", "printf secret"], status: 64, mentioning: ["exclude each other"])
+        try scratch.refuses(["account", "add", server.base + "/", "--password-stdin"], status: 64, mentioning: ["needs --user"])
+        try scratch.refuses(["account", "list", "--password-stdin"], status: 64, mentioning: ["are for 'chime account add'"])
+        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+    }
+
+    @Test("account add --password-stdin without a keyring fails clearly and adds no account")
+    func passwordStdinWithoutKeyring() throws {
+        let server = try CalDAVServer(.radicale)
+        _ = try server.makeCalendar("Phone")
+        let scratch = Scratch()
+        _ = scratch.ok("calendar", "add", "Home")
+        // A bus address where nothing listens: secret-tool cannot reach a keyring.
+        scratch.environment = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(scratch.folder)/no-bus"]
+        scratch.input = "secret\n"
+        try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home"], status: 69,
+                            mentioning: ["could not be kept in the keyring", "secret-tool store exited with status 1 (secret-tool: Could not connect"])
+        #expect(scratch.ok("account", "list").text.isEmpty)
+    }
+
     @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
     func emptyingNeedsConfirmation() throws {
         let server = try CalDAVServer(.radicale)

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program run to its end under a time limit of Chime's own, with a
+/// little input and a bounded output: the password command, and
+/// `secret-tool` storing or clearing a password.
+///
+/// The input goes through a socket pair, not a pipe: `send` with
+/// MSG_NOSIGNAL cannot raise SIGPIPE when the child exits without reading
+/// it, and the password never touches a file.
+struct ChildCommand {
+    var words: [String]
+    /// What messages call it: "password command 'pass'".
+    var name: String
+    /// The child's environment (nil: this process's).
+    var environment: [String: String]?
+    var timeLimit: Double
+    /// Whether the child's standard error is kept for the message (else it
+    /// goes to this process's: a password command may ask something there).
+    var keepsErrors = false
+
+    /// Output beyond this is not read: a password, or a message, is short.
+    static let outputLimit = 64 << 10
+
+    struct Outcome {
+        var status: Int32
+        var output: Data
+        /// The first line of its standard error, when kept.
+        var error: String = ""
+    }
+
+    func run(input: Data? = nil) throws(PasswordCommand.Failure) -> Outcome {
+        guard let first = words.first, !first.isEmpty else { throw .init(description: "\(name) is empty") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: first.contains("/") ? first : "/usr/bin/env")
+        process.arguments = first.contains("/") ? Array(words.dropFirst()) : words
+        if let environment { process.environment = environment }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        if keepsErrors { process.standardError = errors }
+        var ends: [Int32] = [-1, -1]
+        if input != nil {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+                throw .init(description: "\(name) could not be given its input: \(String(cString: strerror(errno)))")
+            }
+            process.standardInput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        defer { for end in ends where end >= 0 { close(end) } }
+        let finished = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in finished.signal() }
+        do {
+            try process.run()
+        } catch {
+            throw .init(description: "\(name) could not be started: \(error.localizedDescription)")
+        }
+        if let input {
+            close(ends[1])
+            ends[1] = -1
+            let sent = input.withUnsafeBytes { send(ends[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            // A child that exits without reading its input is judged by its status below.
+            _ = sent
+            shutdown(ends[0], Int32(SHUT_WR))
+        }
+        // Read while it runs: a full pipe would stop it.
+        let reading = DispatchQueue(label: "chime.child-command", attributes: .concurrent)
+        nonisolated(unsafe) var bytes = Data(), messages = Data()
+        let read = DispatchGroup()
+        reading.async(group: read) { bytes = (try? output.fileHandleForReading.read(upToCount: Self.outputLimit)) ?? Data() }
+        if keepsErrors {
+            reading.async(group: read) { messages = (try? errors.fileHandleForReading.read(upToCount: Self.outputLimit)) ?? Data() }
+        }
+        guard finished.wait(timeout: .now() + timeLimit) == .success else {
+            process.terminate()
+            _ = finished.wait(timeout: .now() + 5)
+            throw .init(description: "\(name) gave no answer within \(Int(timeLimit)) s")
+        }
+        // A child that left a daemon holding its output is not waited for.
+        _ = read.wait(timeout: .now() + 5)
+        let error = String(decoding: messages, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return Outcome(status: process.terminationStatus, output: bytes, error: error)
+    }
+}
