@@ -155,6 +155,10 @@ struct FiringSource {
     let workdays: WorkdayCalendar?
     private var once: Int64?
     private var iterator: AnyIterator<Occurrence>?
+    /// A snooze made on another device, until it is handed out.
+    private var snoozed: Candidate?
+    /// The scheduled candidate read past while handing out `snoozed`.
+    private var held: Candidate?
     private let detached: Set<LocalDateTime>
     /// The last occurrence handed out, for explaining the days passed over;
     /// nil before the first.
@@ -173,13 +177,14 @@ struct FiringSource {
         self.detached = detached
         self.workdays = workdays
         self.firstDay = firstDay
+        let snoozed = Self.snoozedElsewhere(alarm, occurrences: occurrences, after: instant)
         switch alarm.trigger {
         case .proximity:
             return nil
         case .absolute(let date):
             let at = Int64(date.timeIntervalSince1970.rounded(.down))
-            guard at > instant else { return nil }
-            once = at
+            guard at > instant || snoozed != nil else { return nil }
+            once = at > instant ? at : nil
             offset = 0
         case .relative(let seconds):
             offset = Int64(seconds)
@@ -187,12 +192,40 @@ struct FiringSource {
             case nil:
                 return nil
             case .single(let occurrence):
-                guard occurrence.instant + offset > instant else { return nil }
-                iterator = AnyIterator([occurrence].makeIterator())
+                if occurrence.instant + offset > instant {
+                    iterator = AnyIterator([occurrence].makeIterator())
+                } else if snoozed == nil {
+                    return nil
+                }
             case .recurrence(let recurrence):
                 iterator = AnyIterator(recurrence.occurrences(after: instant - offset).makeIterator())
             }
         }
+        self.snoozed = snoozed
+    }
+
+    /// The firing a snooze made on another device brings back (Thunderbird's
+    /// X-MOZ-SNOOZE-TIME), under the key of the occurrence it was of, when
+    /// it rings after `instant` (which is past the alarm's acknowledgement).
+    private static func snoozedElsewhere(_ alarm: Alarm, occurrences: Occurrences.Source?, after instant: Int64) -> Candidate? {
+        guard let snooze = alarm.snoozedElsewhere else { return nil }
+        let until = Int64(snooze.until.timeIntervalSince1970.rounded(.down))
+        guard until > instant else { return nil }
+        var occurrence: Occurrence?
+        switch (alarm.trigger, occurrences) {
+        case (.absolute, _):
+            break
+        case (.relative, .single(let only)?):
+            occurrence = only
+        case (.relative, .recurrence(let recurrence)?):
+            guard let start = snooze.occurrence.map({ Int64($0.timeIntervalSince1970.rounded(.down)) }),
+                  let found = recurrence.occurrences(after: start - 1).first(where: { _ in true }), found.instant == start else { return nil }
+            occurrence = found
+        default:
+            return nil
+        }
+        let key = FiringKey(alarm: alarm.identifier, occurrence: occurrence.map { .scheduled($0.scheduledTime.localSeconds) } ?? .once)
+        return Candidate(instant: until, occurrence: occurrence, snoozedFrom: key)
     }
 
     /// A firing to come, before it is made into a `Firing`: its instant is
@@ -203,10 +236,24 @@ struct FiringSource {
         var occurrence: Occurrence?
         /// The occurrence handed out before it, which the explanation counts from.
         var previous: Int64?
+        /// For a snooze made on another device: the firing it brings back.
+        var snoozedFrom: FiringKey?
     }
 
-    /// The next firing's instant and occurrence, or nil when there are no more.
+    /// The next firing's instant and occurrence, or nil when there are no more:
+    /// the scheduled ones, with a snooze made elsewhere in its place among them.
     mutating func nextCandidate() -> Candidate? {
+        let scheduled = held ?? nextScheduled()
+        held = nil
+        if let snooze = snoozed, scheduled.map({ snooze.instant <= $0.instant }) ?? true {
+            snoozed = nil
+            held = scheduled
+            return snooze
+        }
+        return scheduled
+    }
+
+    private mutating func nextScheduled() -> Candidate? {
         if let at = once {
             once = nil
             return Candidate(instant: at)
@@ -231,7 +278,12 @@ struct FiringSource {
         var firing = template
         firing.instant = candidate.instant
         firing.occurrence = candidate.occurrence
-        firing.explanation = candidate.occurrence.flatMap { explain($0, after: candidate.previous) }
+        if let root = candidate.snoozedFrom {
+            firing.snoozedFrom = root
+            firing.explanation = "snoozed on another device"
+        } else {
+            firing.explanation = candidate.occurrence.flatMap { explain($0, after: candidate.previous) }
+        }
         return firing
     }
 

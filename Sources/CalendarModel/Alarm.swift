@@ -42,9 +42,25 @@ public struct Alarm: Hashable, Sendable {
     /// RFC 9074's ACKNOWLEDGED, or Thunderbird's X-MOZ-LASTACK. Its firings
     /// due at or before it are answered and do not ring again; nil: none was.
     public var acknowledged: Date?
+    /// A snooze made on another device (Thunderbird's X-MOZ-SNOOZE-TIME):
+    /// one firing more, unless answered by then (`acknowledged`).
+    public var snoozedElsewhere: SnoozedElsewhere?
+
+    /// The firing of the occurrence that starts at `occurrence` (nil: the
+    /// item's only one, or an absolute alarm's) rings again at `until`.
+    public struct SnoozedElsewhere: Hashable, Sendable {
+        public var occurrence: Date?
+        public var until: Date
+
+        public init(occurrence: Date? = nil, until: Date) {
+            self.occurrence = occurrence
+            self.until = until
+        }
+    }
 
     public init(identifier: ItemIdentifier = .random(), trigger: Trigger, missedWindow: Int? = nil, dwell: Int = 0,
-                firesOnFirstFix: Bool = false, unmodelled: String = "", acknowledged: Date? = nil) {
+                firesOnFirstFix: Bool = false, unmodelled: String = "", acknowledged: Date? = nil,
+                snoozedElsewhere: SnoozedElsewhere? = nil) {
         self.identifier = identifier
         self.trigger = trigger
         self.missedWindow = missedWindow
@@ -52,12 +68,13 @@ public struct Alarm: Hashable, Sendable {
         self.firesOnFirstFix = firesOnFirstFix
         self.unmodelled = unmodelled
         self.acknowledged = acknowledged
+        self.snoozedElsewhere = snoozedElsewhere
     }
 
     /// The same alarm under a new identifier: for an item copied from another.
     public var copy: Alarm {
         Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix, unmodelled: unmodelled,
-              acknowledged: acknowledged)
+              acknowledged: acknowledged, snoozedElsewhere: snoozedElsewhere)
     }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }

@@ -40,7 +40,7 @@ extension CalendarStore {
     /// The alarms table's columns, in the order `alarm(_:)` reads them.
     static let alarmColumns = """
         item_id, id, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius, proximity, missed_window,
-        dwell, fires_on_first_fix, unmodelled, acknowledged
+        dwell, fires_on_first_fix, unmodelled, acknowledged, snoozed_until, snoozed_occurrence
         """
 
     /// Calls `body` at each item row that `condition` (SQL over `items`)
@@ -274,6 +274,10 @@ extension CalendarStore {
         alarm.firesOnFirstFix = row.int64(12) != 0
         if let unmodelled = row.text(13) { alarm.unmodelled = unmodelled }
         if !row.isNull(14) { alarm.acknowledged = Date(timeIntervalSince1970: TimeInterval(row.int64(14))) }
+        if !row.isNull(15) {
+            alarm.snoozedElsewhere = .init(occurrence: row.isNull(16) ? nil : Date(timeIntervalSince1970: TimeInterval(row.int64(16))),
+                                           until: Date(timeIntervalSince1970: TimeInterval(row.int64(15))))
+        }
         return alarm
     }
 

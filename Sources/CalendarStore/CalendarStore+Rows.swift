@@ -96,12 +96,12 @@ extension CalendarStore {
         guard !alarms.isEmpty else { return isNew }
         try db.withStatement("""
             INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
-                proximity, missed_window, dwell, fires_on_first_fix, unmodelled, acknowledged)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                proximity, missed_window, dwell, fires_on_first_fix, unmodelled, acknowledged, snoozed_until, snoozed_occurrence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """) { insert in
             for (position, alarm) in alarms.enumerated() {
                 var values: [DatabaseValue] = [.text(alarm.identifier.rawValue), identifier, .integer(Int64(position))]
-                values.reserveCapacity(16)
+                values.reserveCapacity(18)
                 switch alarm.trigger {
                 case .absolute(let date):
                     values += [.text("absolute"), .real(date.timeIntervalSince1970), .null, .null, .null, .null, .null, .null]
@@ -113,7 +113,8 @@ extension CalendarStore {
                 }
                 values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue,
                            alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled),
-                           alarm.acknowledged.map { .integer(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? .null]
+                           Self.second(alarm.acknowledged), Self.second(alarm.snoozedElsewhere?.until),
+                           Self.second(alarm.snoozedElsewhere?.occurrence)]
                 try insert.bind(values, from: 1)
                 try insert.execute()
             }
@@ -156,5 +157,12 @@ extension CalendarStore {
             throw .duplicateExternalKey(key: key, calendar: title)
         }
         return ItemIdentifier(holder)!
+    }
+}
+
+extension CalendarStore {
+    /// A time as the alarms table holds it: whole Unix seconds, NULL for none.
+    fileprivate static func second(_ date: Date?) -> DatabaseValue {
+        date.map { .integer(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? .null
     }
 }

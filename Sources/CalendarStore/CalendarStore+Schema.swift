@@ -331,6 +331,12 @@ extension CalendarStore {
             // RFC 9074 ACKNOWLEDGED, Unix seconds (UTC); NULL: never.
             try db.execute("ALTER TABLE alarms ADD COLUMN acknowledged INTEGER")
         }
+        migrator.registerMigration("v17: snoozes made on another device") { db in
+            // Thunderbird's X-MOZ-SNOOZE-TIME: when the firing rings again, and
+            // the start of the occurrence it is of (NULL: the only one), Unix seconds.
+            try db.execute("ALTER TABLE alarms ADD COLUMN snoozed_until INTEGER")
+            try db.execute("ALTER TABLE alarms ADD COLUMN snoozed_occurrence INTEGER")
+        }
         return migrator
     }
 }

@@ -17,10 +17,16 @@ extension ICalendarItems.Mapper {
     /// X-APPLE-STRUCTURED-LOCATION, or RFC 9074's PROXIMITY with a VLOCATION
     /// whose URL is a geo: URI (else the item's GEO). ACKNOWLEDGED (RFC 9074)
     /// and the item's X-MOZ-LASTACK, the later of the two, become `acknowledged`.
+    /// The item's latest X-MOZ-SNOOZE-TIME (`mozillaSnoozes`) not answered
+    /// by then becomes the first time-based alarm's `snoozedElsewhere`:
+    /// Thunderbird keeps one snooze an item (an occurrence, in a series),
+    /// and it rings once, not once an alarm.
     func alarms(_ components: [ICalendarComponent], item: ItemIdentifier, start: ItemTime?, end: ItemTime?, due: ItemTime?,
-                geo: ICalendarProperty? = nil, lastAcknowledged: ICalendarProperty? = nil) throws(ICalendarItems.MappingError) -> [Alarm] {
+                geo: ICalendarProperty? = nil, lastAcknowledged: ICalendarProperty? = nil,
+                snoozes: [Alarm.SnoozedElsewhere] = []) throws(ICalendarItems.MappingError) -> [Alarm] {
         // Thunderbird's X-MOZ-LASTACK (on the item) answers all of its alarms.
         let mozillaAcknowledged = lastAcknowledged.flatMap { try? time($0) }.map(Self.instant)
+        var snooze = snoozes.max { $0.until < $1.until }
         var alarms: [Alarm] = []
         for (index, component) in components.prefix(1_000).enumerated() {
             func fail(_ reason: String) -> ICalendarItems.MappingError {
@@ -94,9 +100,15 @@ extension ICalendarItems.Mapper {
             }
             let answered = acknowledged.map { Date(timeIntervalSince1970: TimeInterval($0)) }
             let unmodelled = Self.unmodelled(component, consumed: consumed, keptComponents: keptComponents)
+            var snoozed: Alarm.SnoozedElsewhere?
+            let timed = if case .proximity = trigger { false } else { true }
+            if let taken = snooze, timed {
+                snooze = nil
+                if taken.until > answered ?? .distantPast { snoozed = taken }
+            }
             alarms.append(Alarm(identifier: ICalendarItems.alarmIdentifier(item: item, index: index, repetition: 0), trigger: trigger,
                                 missedWindow: fields.missedWindow, dwell: fields.dwell, firesOnFirstFix: fields.firesOnFirstFix,
-                                unmodelled: unmodelled, acknowledged: answered))
+                                unmodelled: unmodelled, acknowledged: answered, snoozedElsewhere: snoozed))
             if case .proximity = trigger { continue }
             for repetition in stride(from: 1, through: repeats.0, by: 1) {
                 let offset = repetition * repeats.1
@@ -112,6 +124,23 @@ extension ICalendarItems.Mapper {
             }
         }
         return alarms
+    }
+
+    /// Thunderbird's snoozes on an item: X-MOZ-SNOOZE-TIME (a UTC time) for
+    /// an item that does not repeat, X-MOZ-SNOOZE-TIME-<microseconds> for
+    /// the occurrence of a series that starts at that PRTime. They stay in
+    /// the item's kept lines, and so travel back unchanged; one that does
+    /// not read is only kept.
+    static func mozillaSnoozes(_ component: ICalendarComponent) -> [Alarm.SnoozedElsewhere] {
+        let name = "X-MOZ-SNOOZE-TIME"
+        return component.properties.compactMap { property in
+            guard property.name.hasPrefix(name), case .utc(let at)? = try? ICalendarDateTime(property) else { return nil }
+            let until = Date(timeIntervalSince1970: TimeInterval(at.localSeconds))
+            if property.name == name { return .init(until: until) }
+            guard property.name.dropFirst(name.count).first == "-",
+                  let microseconds = Int64(property.name.dropFirst(name.count + 1)) else { return nil }
+            return .init(occurrence: Date(timeIntervalSince1970: TimeInterval(microseconds / 1_000_000)), until: until)
+        }
     }
 
     /// Seconds from `start` to `end`; an all-day end is the midnight after its last day.

@@ -164,7 +164,7 @@ extension ICalendarItems {
                               externalKey: uid)
             event.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
             event.alarms = try alarms(alarmComponents, item: identifier, start: start, end: end, due: nil,
-                                      lastAcknowledged: component["X-MOZ-LASTACK"])
+                                      lastAcknowledged: component["X-MOZ-LASTACK"], snoozes: Self.mozillaSnoozes(component))
             do { try event.validate() } catch { throw MappingError(error.description) }
             return event
         }
@@ -203,7 +203,8 @@ extension ICalendarItems {
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
             reminder.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
             reminder.alarms = try alarms(component.components(named: "VALARM"), item: identifier, start: start, end: nil, due: due,
-                                         geo: component["GEO"], lastAcknowledged: component["X-MOZ-LASTACK"])
+                                         geo: component["GEO"], lastAcknowledged: component["X-MOZ-LASTACK"],
+                                         snoozes: Self.mozillaSnoozes(component))
             do { try reminder.validate() } catch { throw MappingError(error.description) }
             return reminder
         }

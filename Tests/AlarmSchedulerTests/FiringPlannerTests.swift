@@ -63,6 +63,41 @@ struct FiringPlannerTests {
                 == ["2026-12-04T08:50:00 Stand-up", "2026-12-05T08:50:00 Stand-up"])
     }
 
+    @Test("a snooze made on another device rings once more at its time, in place among the alarm's firings, under the occurrence's key")
+    func snoozedElsewhere() throws {
+        let fixture = try Fixture()
+        // Answered at 08:52 on 2026-12-02 and snoozed to 09:20: 12-02's 08:50 firing comes back at 09:20, nothing else moves.
+        let answered = Date(timeIntervalSince1970: RFC3339.instant("2026-12-02T08:52:00+08:00")!)
+        let secondStart = Date(timeIntervalSince1970: RFC3339.instant("2026-12-02T09:00:00+08:00")!)
+        let until = Date(timeIntervalSince1970: RFC3339.instant("2026-12-02T09:20:00+08:00")!)
+        let alarm = Alarm(trigger: .relative(seconds: -600), acknowledged: answered,
+                          snoozedElsewhere: .init(occurrence: secondStart, until: until))
+        try fixture.store.save(Event(calendarIdentifier: fixture.calendar, title: "Stand-up", start: fixture.zoned("2026-12-01T09:00:00"),
+                                     end: fixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=4"),
+                                     alarms: [alarm]))
+        let firings = try fixture.firings(after: "2026-12-02T08:52:00+08:00")
+        #expect(try readable(firings) == ["2026-12-02T09:20:00 Stand-up", "2026-12-03T08:50:00 Stand-up", "2026-12-04T08:50:00 Stand-up"])
+        // The key of 12-02's firing (local 2026-12-02T09:00:00, 1796202000 as local seconds) snoozed until 09:20 (1796174400, 2026-12-02T01:20:00Z).
+        #expect(firings.first?.key == "\(alarm.identifier)@1796202000~1796174400")
+        #expect(firings.first?.explanation == "snoozed on another device")
+        // Once past, or answered after it, it is gone.
+        #expect(try readable(try fixture.firings(after: "2026-12-02T09:20:00+08:00", count: 1)) == ["2026-12-03T08:50:00 Stand-up"])
+    }
+
+    @Test("a snooze made elsewhere brings back an absolute alarm already past, and one answered after it rings nothing")
+    func snoozedElsewhereAbsolute() throws {
+        let fixture = try Fixture()
+        let at = Date(timeIntervalSince1970: RFC3339.instant("2026-12-01T07:00:00+08:00")!)
+        let until = at.addingTimeInterval(900) // 2026-12-01T07:15:00+08:00
+        let pending = Alarm(trigger: .absolute(at), acknowledged: at.addingTimeInterval(60), snoozedElsewhere: .init(until: until))
+        let answered = Alarm(trigger: .absolute(at), acknowledged: until.addingTimeInterval(60), snoozedElsewhere: .init(until: until))
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Pills", alarms: [pending]))
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Answered", alarms: [answered]))
+        let firings = try fixture.firings(after: "2026-12-01T07:05:00+08:00")
+        #expect(try readable(firings) == ["2026-12-01T07:15:00 Pills"])
+        #expect(firings.first?.key == "\(pending.identifier)@once~1796080500")
+    }
+
     @Test("an absolute alarm rings once and not when past; a location alarm is not planned")
     func absoluteAndLocation() throws {
         let fixture = try Fixture()

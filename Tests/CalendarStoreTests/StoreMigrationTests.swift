@@ -75,11 +75,13 @@ struct StoreMigrationTests {
             ALTER TABLE items DROP COLUMN ical_unmodelled;
             ALTER TABLE alarms DROP COLUMN unmodelled;
             ALTER TABLE alarms DROP COLUMN acknowledged;
+            ALTER TABLE alarms DROP COLUMN snoozed_until;
+            ALTER TABLE alarms DROP COLUMN snoozed_occurrence;
             """)
         try database.execute("DELETE FROM schema_migrations WHERE name LIKE '%an alarm at the due time for reminders saved without one'")
         #expect(database.changes == 1)
-        try database.execute("DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %'")
-        #expect(database.changes == 3)
+        try database.execute("DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %' OR name LIKE 'v17: %'")
+        #expect(database.changes == 4)
         let store = try fixture.open()
         func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
         #expect(try triggers("timed") == [.relative(seconds: 0)])

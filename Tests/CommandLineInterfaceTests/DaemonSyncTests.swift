@@ -96,10 +96,10 @@ struct DaemonSyncTests {
         return scratch
     }
 
-    /// A phone's to-do due at `due` with an alarm 15 minutes before it, and `valarm` lines more.
-    static func todo(_ uid: String, _ summary: String, due: String, valarm: String = "") -> String {
+    /// A phone's to-do due at `due` with an alarm 15 minutes before it, and `valarm` lines more (`item` lines on the VTODO).
+    static func todo(_ uid: String, _ summary: String, due: String, valarm: String = "", item: String = "") -> String {
         "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261201T080000Z\r\n"
-            + "DUE:\(due)\r\nSUMMARY:\(summary)\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:\(summary)\r\n"
+            + "DUE:\(due)\r\nSUMMARY:\(summary)\r\n\(item)BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:\(summary)\r\n"
             + "TRIGGER;RELATED=END:-PT15M\r\n\(valarm)END:VALARM\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
     }
 
@@ -142,6 +142,41 @@ struct DaemonSyncTests {
         clock.advance(to: next)
         #expect(Self.waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(second.key) })
         #expect(try reminders().first { $0.title == "Plants" }?.alarms.first?.acknowledged == Date(timeIntervalSince1970: 1_796_120_160))
+    }
+
+    @Test("Thunderbird's snooze on another device closes the desktop's notification and rings it again at the snooze's time")
+    func snoozeFromThunderbird() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        _ = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z"), in: calendarURL)
+        let scratch = Self.scratch(account: server)
+        let clock = ManualClock(now: Self.start)
+        let notifier = PressingNotifier()
+        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        defer { daemon.shutdown() }
+        let store = try scratch.store()
+        func quiet() -> Bool { Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+        #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
+        #expect(quiet())
+
+        clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z: Bins rings
+        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
+        let first = try #require(notifier.shown.withLock { $0.first })
+        #expect(quiet())
+        // Thunderbird rang it too, and was snoozed at 09:46 until 10:05, as it writes that.
+        _ = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z",
+                                     item: "X-MOZ-LASTACK:20261201T094600Z\r\nX-MOZ-SNOOZE-TIME:20261201T100500Z\r\n"), in: calendarURL)
+        let next = try #require(daemon.queue.sync { daemon.syncTimer?.at })
+        clock.advance(to: next)
+        #expect(Self.waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(first.key) })
+        #expect(quiet())
+
+        clock.advance(to: 1_796_119_500) // 2026-12-01T10:05:00Z: the snooze's time
+        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        let again = try #require(notifier.shown.withLock { $0.last })
+        #expect(again.instant == 1_796_119_500)
+        #expect(again.explanation == "snoozed on another device")
+        #expect(again.firingKey.root == first.firingKey)
     }
 
     @Test("a daemon whose store has no account syncs once at start, and sets no timer for it")

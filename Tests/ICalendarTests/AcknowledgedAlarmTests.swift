@@ -50,4 +50,30 @@ struct AcknowledgedAlarmTests {
         #expect(alarm.acknowledged == nil)
         #expect(alarm.unmodelled.contains("ACKNOWLEDGED:yesterday"))
     }
+
+    @Test("X-MOZ-SNOOZE-TIME brings back the first time-based alarm, once; it stays on the item and goes back out as it came")
+    func mozillaSnooze() throws {
+        let result = try Self.read(Self.todo(["X-MOZ-LASTACK:20261201T094500Z", "X-MOZ-SNOOZE-TIME:20261201T101000Z"],
+                                             valarm: []))
+        let reminder = try #require(result.reminders.first)
+        // 2026-12-01T10:10:00Z; a reminder that does not repeat has one occurrence.
+        #expect(reminder.alarms.first?.snoozedElsewhere == Alarm.SnoozedElsewhere(until: Date(timeIntervalSince1970: 1_796_119_800)))
+        #expect(reminder.origin?.unmodelled.contains("X-MOZ-SNOOZE-TIME:20261201T101000Z") == true)
+        let exported = ICalendarItems.components(events: [], reminders: result.reminders, stamp: Self.stamp)
+        #expect(exported.components.first?["X-MOZ-SNOOZE-TIME"]?.value == "20261201T101000Z")
+        #expect(ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver()).reminders == result.reminders)
+    }
+
+    @Test("a series' X-MOZ-SNOOZE-TIME-<microseconds> names its occurrence; a snooze answered since, or no time, is only kept")
+    func mozillaSnoozeOccurrence() throws {
+        // 1796119200000000 µs: the occurrence of 2026-12-01T10:00:00Z.
+        let series = try Self.read(Self.todo(["RRULE:FREQ=DAILY", "X-MOZ-SNOOZE-TIME-1796119200000000:20261201T101000Z"], valarm: []))
+        #expect(series.reminders.first?.alarms.first?.snoozedElsewhere
+                == Alarm.SnoozedElsewhere(occurrence: Date(timeIntervalSince1970: 1_796_119_200), until: Date(timeIntervalSince1970: 1_796_119_800)))
+        let answered = try Self.read(Self.todo(["X-MOZ-LASTACK:20261201T101500Z", "X-MOZ-SNOOZE-TIME:20261201T101000Z"], valarm: []))
+        #expect(answered.reminders.first?.alarms.first?.snoozedElsewhere == nil)
+        let malformed = try Self.read(Self.todo(["X-MOZ-SNOOZE-TIME:soon", "X-MOZ-SNOOZE-TIME-later:20261201T101000Z"], valarm: []))
+        #expect(malformed.reminders.first?.alarms.first?.snoozedElsewhere == nil)
+        #expect(malformed.reminders.first?.origin?.unmodelled.contains("X-MOZ-SNOOZE-TIME:soon") == true)
+    }
 }
