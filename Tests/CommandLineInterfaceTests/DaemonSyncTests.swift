@@ -57,14 +57,10 @@ struct DaemonSyncTests {
         let calendarURL = try server.makeCalendar("Phone")
         // Due 2026-12-01T10:00:00Z; the alarm 15 minutes before its end (for a VTODO, DUE): 09:45Z.
         let resource = try server.put(Self.todo("bins@phone", "Put the bins out", due: "20261201T100000Z"), in: calendarURL)
-        let scratch = Self.scratch(account: server)
-
-        let clock = ManualClock(now: Self.start)
-        let notifier = PressingNotifier()
-        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        let desktop = try Desktop(server)
+        let (clock, notifier, daemon, store) = (desktop.clock, desktop.notifier, desktop.daemon, desktop.store)
         defer { daemon.shutdown() }
         // The sync at start brings the to-do down; the bounds only tell a hang from an answer.
-        let store = try scratch.store()
         #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
         #expect(Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer?.at == Self.start + 5 } })
 
@@ -89,6 +85,26 @@ struct DaemonSyncTests {
         #expect(completed.contains("COMPLETED:20261201T094500Z"), "\(completed)")
     }
 
+    /// The desktop: a store with the server's account, chimed on a manual
+    /// clock from `start`, and what it showed (the test shuts the daemon down).
+    final class Desktop {
+        let scratch: Scratch
+        let clock = ManualClock(now: DaemonSyncTests.start)
+        let notifier = PressingNotifier()
+        let daemon: Daemon
+        let store: CalendarStore
+
+        init(_ server: CalDAVServer) throws {
+            scratch = DaemonSyncTests.scratch(account: server)
+            daemon = try DaemonSyncTests.daemon(scratch, clock: clock, notifier: notifier)
+            store = try scratch.store()
+        }
+
+        /// Whether the daemon has ended the sync it runs and set its next
+        /// one; the bound only tells a hang from an answer.
+        func quiet() -> Bool { DaemonSyncTests.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+    }
+
     /// A scratch store in UTC with the server's user added as account 'home', as `chime account add` adds it.
     static func scratch(account server: CalDAVServer) -> Scratch {
         let scratch = Scratch(zone: "UTC")
@@ -109,14 +125,11 @@ struct DaemonSyncTests {
         let calendarURL = try server.makeCalendar("Phone")
         let bins = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z"), in: calendarURL)
         _ = try server.put(Self.todo("plants@phone", "Plants", due: "20261201T103000Z"), in: calendarURL)
-        let scratch = Self.scratch(account: server)
-        let clock = ManualClock(now: Self.start)
-        let notifier = PressingNotifier()
-        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        let desktop = try Desktop(server)
+        let (clock, notifier, daemon, store) = (desktop.clock, desktop.notifier, desktop.daemon, desktop.store)
         defer { daemon.shutdown() }
-        let store = try scratch.store()
         func reminders() throws -> [Reminder] { try store.items(of: store.calendar(named: "Phone").identifier).reminders }
-        func quiet() -> Bool { Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+        func quiet() -> Bool { desktop.quiet() }
         #expect(try Self.waitUntil(seconds: 60) { try reminders().count == 2 })
         #expect(quiet())
 
@@ -149,13 +162,10 @@ struct DaemonSyncTests {
         let server = try CalDAVServer(.radicale)
         let calendarURL = try server.makeCalendar("Phone")
         _ = try server.put(Self.todo("bins@phone", "Bins", due: "20261201T100000Z"), in: calendarURL)
-        let scratch = Self.scratch(account: server)
-        let clock = ManualClock(now: Self.start)
-        let notifier = PressingNotifier()
-        let daemon = try Self.daemon(scratch, clock: clock, notifier: notifier)
+        let desktop = try Desktop(server)
+        let (clock, notifier, daemon, store) = (desktop.clock, desktop.notifier, desktop.daemon, desktop.store)
         defer { daemon.shutdown() }
-        let store = try scratch.store()
-        func quiet() -> Bool { Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+        func quiet() -> Bool { desktop.quiet() }
         #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
         #expect(quiet())
 

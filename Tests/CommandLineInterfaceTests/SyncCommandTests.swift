@@ -51,17 +51,28 @@ struct SyncCommandTests {
         _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "sh -c 'printf secret'", "--name", "home")
     }
 
-    @Test("account add --password-stdin keeps the password in the keyring, not the store; sync reads it back; remove clears it")
-    func passwordInKeyring() throws {
+    /// A keyring of the test's own, Radicale with a calendar, and a store
+    /// (made) whose `chime` sees the keyring.
+    static func keyringSetup() throws -> (keyring: PrivateKeyring, server: CalDAVServer, scratch: Scratch) {
         let keyring = try PrivateKeyring()
         let server = try CalDAVServer(.radicale)
         _ = try server.makeCalendar("Phone")
         let scratch = Scratch()
+        _ = scratch.ok("calendar", "add", "Home")
         scratch.environment = keyring.environment
+        return (keyring, server, scratch)
+    }
+
+    /// Where `chime account add --password-stdin --name home` keeps the password.
+    static let homeAttributes = ["service", "chime", "account", "home"]
+
+    @Test("account add --password-stdin keeps the password in the keyring, not the store; sync reads it back; remove clears it")
+    func passwordInKeyring() throws {
+        let (keyring, server, scratch) = try Self.keyringSetup()
         scratch.input = "secret\nwhat follows is not read\n"
         let added = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home")
         #expect(added.output.first == "added account 'home' with 1 calendar")
-        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == "secret")
+        #expect(try keyring.lookup(Self.homeAttributes) == "secret")
         // "secret" is in the store only as part of the lookup command, secret-tool.
         let stored = try String(decoding: Data(contentsOf: URL(fileURLWithPath: scratch.path)), as: UTF8.self)
         #expect(stored.components(separatedBy: "secret").count == stored.components(separatedBy: "secret-tool").count,
@@ -70,21 +81,16 @@ struct SyncCommandTests {
         scratch.input = nil
         #expect(scratch.ok("sync").text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
         #expect(scratch.ok("account", "remove", "home").text == "removed account 'home'")
-        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+        #expect(try keyring.lookup(Self.homeAttributes) == nil)
     }
 
     @Test("account add --password-stdin refuses a wrong or missing password and keeps nothing in the keyring")
     func passwordStdinRefusals() throws {
-        let keyring = try PrivateKeyring()
-        let server = try CalDAVServer(.radicale)
-        _ = try server.makeCalendar("Phone")
-        let scratch = Scratch()
-        _ = scratch.ok("calendar", "add", "Home")
-        scratch.environment = keyring.environment
+        let (keyring, server, scratch) = try Self.keyringSetup()
         let add = ["account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home"]
         scratch.input = "hunter2\n"
         try scratch.refuses(add, status: 69, mentioning: ["refused the password for user 'ann'"])
-        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+        #expect(try keyring.lookup(Self.homeAttributes) == nil)
         scratch.input = "\n"
         try scratch.refuses(add, status: 65, mentioning: ["--password-stdin", "held no password"])
         scratch.input = String(repeating: "x", count: 5000)
@@ -93,7 +99,7 @@ struct SyncCommandTests {
         try scratch.refuses(add + ["--password-command", "printf secret"], status: 64, mentioning: ["exclude each other"])
         try scratch.refuses(["account", "add", server.base + "/", "--password-stdin"], status: 64, mentioning: ["needs --user"])
         try scratch.refuses(["account", "list", "--password-stdin"], status: 64, mentioning: ["are for 'chime account add'"])
-        #expect(try keyring.lookup(["service", "chime", "account", "home"]) == nil)
+        #expect(try keyring.lookup(Self.homeAttributes) == nil)
     }
 
     @Test("account add --password-stdin without a keyring fails clearly and adds no account")
