@@ -148,6 +148,45 @@ struct SyncEngineTests {
         #expect(quiet.downloaded == 0 && quiet.removed == 0 && quiet.uploaded == 0 && quiet.deletedOnServer == 0)
     }
 
+    @Test("a collection of 10,000 resources comes down whole in one sync of bounded requests; one remote change then costs one resource")
+    func tenThousandResources() throws {
+        let rig = try SyncRig(.xandikos)
+        try rig.server.seed(10_000, in: rig.calendarURL)
+        let first = try rig.sync()
+        #expect(first.downloaded == 10_000 && first.skipped.isEmpty && first.removed == 0)
+        // The listing, then multigets of at most 100 resources each.
+        #expect(rig.requests <= 1 + 10_000 / 100 + 1, "\(rig.requests) requests")
+        let items = try rig.items
+        #expect(items.events.count == 5_000 && items.reminders.count == 5_000)
+        let titles = Set(items.events.map(\.event.title) + items.reminders.map(\.title))
+        #expect(titles == Set((0..<10_000).map { "Item \($0)" }))
+        #expect(items.events.allSatisfy { $0.event.alarms.map(\.trigger) == [.relative(seconds: -600)] })
+        #expect(items.reminders.allSatisfy { $0.alarms.map(\.trigger) == [.relative(seconds: -600)] })
+        #expect(try rig.state.resources(of: rig.calendarURL).count == 10_000)
+
+        // The phone renames one to-do: only it comes down.
+        _ = try rig.put("""
+            BEGIN:VCALENDAR
+            VERSION:2.0
+            PRODID:-//phone//EN
+            BEGIN:VTODO
+            UID:item-00001@bulk
+            DTSTAMP:20261202T080000Z
+            DUE:20270202T090100Z
+            SUMMARY:Item 1, renamed
+            END:VTODO
+            END:VCALENDAR
+
+            """)
+        let second = try rig.sync()
+        #expect(second.downloaded == 1 && second.removed == 0 && second.uploaded == 0)
+        #expect(rig.requests <= 3, "\(rig.requests) requests")
+        #expect(try rig.reminder("item-00001@bulk")?.title == "Item 1, renamed")
+        #expect(try rig.items.reminders.count == 5_000)
+        _ = try rig.sync()
+        #expect(rig.requests == 1)
+    }
+
     @Test("a Chime add, edit and delete go up, and the phone sees each", arguments: CalDAVServer.Kind.allCases)
     func chimeChanges(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)

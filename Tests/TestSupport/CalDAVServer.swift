@@ -119,6 +119,18 @@ public final class CalDAVServer: Sendable {
         return try phone(["put", calendarURL, file], sourceLocation: sourceLocation)
     }
 
+    /// Fills the Xandikos calendar at `calendarURL` with `count` generated
+    /// resources (contrib/caldav/seed-xandikos.py: item-NNNNN@bulk, even
+    /// ones events, odd ones to-dos, each with an alarm), in one commit.
+    public func seed(_ count: Int, in calendarURL: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try #require(kind == .xandikos, "only Xandikos's storage can be seeded", sourceLocation: sourceLocation)
+        try #require(calendarURL.hasPrefix(base + "/"), "\(calendarURL) is not on this server", sourceLocation: sourceLocation)
+        let path = calendarURL.dropFirst(base.count).split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        let collection = folder.appending("storage/" + path.joined(separator: "/"))
+        let run = try runProcess(Self.venv + "/bin/python", [PackagePaths.root + "/contrib/caldav/seed-xandikos.py", collection, String(count)])
+        try #require(run.status == 0, "seed-xandikos.py exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
+    }
+
     /// The resource's iCalendar text as the phone reads it.
     public func get(_ resourceURL: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try phone(["get", resourceURL], sourceLocation: sourceLocation)
