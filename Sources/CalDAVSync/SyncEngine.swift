@@ -125,9 +125,10 @@ public final class SyncEngine {
 
     // MARK: Down
 
-    /// What the server says changed: by decoded path, each href's URL and ETag.
+    /// What the server says changed: by decoded path, each href's URL and
+    /// ETag, and its text where the listing carried it (sync-collection).
     struct Listing {
-        var changed: [String: (url: String, entityTag: String?)] = [:]
+        var changed: [String: (url: String, entityTag: String?, text: String?)] = [:]
         var removed: Set<String> = []
         var syncToken: String?
         var collectionTag: String?
@@ -177,14 +178,22 @@ public final class SyncEngine {
             return
         }
         // An ETag Chime already holds is its own upload: nothing to fetch.
-        var wanted = listing.changed.filter { path, change in
-            refetch.paths.contains(path) || change.entityTag == nil || byPath[path]?.entityTag != change.entityTag
-        }.map { $0.value.url }
+        // A text the listing carried (with its ETag) is read as it came;
+        // the others are asked for in calendar-multigets.
+        var wanted: [String] = []
+        var fetched: [Fetched] = []
+        for (path, change) in listing.changed.sorted(by: { $0.key < $1.key })
+        where refetch.paths.contains(path) || change.entityTag == nil || byPath[path]?.entityTag != change.entityTag {
+            if let text = change.text, change.entityTag != nil {
+                take(text, url: change.url, entityTag: change.entityTag, calendar: calendar, into: &fetched, &outcome)
+            } else {
+                wanted.append(change.url)
+            }
+        }
         for path in refetch.paths where listing.changed[path] == nil && !listing.removed.contains(path) {
             if let url = byPath[path]?.href { wanted.append(url) }
         }
         wanted.sort()
-        var fetched: [Fetched] = []
         for start in stride(from: 0, to: wanted.count, by: Self.multigetBatch) {
             let batch = wanted[start..<min(start + Self.multigetBatch, wanted.count)]
             let reply = try multistatus(send(.report, collection.url, headers: [HTTPHeader("Depth", "1")],
@@ -195,12 +204,7 @@ public final class SyncEngine {
                     outcome.skipped.append("\(response.url): not in the multiget's answer (HTTP \(response.status ?? response.status(of: .calendarData) ?? 0)); skipped")
                     continue
                 }
-                switch read(text, url: response.url, calendar: calendar) {
-                case .success(let (uid, items)):
-                    fetched.append(Fetched(url: response.url, entityTag: response.entityTag, text: text, uid: uid, items: items))
-                case .failure(let reason):
-                    outcome.skipped.append(reason.description)
-                }
+                take(text, url: response.url, entityTag: response.entityTag, calendar: calendar, into: &fetched, &outcome)
             }
         }
         let conflicted = refetch.paths
@@ -276,10 +280,23 @@ public final class SyncEngine {
     /// sync-collection from the stored token, round after round while the
     /// server truncates (507).
     private func changes(of collection: SyncState.Collection) throws(CalDAVError) -> Changes {
+        do {
+            return try changes(of: collection, withText: true)
+        } catch where error.code == .transport(.tooLarge) {
+            // Every text at once is more than one answer may be: the ETags alone, and multigets.
+            return try changes(of: collection, withText: false)
+        }
+    }
+
+    /// `withText`: the resources' calendar-data asked for in the listing
+    /// itself (RFC 6578 §3.2 lets a sync-collection ask for any property),
+    /// which spares a first sync a hundred multigets.
+    private func changes(of collection: SyncState.Collection, withText: Bool) throws(CalDAVError) -> Changes {
         var listing = Listing(syncToken: collection.syncToken)
         for _ in 0..<Self.maximumRounds {
             let response = try send(.report, collection.url, headers: [HTTPHeader("Depth", "0")],
-                                    body: DAVRequestBody.syncCollection(token: listing.syncToken, properties: [.entityTag]))
+                                    body: DAVRequestBody.syncCollection(token: listing.syncToken,
+                                                                        properties: withText ? [.entityTag, .calendarData] : [.entityTag]))
             let said = String(decoding: response.body, as: UTF8.self)
             if [403, 412].contains(response.status), collection.syncToken != nil, said.contains("valid-sync-token") {
                 return .tokenRefused
@@ -293,7 +310,7 @@ public final class SyncEngine {
                     listing.changed[member.path] = nil
                     listing.removed.insert(member.path)
                 } else {
-                    listing.changed[member.path] = (member.url, member.entityTag)
+                    listing.changed[member.path] = (member.url, member.entityTag, member.calendarData)
                     listing.removed.remove(member.path)
                 }
             }
@@ -315,7 +332,7 @@ public final class SyncEngine {
                 listing.syncToken = member.syncToken
                 listing.collectionTag = member.collectionTag
             } else if !member.isCollection {
-                listing.changed[member.path] = (member.url, member.entityTag)
+                listing.changed[member.path] = (member.url, member.entityTag, nil)
             }
         }
         listing.removed = Set(known.keys.filter { listing.changed[$0] == nil })
@@ -350,6 +367,17 @@ public final class SyncEngine {
             return .failure(Skip("\(url): holds \(uids.count) UIDs, not one; skipped"))
         }
         return .success((uid, items))
+    }
+
+    /// A resource's text read into `fetched`, or named in `outcome.skipped`.
+    private func take(_ text: String, url: String, entityTag: String?, calendar: ItemCalendar, into fetched: inout [Fetched],
+                      _ outcome: inout Outcome) {
+        switch read(text, url: url, calendar: calendar) {
+        case .success(let (uid, items)):
+            fetched.append(Fetched(url: url, entityTag: entityTag, text: text, uid: uid, items: items))
+        case .failure(let reason):
+            outcome.skipped.append(reason.description)
+        }
     }
 
     struct Skip: Error, CustomStringConvertible {

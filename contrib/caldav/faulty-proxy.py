@@ -17,6 +17,10 @@ listens on PORT and prints "ready" once it does. Requests are numbered from
   N:control       pass it on, but put a raw control character (BEL) after
                   each SUMMARY: of the answer, as a careless server copies
                   one into XML, which cannot hold it
+  N:phantom       pass it on, but add to the answer (a multistatus) a
+                  member phantom.ics of the request's collection, with an
+                  ETag and no calendar-data: a resource listed that is gone
+                  by the time it is fetched
 
 Every other request is passed on to UPSTREAM as it came (method, path,
 headers, body; without Accept-Encoding, so that answers come uncompressed
@@ -78,6 +82,12 @@ def main(argv):
             data = answer.read()
             if action == "control":
                 data = data.replace(b"SUMMARY:", b"SUMMARY:\x07")
+            if action == "phantom":
+                member = (self.path.rstrip("/") + "/phantom.ics").encode()
+                phantom = (b"<response xmlns=\"DAV:\"><href>" + member + b"</href><propstat><prop><getetag>\"phantom\"</getetag></prop>"
+                           b"<status>HTTP/1.1 200 OK</status></propstat></response>")
+                closing = data.rfind(b"</")
+                data = data[:closing] + phantom + data[closing:]
             self.send_response(answer.status, answer.reason)
             for name, value in answer.getheaders():
                 if name.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
