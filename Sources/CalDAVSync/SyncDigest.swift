@@ -16,19 +16,38 @@ enum SyncDigest {
     }
 
     static func digest(of text: [UInt8]) -> String {
+        // On the bytes, line by line at CR LF (the export is UTF-8 and
+        // writes no other break), with the empty piece after a last CR LF
+        // kept: the digests stored by earlier syncs stay the same.
         var kept: [UInt8] = []
+        kept.reserveCapacity(text.count)
         var skipping = false
-        for line in String(decoding: text, as: UTF8.self).split(separator: "\r\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(" ") || line.hasPrefix("\t") {
+        var start = 0
+        while start <= text.count {
+            var end = start
+            while end < text.count, !(text[end] == 13 && end + 1 < text.count && text[end + 1] == 10) { end += 1 }
+            let line = text[start..<end]
+            start = end + 2
+            if let first = line.first, first == 32 || first == 9 {
                 if skipping { continue }
             } else {
-                let name = line.prefix { $0 != ":" && $0 != ";" }.uppercased()
-                skipping = name == "DTSTAMP" || name == "LAST-MODIFIED"
+                let name = line.prefix { $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: ";") }
+                skipping = Self.named(name, "DTSTAMP") || Self.named(name, "LAST-MODIFIED")
                 if skipping { continue }
             }
-            kept += line.utf8
+            kept += line
             kept += [13, 10]
         }
         return SHA256.hex(kept)
+    }
+
+    /// Whether a property's name is `upper` (ASCII capitals), in any case.
+    private static func named(_ name: ArraySlice<UInt8>, _ upper: String) -> Bool {
+        guard name.count == upper.utf8.count else { return false }
+        for (byte, wanted) in zip(name, upper.utf8) {
+            let capital: UInt8 = (97...122).contains(byte) ? byte - 32 : byte
+            if capital != wanted { return false }
+        }
+        return true
     }
 }

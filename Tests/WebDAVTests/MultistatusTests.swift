@@ -155,6 +155,11 @@ struct MultistatusTests {
                                                "https://dav.example:8443/cal/b%20c.ics"])
         #expect(reply.responses.map(\.path) == ["/cal/todo-1@phone.ics", "/x/Café.ics", "/cal/b c.ics"])
         #expect(DAVHref.decodedPath("/bad%ZZ%C3") == "/bad%ZZ%C3")
+        #expect(DAVHref.decodedPath("https://h.example:8443/a%20b/c.ics?x=1#y") == "/a b/c.ics")
+        #expect(DAVHref.decodedPath("https://h.example") == "")
+        #expect(DAVHref.decodedPath("https://h.example?q") == "")
+        #expect(DAVHref.decodedPath("/p%2Fq#f") == "/p/q")
+        #expect(DAVHref.decodedPath("mailto:ann@example.com") == "mailto:ann@example.com")
     }
 
     @Test("Radicale's discovery replies: the principal, its home (the principal itself), and the calendar the phone made")
