@@ -14,7 +14,10 @@ import ICalendar
 /// which the caller keeps Chime's version for. A component removed on one
 /// side and changed on the other is kept as changed (a deletion against an
 /// edit keeps the edit). DTSTAMP, LAST-MODIFIED and SEQUENCE are the
-/// server's: they say when, not what.
+/// server's: they say when, not what. A dismissal (Chime's alarms changed
+/// only by RFC 9074 ACKNOWLEDGED) is the least of changes: against alarms
+/// the server changed too it is put onto the server's alarms, and never
+/// clashes.
 enum ResourceMerge {
     struct Result: Equatable {
         /// The items' components, merged (VTIMEZONEs left to the export).
@@ -85,10 +88,36 @@ enum ResourceMerge {
         if mine.components != base.components, mine.components != theirs.components {
             if theirs.components == base.components {
                 components = mine.components
+            } else if let answered = acknowledgement(of: mine.components, over: base.components) {
+                components = theirs.components.map { acknowledged($0, at: answered) }
             } else {
                 clashes.append(Set(theirs.components.map(\.name) + mine.components.map(\.name)).sorted().joined(separator: ","))
             }
         }
         return (ICalendarComponent(name: theirs.name, properties: properties, components: components), clashes)
+    }
+
+    /// The latest ACKNOWLEDGED of `mine` when it differs from `base` by
+    /// ACKNOWLEDGED alone (a dismissal and nothing else); else nil.
+    private static func acknowledgement(of mine: [ICalendarComponent], over base: [ICalendarComponent]) -> String? {
+        func unanswered(_ component: ICalendarComponent) -> ICalendarComponent {
+            guard component.name == "VALARM" else { return component }
+            var plain = component
+            plain.properties.removeAll { $0.name == "ACKNOWLEDGED" }
+            return plain
+        }
+        guard mine.map(unanswered) == base.map(unanswered) else { return nil }
+        // The same form throughout (UTC, as Chime writes it): the latest sorts last.
+        return mine.compactMap { $0.name == "VALARM" ? $0["ACKNOWLEDGED"]?.value : nil }.max()
+    }
+
+    /// A time-based VALARM of the server's answered at `at`, unless it was later.
+    private static func acknowledged(_ component: ICalendarComponent, at: String) -> ICalendarComponent {
+        guard component.name == "VALARM", component["PROXIMITY"] == nil, component["X-APPLE-PROXIMITY"] == nil else { return component }
+        if let theirs = component["ACKNOWLEDGED"]?.value, theirs >= at { return component }
+        var answered = component
+        answered.properties.removeAll { $0.name == "ACKNOWLEDGED" }
+        answered.properties.append(ICalendarProperty(name: "ACKNOWLEDGED", value: at))
+        return answered
     }
 }

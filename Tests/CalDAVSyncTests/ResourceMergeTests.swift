@@ -52,6 +52,32 @@ struct ResourceMergeTests {
         #expect(ResourceMerge.merge(base: [Self.base], mine: [mine], theirs: [both]).clashes == ["VALARM"])
     }
 
+    @Test("a dismissal against alarms the server changed goes onto the server's alarms, with no clash; a later answer there stands")
+    func dismissalOntoTheServersAlarms() {
+        func answered(_ component: ICalendarComponent, _ at: String) -> ICalendarComponent {
+            var copy = component
+            copy.components = copy.components.map { alarm in
+                var alarm = alarm
+                alarm.properties.append(ICalendarProperty(name: "ACKNOWLEDGED", value: at))
+                return alarm
+            }
+            return copy
+        }
+        let mine = answered(Self.base, "20261201T094500Z")
+        // The phone moved the alarm and added one.
+        let theirs = Self.component([("DTSTAMP", "20261201T093000Z"), ("SUMMARY", "Bins"), ("PRIORITY", "5")], alarms: ["-PT30M", "-PT5M"])
+        let result = ResourceMerge.merge(base: [Self.base], mine: [mine], theirs: [theirs])
+        #expect(result.clashes.isEmpty)
+        #expect(result.components == [answered(theirs, "20261201T094500Z")])
+        // Answered there later than here: the server's answer stands.
+        let later = answered(theirs, "20261201T095000Z")
+        #expect(ResourceMerge.merge(base: [Self.base], mine: [mine], theirs: [later]).components == [later])
+        // A dismissal with another alarm change is an alarm change: the clash stands.
+        let changed = answered(Self.component([("DTSTAMP", "20261201T080000Z"), ("SUMMARY", "Bins"), ("PRIORITY", "5")], alarms: ["-PT1H"]),
+                               "20261201T094500Z")
+        #expect(ResourceMerge.merge(base: [Self.base], mine: [changed], theirs: [theirs]).clashes == ["VALARM"])
+    }
+
     @Test("overrides: one removed there and untouched here goes; one removed here and edited there stays; one added here is added")
     func overrides() {
         let override = Self.component([("SUMMARY", "Moved")], recurrenceID: "20270111T090000Z", name: "VEVENT")

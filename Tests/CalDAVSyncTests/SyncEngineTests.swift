@@ -278,6 +278,26 @@ struct SyncEngineTests {
         #expect(next.conflicts == 0 && next.uploaded == 0 && next.downloaded == 0)
     }
 
+    @Test("a dismissal here against the phone's edit of the same to-do and its alarm goes onto the server's copy, no conflict", arguments: CalDAVServer.Kind.allCases)
+    func dismissalAgainstAnEdit(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let local = try #require(try rig.reminder("bins@phone"))
+        let answered = Date(timeIntervalSince1970: 1_799_167_500) // 2027-01-05T16:45:00Z
+        #expect(try rig.store.acknowledgeAlarms(of: local.identifier, at: answered))
+        // The phone renames it, and, as todo() does, its alarm's text with it: the VALARM changed on both sides.
+        _ = try rig.put(todo("Put the bins out tonight"))
+        let outcome = try rig.sync()
+        #expect(outcome.conflicts == 0 && outcome.merged == 1 && outcome.uploaded == 1, "\(outcome)")
+        #expect(try rig.state.conflicts().isEmpty)
+        let server = try rig.server.get(url)
+        #expect(server.contains("SUMMARY:Put the bins out tonight") && server.contains("DESCRIPTION:Put the bins out tonight")
+                && server.contains("ACKNOWLEDGED:20270105T164500Z"), "\(server)")
+        let merged = try #require(try rig.reminder("bins@phone"))
+        #expect(merged.title == "Put the bins out tonight" && merged.alarms.first?.acknowledged == answered)
+    }
+
     @Test("a token the server no longer takes falls back to the full listing and ends in the same state", arguments: CalDAVServer.Kind.allCases)
     func invalidToken(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
