@@ -13,7 +13,9 @@ import WebDAV
 /// means the server's copy changed too: nothing is overwritten; the
 /// download fetches the server's and merges the two against the base
 /// (`SyncEngine+Merge`). A delete refused so keeps the server's edit,
-/// which comes back.
+/// which comes back; an edit refused because the server deleted the
+/// resource keeps Chime's edit, which goes up again as a new resource
+/// (`Outcome.restored`): a deletion against an edit keeps the edit.
 extension SyncEngine {
     /// What the upload leaves to the download: the decoded paths to fetch
     /// whatever the listing says, and for each PUT refused with 412 Chime's

@@ -39,6 +39,9 @@ public final class SyncEngine {
         /// Local versions the server refused (412) whose changes merged
         /// with the server's without a clash, and went up merged.
         public var merged = 0
+        /// Chime's edits of resources the server deleted meanwhile: kept,
+        /// and sent up again as new (a deletion against an edit keeps the edit).
+        public var restored = 0
         /// Resources left out, each with why.
         public var skipped: [String] = []
         /// Whether the stored token was refused and the full listing used.
@@ -102,7 +105,8 @@ public final class SyncEngine {
         let refetch = outcome.examinedLocalItems ? try upload(collection, calendar: calendar, &outcome) : Refetch()
         try download(collection, calendar: calendar, refetch: refetch, since: mark, &outcome)
         // Merges that kept a change of Chime's go up now, against the server's new ETag.
-        if outcome.merged > 0 || outcome.conflicts > 0 { _ = try upload(collection, calendar: calendar, &outcome) }
+        // And edits of what the server deleted, as new resources.
+        if outcome.merged > 0 || outcome.conflicts > 0 || outcome.restored > 0 { _ = try upload(collection, calendar: calendar, &outcome) }
         return outcome
     }
 
@@ -226,6 +230,12 @@ public final class SyncEngine {
                 var index = try localIndex(of: calendar, uids: touched)
                 for path in listing.removed.sorted() {
                     guard let resource = byPath[path] else { continue }
+                    if refetch.refused[path] != nil {
+                        // Deleted there, edited here: the edit stands; without its resource it goes up again as new.
+                        try state.removeResource(resource.href, in: collection.url)
+                        outcome.restored += 1
+                        continue
+                    }
                     if let items = index[resource.uid] {
                         try remove(items)
                         index[resource.uid] = nil

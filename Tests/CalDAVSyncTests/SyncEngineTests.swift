@@ -298,6 +298,41 @@ struct SyncEngineTests {
         #expect(merged.title == "Put the bins out tonight" && merged.alarms.first?.acknowledged == answered)
     }
 
+    @Test("deleted on the phone, edited here: the edit stands and goes back up as the item", arguments: CalDAVServer.Kind.allCases)
+    func phoneDeleteAgainstLocalEdit(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        var local = try #require(try rig.reminder("bins@phone"))
+        local.notes = "The green one too"
+        try rig.store.save(local)
+        _ = try rig.server.phone(["delete", url])
+        let outcome = try rig.sync()
+        #expect(outcome.removed == 0, "\(outcome)")
+        #expect(try rig.reminder("bins@phone")?.notes == "The green one too")
+        let listed = try rig.list()
+        #expect(listed.count == 1)
+        #expect(try rig.server.get(try #require(listed.first)).contains("DESCRIPTION:The green one too"))
+        let next = try rig.sync()
+        #expect(next.uploaded == 0 && next.downloaded == 0 && next.removed == 0 && next.conflicts == 0)
+    }
+
+    @Test("deleted here, edited on the phone: the edit stands and comes back down", arguments: CalDAVServer.Kind.allCases)
+    func localDeleteAgainstPhoneEdit(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        let local = try #require(try rig.reminder("bins@phone"))
+        try rig.store.removeReminder(local.identifier)
+        _ = try rig.put(todo("Put the bins out tonight"))
+        let outcome = try rig.sync()
+        #expect(outcome.deletedOnServer == 0, "\(outcome)")
+        #expect(try rig.server.get(url).contains("SUMMARY:Put the bins out tonight"))
+        #expect(try rig.reminder("bins@phone")?.title == "Put the bins out tonight")
+        let next = try rig.sync()
+        #expect(next.uploaded == 0 && next.deletedOnServer == 0 && next.downloaded == 0)
+    }
+
     @Test("a token the server no longer takes falls back to the full listing and ends in the same state", arguments: CalDAVServer.Kind.allCases)
     func invalidToken(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
