@@ -27,14 +27,7 @@ extension Daemon {
         let at = max(Double(next), (subscriptionsRefreshedAt ?? -.infinity) + 60)
         if let armed = subscriptionTimer, armed.at == at { return }
         subscriptionTimer?.source.cancel()
-        subscriptionTimer = nil
-        // A feed due now (or long ago) refreshes at once, not at the clock's next tick.
-        guard at > clock.now else {
-            queue.async { [weak self] in self?.refreshSubscriptions() }
-            return
-        }
-        let source = clock.schedule(at: at, on: queue) { [weak self] in self?.refreshSubscriptions() }
-        subscriptionTimer = (source, at)
+        subscriptionTimer = oneShot(at: at) { $0.refreshSubscriptions() }
     }
 
     /// Runs the due refreshes on the refresh queue, then arms for the next.

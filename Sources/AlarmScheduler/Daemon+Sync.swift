@@ -34,13 +34,7 @@ extension Daemon {
     private func armSync(at: Double) {
         if let armed = syncTimer, armed.at <= at { return }
         syncTimer?.source.cancel()
-        syncTimer = nil
-        guard at > clock.now else {
-            queue.async { [weak self] in self?.runSync() }
-            return
-        }
-        let source = clock.schedule(at: at, on: queue) { [weak self] in self?.runSync() }
-        syncTimer = (source, at)
+        syncTimer = oneShot(at: at) { $0.runSync() }
     }
 
     /// A write to the store: a sync soon, unless the last sync made it.
@@ -111,5 +105,18 @@ extension Daemon {
             log("chimed: notice: \(notice.title) — \(notice.body)")
             do { try notifier.showNotice(title: notice.title, body: notice.body) } catch { log("chimed: notice not shown: \(error)") }
         }
+    }
+}
+
+extension Daemon {
+    /// `action` at `at` on the daemon's queue, through its clock, with the
+    /// timer that will run it; one due now (or long ago) is queued at once,
+    /// not left to the clock's next tick, and has no timer (nil).
+    func oneShot(at: Double, _ action: @escaping @Sendable (Daemon) -> Void) -> (source: any ClockTimer, at: Double)? {
+        guard at > clock.now else {
+            queue.async { [weak self] in if let self { action(self) } }
+            return nil
+        }
+        return (clock.schedule(at: at, on: queue) { [weak self] in if let self { action(self) } }, at)
     }
 }
