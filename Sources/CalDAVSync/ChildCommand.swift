@@ -41,15 +41,18 @@ struct ChildCommand {
         process.standardOutput = output
         if keepsErrors { process.standardError = errors }
         var ends: [Int32] = [-1, -1]
+        // The child's end, owned by its handle (closed once, by it).
+        var childEnd: FileHandle?
         if input != nil {
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
                 throw .init(description: "\(name) could not be given its input: \(String(cString: strerror(errno)))")
             }
-            process.standardInput = FileHandle(fileDescriptor: ends[1], closeOnDealloc: false)
+            childEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
+            process.standardInput = childEnd
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        defer { for end in ends where end >= 0 { close(end) } }
+        defer { if ends[0] >= 0 { close(ends[0]) } }
         let finished = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in finished.signal() }
         do {
@@ -58,8 +61,7 @@ struct ChildCommand {
             throw .init(description: "\(name) could not be started: \(error.localizedDescription)")
         }
         if let input {
-            close(ends[1])
-            ends[1] = -1
+            try? childEnd?.close()
             let sent = input.withUnsafeBytes { send(ends[0], $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             // A child that exits without reading its input is judged by its status below.
             _ = sent
