@@ -37,6 +37,7 @@ public enum AccountSync {
             case .success(let outcome):
                 return "\(place): \(outcome.uploaded) uploaded, \(outcome.deletedOnServer) deleted on the server, "
                     + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts"
+                    + (outcome.restored > 0 ? ", \(outcome.restored) edited here and deleted there, kept" : "")
             case .failure(.noPasswordCommand):
                 return "\(place) has a user but no --password-command"
             case .failure(.password(let reason)):

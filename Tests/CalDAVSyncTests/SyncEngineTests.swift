@@ -308,7 +308,9 @@ struct SyncEngineTests {
         try rig.store.save(local)
         _ = try rig.server.phone(["delete", url])
         let outcome = try rig.sync()
-        #expect(outcome.removed == 0, "\(outcome)")
+        #expect(outcome.removed == 0 && outcome.restored == 1 && outcome.uploaded == 1, "\(outcome)")
+        #expect(AccountSync.Report(account: "test", calendar: "Phone", result: .success(outcome)).line
+                == "test/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts, 1 edited here and deleted there, kept")
         #expect(try rig.reminder("bins@phone")?.notes == "The green one too")
         let listed = try rig.list()
         #expect(listed.count == 1)
