@@ -107,22 +107,22 @@ extension CalendarStore {
         identifiers.reserveCapacity(identifiers.count + detachedCount)
         for list in detached.values { identifiers += list.map(\.identifier) }
         let alarms = try alarms(ofItems: identifiers)
-        func withAlarms(_ event: Event) -> Event {
-            guard let list = alarms[event.identifier] else { return event }
-            var copy = event
-            copy.alarms = list
-            return copy
+        // Set in place, where each item is held once: a copy would copy its whole box.
+        for index in events.indices {
+            if let list = alarms[events[index].identifier] { events[index].alarms = list }
         }
-        return CalendarItems(
-            events: events.map { event in
-                CalendarItems.Series(event: withAlarms(event), detached: (detached[event.identifier] ?? []).map(withAlarms))
-            },
-            reminders: reminders.map { reminder in
-                guard let list = alarms[reminder.identifier] else { return reminder }
-                var copy = reminder
-                copy.alarms = list
-                return copy
-            })
+        for index in reminders.indices {
+            if let list = alarms[reminders[index].identifier] { reminders[index].alarms = list }
+        }
+        for series in Array(detached.keys) {
+            guard var list = detached.removeValue(forKey: series) else { continue }
+            for index in list.indices {
+                if let found = alarms[list[index].identifier] { list[index].alarms = found }
+            }
+            detached[series] = list
+        }
+        return CalendarItems(events: events.map { CalendarItems.Series(event: $0, detached: detached[$0.identifier] ?? []) },
+                             reminders: reminders)
     }
 
     /// Whether a series (or a single event) has something in [low, high).
