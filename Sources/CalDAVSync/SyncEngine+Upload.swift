@@ -14,8 +14,9 @@ import WebDAV
 /// download fetches the server's and merges the two against the base
 /// (`SyncEngine+Merge`). A delete refused so keeps the server's edit,
 /// which comes back; an edit refused because the server deleted the
-/// resource keeps Chime's edit, which goes up again as a new resource
-/// (`Outcome.restored`): a deletion against an edit keeps the edit.
+/// resource (412, or 404 from a server that says so) keeps Chime's edit,
+/// which goes up again as a new resource (`Outcome.restored`): a deletion
+/// against an edit keeps the edit.
 extension SyncEngine {
     /// What the upload leaves to the download: the decoded paths to fetch
     /// whatever the listing says, and for each PUT refused with 412 Chime's
@@ -45,7 +46,12 @@ extension SyncEngine {
                 condition = HTTPHeader("If-None-Match", "*")
             }
             let body = try local { try CalendarExport.bytes(items, calendarName: nil, stamp: store.now()) }
-            let response = try send(.put, url, headers: [condition], body: body, contentType: "text/calendar; charset=utf-8")
+            var response = try send(.put, url, headers: [condition], body: body, contentType: "text/calendar; charset=utf-8")
+            if [404, 410].contains(response.status), byUID[uid] != nil {
+                // Edited here, gone there (a server that answers so rather than 412): the edit goes up as new.
+                response = try send(.put, url, headers: [HTTPHeader("If-None-Match", "*")], body: body, contentType: "text/calendar; charset=utf-8")
+                if (200..<300).contains(response.status) { outcome.restored += 1 }
+            }
             switch response.status {
             case 200..<300:
                 var entityTag = response.entityTag

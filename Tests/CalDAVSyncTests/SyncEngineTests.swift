@@ -486,6 +486,28 @@ struct SyncFaultTests {
 }
 
 extension SyncFaultTests {
+    @Test("an edit here of what the phone deleted, where the server answers the PUT 404 rather than 412, goes up again as new")
+    func editOfDeletedAnswered404() throws {
+        // 1: the first sync's sync-collection; 2: the second sync's PUT with If-Match, answered 404.
+        let rig = try SyncRig(.radicale, proxyRules: ["2:404"])
+        let url = try rig.put(todo("Put the bins out"))
+        try rig.sync()
+        var local = try #require(try rig.reminder("bins@phone"))
+        local.notes = "The green one too"
+        try rig.store.save(local)
+        _ = try rig.server.phone(["delete", url])
+        let outcome = try rig.sync()
+        #expect(outcome.restored == 1 && outcome.uploaded == 1 && outcome.removed == 0, "\(outcome)")
+        let listed = try rig.list()
+        #expect(listed.count == 1)
+        #expect(try rig.server.get(try #require(listed.first)).contains("DESCRIPTION:The green one too"))
+        #expect(try rig.reminder("bins@phone")?.notes == "The green one too")
+        let next = try rig.sync()
+        #expect(next.uploaded == 0 && next.downloaded == 0 && next.removed == 0)
+    }
+}
+
+extension SyncFaultTests {
     @Test("a server that copies a control character into its XML (which cannot hold it) does not fail the collection: the item reads, the character as U+FFFD")
     func controlCharacterInTheServersXML() throws {
         // 1: the sync-collection with the texts, its SUMMARY: lines given a raw BEL.

@@ -10,6 +10,8 @@ listens on PORT and prints "ready" once it does. Requests are numbered from
 1 in the order they arrive; each RULE is N:ACTION for request N:
 
   N:503:SECONDS   answer 503 Service Unavailable with Retry-After: SECONDS
+  N:404           answer 404 Not Found, as a server that says so of a
+                  resource deleted there rather than 412
   N:drop          close the connection without an answer, as a server
                   killed in the middle of a request does
   0:nosync        (for every request) answer a sync-collection REPORT with
@@ -68,6 +70,11 @@ def main(argv):
             if action == "drop":
                 self.close_connection = True
                 self.connection.shutdown(2)
+                return
+            if action == "404":
+                self.send_response(404)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
                 return
             if action and action.startswith("503:"):
                 self.send_response(503)
