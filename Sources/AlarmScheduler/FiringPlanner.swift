@@ -218,8 +218,10 @@ struct FiringSource {
         case (.relative, .single(let only)?):
             occurrence = only
         case (.relative, .recurrence(let recurrence)?):
-            guard let start = snooze.occurrence.map({ Int64($0.timeIntervalSince1970.rounded(.down)) }),
-                  let found = recurrence.occurrences(after: start - 1).first(where: { _ in true }), found.instant == start else { return nil }
+            guard let start = snooze.occurrence.map({ Int64($0.timeIntervalSince1970.rounded(.down)) }) else { return nil }
+            // The occurrence that starts then, or none: a snooze of one the series no longer has rings nothing.
+            var after = recurrence.occurrences(after: start - 1).makeIterator()
+            guard let found = after.next(), found.instant == start else { return nil }
             occurrence = found
         default:
             return nil

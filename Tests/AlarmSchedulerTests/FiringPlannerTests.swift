@@ -82,6 +82,13 @@ struct FiringPlannerTests {
         #expect(firings.first?.explanation == "snoozed on another device")
         // Once past, or answered after it, it is gone.
         #expect(try readable(try fixture.firings(after: "2026-12-02T09:20:00+08:00", count: 1)) == ["2026-12-03T08:50:00 Stand-up"])
+        // A snooze of an occurrence the series does not have (09:30 is none of its starts) rings nothing.
+        let stray = Alarm(trigger: .relative(seconds: -600), snoozedElsewhere: .init(occurrence: secondStart.addingTimeInterval(1800), until: until))
+        try fixture.store.save(Event(calendarIdentifier: fixture.calendar, title: "Retro", start: fixture.zoned("2026-12-01T09:00:00"),
+                                     end: fixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=4"),
+                                     alarms: [stray]))
+        #expect(try readable(try fixture.firings(after: "2026-12-02T08:52:00+08:00")).filter { $0.hasSuffix("Retro") }
+                == ["2026-12-03T08:50:00 Retro", "2026-12-04T08:50:00 Retro"])
     }
 
     @Test("a snooze made elsewhere brings back an absolute alarm already past, and one answered after it rings nothing")
