@@ -221,8 +221,9 @@ public final class SyncEngine {
             fetched[index].items = merge.items
             merges[path] = merge
         }
+        // As the calendar's source: a read-only collection's calendar takes the server's changes, and only those.
         try local {
-            try store.transaction { () throws -> Void in
+            try store.asSource { () throws -> Void in try store.transaction { () throws -> Void in
                 // Asked in the transaction, before its writes: nothing another process writes can come between.
                 let quiet = try locallyUnchanged(since: mark, collection, calendar: calendar)
                 // Only the UIDs this download touches are read: a sync that brings one change reads one item, not the calendar.
@@ -273,7 +274,7 @@ public final class SyncEngine {
                 }
                 try state.setTokens(of: collection.url, syncToken: listing.syncToken, collectionTag: listing.collectionTag ?? collection.collectionTag,
                                     localMark: quiet ? try store.itemChangeMark() : mark)
-            }
+            } }
         }
     }
 

@@ -8,9 +8,12 @@ extension SyncState {
     /// Saves `account` and maps each of its calendars to the Chime calendar
     /// named by its display name (else the last part of its path), made when
     /// missing; a collection already mapped keeps its calendar and tokens.
-    /// All or nothing. A read-only collection gets an ordinary Chime
-    /// calendar for now: the store takes imports into a read-only one only
-    /// from a subscription, and the engine uploads nothing from it anyway.
+    /// All or nothing. The Chime calendar of a collection the user may not
+    /// change (current-user-privilege-set) is read-only, as is EventKit's
+    /// with `allowsContentModifications` false: an edit made in Chime could
+    /// never reach the server, so it is refused rather than lost; the sync
+    /// writes it as its source (`CalendarStore.asSource`). One that becomes
+    /// writable takes changes again.
     public func adopt(_ account: Account, discovered: CalendarDiscovery.Account) throws(StoreError) -> [Collection] {
         let known = try collections()
         return try StoreError.wrap {
@@ -37,6 +40,11 @@ extension SyncState {
                     collection.displayName = calendar.displayName
                     collection.components = calendar.components
                     collection.isReadOnly = calendar.isReadOnly
+                    var local = try store.calendar(identifier: collection.calendar)
+                    if local.allowsContentModifications == calendar.isReadOnly {
+                        local.allowsContentModifications = !calendar.isReadOnly
+                        try store.save(local)
+                    }
                     try save(collection)
                     mapped.append(collection)
                 }

@@ -9,8 +9,8 @@ extension CalendarStore {
     /// item's alarms, as Thunderbird's X-MOZ-LASTACK does: only firings due
     /// by `at` are silenced, and those have rung. Returns whether it wrote.
     ///
-    /// Nothing is written for an item made here and never shared, nor for
-    /// an event with attendees: on a scheduling server a change to it is a
+    /// Nothing is written for an item made here and never shared, nor in
+    /// a read-only calendar, nor for an event with attendees: on a scheduling server a change to it is a
     /// change to the meeting, sent to everyone invited (RFC 6638), and a
     /// dismissal is nobody's business but this person's.
     @discardableResult
@@ -31,18 +31,26 @@ extension CalendarStore {
         switch kind {
         case "event":
             var event = try event(identifier: identifier)
-            guard event.externalKey != nil, !Self.hasAttendees(event.origin), let alarms = answered(event.alarms) else { return false }
+            guard event.externalKey != nil, !Self.hasAttendees(event.origin), try takesChanges(event.calendarIdentifier),
+                  let alarms = answered(event.alarms) else { return false }
             event.alarms = alarms
             try save(event)
         case "reminder":
             var reminder = try reminder(identifier: identifier)
-            guard reminder.externalKey != nil, let alarms = answered(reminder.alarms) else { return false }
+            guard reminder.externalKey != nil, try takesChanges(reminder.calendarIdentifier),
+                  let alarms = answered(reminder.alarms) else { return false }
             reminder.alarms = alarms
             try save(reminder)
         default:
             return false
         }
         return true
+    }
+
+    /// Whether the calendar takes changes: a read-only one (a subscription,
+    /// a server's read-only collection) has no way to tell the others.
+    private func takesChanges(_ calendar: ItemIdentifier) throws(StoreError) -> Bool {
+        try self.calendar(identifier: calendar).allowsContentModifications
     }
 
     /// Whether the item's kept iCalendar lines invite anyone (an ATTENDEE at its top level).

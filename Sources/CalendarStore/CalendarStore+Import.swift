@@ -34,8 +34,8 @@ extension CalendarStore {
     /// The calendar's own identifiers are set on what is written, whatever
     /// the batch's items say. A read-only calendar takes the import only
     /// as a subscription's refresh (`asSubscriptionRefresh`, for a
-    /// calendar of kind `.subscribed`): it is the one writer such a calendar
-    /// has. A UID the batch holds twice keeps the copy that wins by the same
+    /// calendar of kind `.subscribed`) or from its server's collection
+    /// (`asSource`): those are the writers such a calendar has. A UID the batch holds twice keeps the copy that wins by the same
     /// rule (the later one on a tie). Anything refused (an item without a
     /// UID, an invalid one, a detached occurrence of an event that does
     /// not repeat, the same UID as an event and a reminder) fails the whole
@@ -130,7 +130,7 @@ extension CalendarStore {
     private func importChecked(_ items: CalendarItems, into calendarIdentifier: ItemIdentifier, removingMissing: Bool,
                                asSubscriptionRefresh: Bool) throws -> ImportReport {
         let calendar = try self.calendar(identifier: calendarIdentifier)
-        if !calendar.allowsContentModifications {
+        if !calendar.allowsContentModifications, !isWritingAsSource {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
         let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)

@@ -27,6 +27,8 @@ public final class CalendarStore {
     private var batchCalendars: [ItemIdentifier: ItemCalendar] = [:]
     /// How many calendars are read-only, counted once while a batch is pending.
     private var batchReadOnlyCount: Int?
+    /// Inside `asSource`: writes come from the calendars' own source.
+    private var writingAsSource = false
     /// Rules parsed from their stored text, by the text.
     var parsedRules: [String: RecurrenceRule] = [:]
     /// Rules compiled for the times of day their series start at.
@@ -280,6 +282,19 @@ public final class CalendarStore {
             calendar = try self.calendar(identifier: calendarIdentifier)
             batchCalendars[calendarIdentifier] = calendar
         }
-        if !calendar.allowsContentModifications { throw .readOnlyCalendar(title: calendar.title) }
+        if !calendar.allowsContentModifications && !writingAsSource { throw .readOnlyCalendar(title: calendar.title) }
     }
+
+    /// Runs `body` as the writer of the calendars' own source (the server's
+    /// collection a sync brings down): the one writer a read-only calendar
+    /// takes, as a subscription's refresh is for a subscribed one.
+    public func asSource<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let outer = writingAsSource
+        writingAsSource = true
+        defer { writingAsSource = outer }
+        return try body()
+    }
+
+    /// Whether `asSource` is running.
+    var isWritingAsSource: Bool { writingAsSource }
 }

@@ -43,10 +43,18 @@ public final class CalDAVServer: Sendable {
     /// `selfSignedTLS` (Radicale only): https with a certificate made by
     /// openssl for 127.0.0.1 that no authority signed, which a client that
     /// verifies certificates must refuse.
-    public init(_ kind: Kind, selfSignedTLS: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    /// `readOnly` (Radicale only): resources (file name to text) of a
+    /// calendar "Shared" at /ann/shared/ that ann may read and not change,
+    /// by Radicale's rights file: bob's, shared with her (`putAsOwner`).
+    public init(_ kind: Kind, selfSignedTLS: Bool = false, readOnly: [String: String]? = nil,
+                sourceLocation: SourceLocation = #_sourceLocation) throws {
         let executable = Self.venv + "/bin/" + kind.rawValue
         try #require(FileManager.default.isExecutableFile(atPath: executable), "no \(executable): \(Self.remedy)", sourceLocation: sourceLocation)
         let folder = TemporaryFolder("chime-caldav-\(kind)", sourceLocation: sourceLocation)
+        if let readOnly {
+            try #require(kind == .radicale, "only Radicale is given a read-only calendar", sourceLocation: sourceLocation)
+            try Self.makeReadOnlyCalendar(readOnly, in: folder)
+        }
         var lastError = ""
         // A port found free can be taken before the server binds it: a few tries.
         for _ in 1...3 {
@@ -131,6 +139,55 @@ public final class CalDAVServer: Sendable {
         try #require(run.status == 0, "seed-xandikos.py exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
     }
 
+    /// The folder of the read-only calendar's resources in Radicale's storage.
+    private static func readOnlyFolder(_ folder: TemporaryFolder) -> String { folder.appending("storage/collection-root/ann/shared") }
+
+    private static func makeReadOnlyCalendar(_ resources: [String: String], in folder: TemporaryFolder) throws {
+        let calendar = readOnlyFolder(folder)
+        try FileManager.default.createDirectory(atPath: calendar, withIntermediateDirectories: true)
+        let props = #"{"C:supported-calendar-component-set": "VEVENT,VTODO", "D:displayname": "Shared", "tag": "VCALENDAR"}"#
+        try Data(props.utf8).write(to: URL(fileURLWithPath: calendar + "/.Radicale.props"))
+        for (name, text) in resources { try Data(text.utf8).write(to: URL(fileURLWithPath: calendar + "/" + name)) }
+        // The first section that matches decides: the shared calendar is bob's to change and ann's to read.
+        let rights = """
+            [owner]
+            user: bob
+            collection: ann/shared(/.*)?
+            permissions: rRwW
+
+            [shared]
+            user: .+
+            collection: {user}/shared(/.*)?
+            permissions: rR
+
+            [principal]
+            user: .+
+            collection: {user}
+            permissions: RrWw
+
+            [own]
+            user: .+
+            collection: {user}/[^/]+(/.*)?
+            permissions: rRwW
+
+            [root]
+            user: .+
+            collection:
+            permissions: R
+
+            """
+        try Data(rights.utf8).write(to: URL(fileURLWithPath: folder.appending("rights")))
+    }
+
+    /// `text` stored in the read-only calendar by its owner, bob, through his own phone.
+    public func putAsOwner(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let file = folder.appending("put-\(UUID().uuidString).ics")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = try runProcess(Self.venv + "/bin/python", [Self.phoneScript, base + "/", "bob", "secret", "put", base + "/ann/shared/", file])
+        try #require(run.status == 0, "phone.py put as bob exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
+    }
+
     /// The resource's iCalendar text as the phone reads it.
     public func get(_ resourceURL: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try phone(["get", resourceURL], sourceLocation: sourceLocation)
@@ -140,7 +197,7 @@ public final class CalDAVServer: Sendable {
         switch kind {
         case .radicale:
             let users = folder.appending("users")
-            try Data("ann:secret\n".utf8).write(to: URL(fileURLWithPath: users))
+            try Data("ann:secret\nbob:secret\n".utf8).write(to: URL(fileURLWithPath: users))
             let config = folder.appending("radicale.conf")
             var ssl = ""
             if tls {
@@ -150,6 +207,9 @@ public final class CalDAVServer: Sendable {
                 guard made.status == 0 else { throw Failure(description: "openssl req exited \(made.status): \(made.err)") }
                 ssl = "ssl = True\ncertificate = \(certificate)\nkey = \(key)\n"
             }
+            // A read-only calendar's rights (makeReadOnlyCalendar), where there is one.
+            let rightsFile = folder.appending("rights")
+            let rights = FileManager.default.fileExists(atPath: rightsFile) ? "[rights]\ntype = from_file\nfile = \(rightsFile)\n" : ""
             // delay = 0: Radicale waits a second after a wrong password by default.
             let text = """
                 [server]
@@ -159,7 +219,7 @@ public final class CalDAVServer: Sendable {
                 htpasswd_filename = \(users)
                 htpasswd_encryption = plain
                 delay = 0
-                [storage]
+                \(rights)[storage]
                 filesystem_folder = \(folder.appending("storage"))
                 [logging]
                 level = warning
