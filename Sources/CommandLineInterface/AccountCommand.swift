@@ -16,7 +16,8 @@ enum AccountCommand: Command {
     ], options: [user, passwordCommand, passwordStdin, accountName] + ChimeOptions.store, discussion: """
         add       finds the account's calendars (/.well-known/caldav, the
                   principal, its calendar home) and maps each to a Chime
-                  calendar named by its display name, made when missing.
+                  calendar named by its display name, made when missing
+                  (read-only where the server lets the user only read).
                   https is required except to this machine (loopback).
         list      the accounts and their calendars
         remove    forgets an account (its Chime calendars and items stay) and
