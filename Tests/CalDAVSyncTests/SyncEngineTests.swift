@@ -66,6 +66,32 @@ private final class SyncRig {
     func list() throws -> [String] { try server.phone(["list", calendarURL]).split(separator: "\n").map(String.init) }
 }
 
+extension SyncRig {
+    /// The phone's to-do, synced, then edited here (its notes) and deleted
+    /// on the phone: the outcome of the sync that meets both.
+    func editHereDeleteThere() throws -> SyncEngine.Outcome {
+        let url = try put(todo("Put the bins out"))
+        try sync()
+        var local = try #require(try reminder("bins@phone"))
+        local.notes = "The green one too"
+        try store.save(local)
+        _ = try server.phone(["delete", url])
+        return try sync()
+    }
+
+    /// The edit of `editHereDeleteThere` stands: kept here, and on the
+    /// server as the one resource; the next sync has nothing to do.
+    func expectEditKept(_ outcome: SyncEngine.Outcome, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(outcome.removed == 0 && outcome.restored == 1 && outcome.uploaded == 1, "\(outcome)", sourceLocation: sourceLocation)
+        #expect(try reminder("bins@phone")?.notes == "The green one too", sourceLocation: sourceLocation)
+        let listed = try list()
+        #expect(listed.count == 1, sourceLocation: sourceLocation)
+        #expect(try server.get(try #require(listed.first)).contains("DESCRIPTION:The green one too"), sourceLocation: sourceLocation)
+        let next = try sync()
+        #expect(next.uploaded == 0 && next.downloaded == 0 && next.removed == 0 && next.conflicts == 0, sourceLocation: sourceLocation)
+    }
+}
+
 private let weekly = """
     BEGIN:VCALENDAR
     VERSION:2.0
@@ -301,22 +327,10 @@ struct SyncEngineTests {
     @Test("deleted on the phone, edited here: the edit stands and goes back up as the item", arguments: CalDAVServer.Kind.allCases)
     func phoneDeleteAgainstLocalEdit(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
-        let url = try rig.put(todo("Put the bins out"))
-        try rig.sync()
-        var local = try #require(try rig.reminder("bins@phone"))
-        local.notes = "The green one too"
-        try rig.store.save(local)
-        _ = try rig.server.phone(["delete", url])
-        let outcome = try rig.sync()
-        #expect(outcome.removed == 0 && outcome.restored == 1 && outcome.uploaded == 1, "\(outcome)")
+        let outcome = try rig.editHereDeleteThere()
         #expect(AccountSync.Report(account: "test", calendar: "Phone", result: .success(outcome)).line
                 == "test/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts, 1 edited here and deleted there, kept")
-        #expect(try rig.reminder("bins@phone")?.notes == "The green one too")
-        let listed = try rig.list()
-        #expect(listed.count == 1)
-        #expect(try rig.server.get(try #require(listed.first)).contains("DESCRIPTION:The green one too"))
-        let next = try rig.sync()
-        #expect(next.uploaded == 0 && next.downloaded == 0 && next.removed == 0 && next.conflicts == 0)
+        try rig.expectEditKept(outcome)
     }
 
     @Test("deleted here, edited on the phone: the edit stands and comes back down", arguments: CalDAVServer.Kind.allCases)
@@ -490,20 +504,7 @@ extension SyncFaultTests {
     func editOfDeletedAnswered404() throws {
         // 1: the first sync's sync-collection; 2: the second sync's PUT with If-Match, answered 404.
         let rig = try SyncRig(.radicale, proxyRules: ["2:404"])
-        let url = try rig.put(todo("Put the bins out"))
-        try rig.sync()
-        var local = try #require(try rig.reminder("bins@phone"))
-        local.notes = "The green one too"
-        try rig.store.save(local)
-        _ = try rig.server.phone(["delete", url])
-        let outcome = try rig.sync()
-        #expect(outcome.restored == 1 && outcome.uploaded == 1 && outcome.removed == 0, "\(outcome)")
-        let listed = try rig.list()
-        #expect(listed.count == 1)
-        #expect(try rig.server.get(try #require(listed.first)).contains("DESCRIPTION:The green one too"))
-        #expect(try rig.reminder("bins@phone")?.notes == "The green one too")
-        let next = try rig.sync()
-        #expect(next.uploaded == 0 && next.downloaded == 0 && next.removed == 0)
+        try rig.expectEditKept(try rig.editHereDeleteThere())
     }
 }
 
