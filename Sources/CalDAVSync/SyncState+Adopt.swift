@@ -25,12 +25,16 @@ extension SyncState {
                     if let existing = known.first(where: { DAVHref.decodedPath($0.url) == DAVHref.decodedPath(calendar.url) }) {
                         collection = existing
                     } else {
-                        let title = Self.title(of: calendar)
+                        var title = Self.title(of: calendar)
+                        // A calendar of one's own is not made read-only by a server's of the same name: that one gets its own, named with the account.
+                        if calendar.isReadOnly, (try? store.calendar(named: title))?.allowsContentModifications == true {
+                            title += " (\(account.name))"
+                        }
                         let local: ItemCalendar
                         if let existing = try? store.calendar(named: title) {
                             local = existing
                         } else {
-                            local = ItemCalendar(title: title)
+                            local = ItemCalendar(title: title, allowsContentModifications: !calendar.isReadOnly)
                             try store.save(local)
                         }
                         collection = Collection(account: account.name, url: calendar.url, calendar: local.identifier, displayName: calendar.displayName,

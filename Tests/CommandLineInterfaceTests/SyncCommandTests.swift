@@ -124,21 +124,25 @@ struct SyncCommandTests {
         }
         let server = try CalDAVServer(.radicale, readOnly: ["team@shared.ics": chore("Team chore")])
         let scratch = Scratch()
+        // A calendar of her own by the same name stays hers, and writable.
+        _ = scratch.ok("calendar", "add", "Shared")
         let added = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
-        #expect(added.output.contains("home: Shared (VEVENT,VTODO, read-only) \(server.base)/ann/shared/"), "\(added.output)")
-        #expect(scratch.ok("sync").output.contains("home/Shared: 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"))
-        #expect(scratch.ok("calendars").output.contains { $0.hasPrefix("Shared") && $0.hasSuffix("read-only") })
-        try scratch.refuses(["add", "reminder", "Mine now", "--calendar", "Shared"], status: 65, mentioning: ["calendar 'Shared' is read-only"])
+        #expect(added.output.contains("home: Shared (home) (VEVENT,VTODO, read-only) \(server.base)/ann/shared/"), "\(added.output)")
+        #expect(scratch.ok("sync").output.contains("home/Shared (home): 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"))
+        #expect(scratch.ok("calendars").output.contains { $0.hasPrefix("Shared (home)") && $0.hasSuffix("read-only") })
+        try scratch.refuses(["add", "reminder", "Mine now", "--calendar", "Shared (home)"], status: 65,
+                            mentioning: ["calendar 'Shared (home)' is read-only"])
+        _ = scratch.add("reminder", "Mine", "--calendar", "Shared")
         let store = try scratch.store()
-        let shared = try #require(try store.items(of: store.calendar(named: "Shared").identifier).reminders.first)
+        let shared = try #require(try store.items(of: store.calendar(named: "Shared (home)").identifier).reminders.first)
         try scratch.refuses(["complete", String(shared.identifier.rawValue.prefix(8))], status: 65, mentioning: ["read-only"])
         // A dismissal has nowhere to go: nothing is written.
         #expect(try !store.acknowledgeAlarms(of: shared.identifier, at: Scratch.tuesdayMorning))
 
         // Its owner renames it: the change comes down into the read-only calendar.
         try server.putAsOwner(chore("Team chore, renamed"))
-        #expect(scratch.ok("sync").output.contains("home/Shared: 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"))
-        #expect(try store.items(of: store.calendar(named: "Shared").identifier).reminders.map(\.title) == ["Team chore, renamed"])
+        #expect(scratch.ok("sync").output.contains("home/Shared (home): 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"))
+        #expect(try store.items(of: store.calendar(named: "Shared (home)").identifier).reminders.map(\.title) == ["Team chore, renamed"])
     }
 
     @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
