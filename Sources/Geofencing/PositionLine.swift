@@ -144,7 +144,9 @@ public enum PositionLine: Hashable, Sendable {
         guard case .number(let mode)? = members["mode"] else {
             throw PositionLineError("gpsd TPV report without a numeric \"mode\": '\(clipped(text))'")
         }
-        guard mode >= 2 else { return .skipped("gpsd TPV report without a fix (mode \(Int(mode)))") }
+        // gpsd's modes are 0 to 3; any other number is shown as it came (Int() traps past Int's range).
+        let modeText = mode == mode.rounded() && abs(mode) < 1e15 ? String(Int(mode)) : String(mode)
+        guard mode >= 2 else { return .skipped("gpsd TPV report without a fix (mode \(modeText))") }
         func field(_ name: String) throws(PositionLineError) -> Double? {
             switch members[name] {
             case nil, .null?: return nil
@@ -153,7 +155,7 @@ public enum PositionLine: Hashable, Sendable {
             }
         }
         guard let latitude = try field("lat"), let longitude = try field("lon") else {
-            throw PositionLineError("gpsd TPV report with mode \(Int(mode)) but no \"lat\" and \"lon\": '\(clipped(text))'")
+            throw PositionLineError("gpsd TPV report with mode \(modeText) but no \"lat\" and \"lon\": '\(clipped(text))'")
         }
         // eph is gpsd's horizontal error estimate; older reports only give
         // the per-axis epx and epy, of which the larger bounds it.
