@@ -207,8 +207,10 @@ public enum CompactHolidayFormat {
                 try finishSection()
                 region = String(tokens[1])
             case "year":
-                guard tokens.count == 2, tokens[1].count == 4, tokens[1].allSatisfy(\.isASCIIDigit), let year = Int(tokens[1]) else {
-                    throw error(number, .syntax, "expected 'year YYYY' (like 'year 2021')")
+                // 1000 to 9999, as the holiday-cn JSON reader takes them: "0010" would be written back as "10".
+                guard tokens.count == 2, tokens[1].count == 4, tokens[1].allSatisfy(\.isASCIIDigit), let year = Int(tokens[1]),
+                      (1000...9999).contains(year) else {
+                    throw error(number, .syntax, "expected 'year YYYY' from 1000 to 9999 (like 'year 2021')")
                 }
                 guard let region else { throw error(number, .syntax, "'year \(year)' comes before any 'region' line") }
                 try finishSection()

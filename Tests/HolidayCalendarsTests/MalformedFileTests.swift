@@ -55,8 +55,10 @@ struct MalformedFileTests {
              message: "bad.txt:4: no data for 2027: no days off or makeup workdays are listed (is the notice out yet?)"),
         Case(text: "# nothing but a comment\n", kind: .noData, message: "bad.txt: no data: the file has no 'year' section"),
         Case(text: "", kind: .noData, message: "bad.txt: no data: the file has no 'year' section"),
-        Case(text: compact("year 21\n"), kind: .syntax, message: "bad.txt:2: expected 'year YYYY' (like 'year 2021')"),
-        Case(text: compact("year 2021 2022\n"), kind: .syntax, message: "bad.txt:2: expected 'year YYYY' (like 'year 2021')"),
+        Case(text: compact("year 21\n"), kind: .syntax, message: "bad.txt:2: expected 'year YYYY' from 1000 to 9999 (like 'year 2021')"),
+        Case(text: compact("year 2021 2022\n"), kind: .syntax, message: "bad.txt:2: expected 'year YYYY' from 1000 to 9999 (like 'year 2021')"),
+        // Four digits that would be written back as fewer (found by fuzzing: "year 0010" was written back as "year 10", which is refused).
+        Case(text: compact("year 0010\n"), kind: .syntax, message: "bad.txt:2: expected 'year YYYY' from 1000 to 9999 (like 'year 2021')"),
         Case(text: "year 2021\n元旦 off 01-01\n", kind: .syntax, message: "bad.txt:1: 'year 2021' comes before any 'region' line"),
         Case(text: compact("元旦 off 01-01\n"), kind: .syntax,
              message: "bad.txt:2: '元旦' is not a keyword, and a holiday line cannot come before any 'year' line"),
