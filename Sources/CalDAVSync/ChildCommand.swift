@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,7 @@ struct ChildCommand {
         var childEnd: FileHandle?
         if input != nil {
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-                throw .init(description: "\(name) could not be given its input: \(String(cString: strerror(errno)))")
+                throw .init(description: "\(name) could not be given its input: \(SystemError.last("socketpair").reason)")
             }
             childEnd = FileHandle(fileDescriptor: ends[1], closeOnDealloc: true)
             process.standardInput = childEnd

@@ -25,6 +25,9 @@ public struct Keyring: Sendable {
     /// The password command that reads back what `store` kept.
     public static func lookupCommand(account: String) -> [String] { ["secret-tool", "lookup"] + attributes(account: account) }
 
+    /// What clears it by hand, for a message when `clear` could not.
+    public static func clearCommand(account: String) -> [String] { ["secret-tool", "clear"] + attributes(account: account) }
+
     /// Keeps `password` for `account`, replacing what was kept before.
     public func store(_ password: String, account: String, label: String) throws(PasswordCommand.Failure) {
         try run(["secret-tool", "store", "--label=\(label)"] + Self.attributes(account: account), input: Data(password.utf8))
@@ -32,7 +35,7 @@ public struct Keyring: Sendable {
 
     /// Forgets `account`'s password; forgetting one never kept is no error.
     public func clear(account: String) throws(PasswordCommand.Failure) {
-        try run(["secret-tool", "clear"] + Self.attributes(account: account), input: nil)
+        try run(Self.clearCommand(account: account), input: nil)
     }
 
     private func run(_ words: [String], input: Data?) throws(PasswordCommand.Failure) {

@@ -78,7 +78,7 @@ enum AccountCommand: Command {
                     // secret-tool clear exits 1 both when nothing is kept and when the keyring is out of reach.
                     context.standardError("""
                         \(command): the keyring's password for '\(given[0])' may still be there (\(error.description)); \
-                        clear it with: secret-tool clear service chime account \(given[0])
+                        clear it with: \(Keyring.clearCommand(account: given[0]).joined(separator: " "))
                         """)
                 }
             }

@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,10 +31,9 @@ enum PasswordInput {
         var line: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let count = Glibc.read(descriptor, &byte, 1)
-            if count < 0 && errno == EINTR { continue }
+            let count = SystemError.retryingEINTR { Glibc.read(descriptor, &byte, 1) }
             if count < 0 {
-                throw .data("\(command): --password-stdin could not read standard input: \(String(cString: strerror(errno)))")
+                throw .data("\(command): --password-stdin could not read standard input: \(SystemError.last("read").reason)")
             }
             if count == 0 || byte == UInt8(ascii: "\n") { break }
             guard line.count < limit else { throw .data("\(command): --password-stdin: the first line of standard input is longer than \(limit) bytes") }
