@@ -11,22 +11,43 @@ public enum CalendarExport {
     /// whole) is written as X-WR-CALNAME, which `chime import` reads back.
     public static func calendar(_ items: CalendarItems, calendarName: String?, stamp: Date) -> ICalendarComponent {
         let (events, properties, vtimezone) = parts(items, calendarName: calendarName, stamp: stamp)
-        return ICalendarItems.components(events: events, reminders: items.reminders, stamp: stamp, properties: properties, vtimezone: vtimezone)
+        return ICalendarItems.components(events: events, reminders: inFileOrder(items.reminders), stamp: stamp, properties: properties,
+                                         vtimezone: vtimezone)
     }
 
     /// The file's bytes: `calendar(…)` as `ICalendarWriter` writes it, written straight from the items.
     public static func bytes(_ items: CalendarItems, calendarName: String?, stamp: Date) throws(ICalendarWriteError) -> [UInt8] {
         let (events, properties, vtimezone) = parts(items, calendarName: calendarName, stamp: stamp)
-        return try ICalendarItems.text(events: events, reminders: items.reminders, stamp: stamp, properties: properties, vtimezone: vtimezone)
+        return try ICalendarItems.text(events: events, reminders: inFileOrder(items.reminders), stamp: stamp, properties: properties,
+                                       vtimezone: vtimezone)
     }
 
     /// The events in file order, the calendar's own properties, and its VTIMEZONE for a zone.
     private static func parts(_ items: CalendarItems, calendarName: String?, stamp: Date)
         -> ([Event], [ICalendarProperty], (String, ClosedRange<Int>) -> ICalendarComponent?) {
-        let events = items.allEvents
+        let events = inFileOrder(items.events).flatMap { [$0.event] + $0.detached }
         let years = yearSpan(events: events, reminders: items.reminders, stamp: stamp)
         let properties = calendarName.map { [ICalendarProperty(name: "X-WR-CALNAME", value: ICalendarText.escape($0))] } ?? []
         return (events, properties, { zone, _ in ICalendarZones.vtimezone(for: zone, years: years) })
+    }
+
+    /// Series and reminders by key (the UID; for an item made in Chime, the
+    /// one its identifier gives), the store's order among equal keys: an
+    /// export does not depend on how the store was filled (an import
+    /// written in pieces stores a series with occurrences after the items
+    /// that settled before it), so that what is imported again exports the same.
+    static func inFileOrder(_ series: [CalendarItems.Series]) -> [CalendarItems.Series] {
+        inKeyOrder(series) { $0.event.externalKey ?? $0.event.identifier.uid }
+    }
+
+    static func inFileOrder(_ reminders: [Reminder]) -> [Reminder] {
+        inKeyOrder(reminders) { $0.externalKey ?? $0.identifier.uid }
+    }
+
+    private static func inKeyOrder<Item>(_ items: [Item], key: (Item) -> String) -> [Item] {
+        var keyed = items.enumerated().map { (key: key($0.element), place: $0.offset) }
+        keyed.sort { $0.key == $1.key ? $0.place < $1.place : $0.key < $1.key }
+        return keyed.map { items[$0.place] }
     }
 
     /// The years a VTIMEZONE must cover: from the earliest item's start to

@@ -12,7 +12,25 @@ public enum CalendarImport {
         /// Where it goes; `isNew` when the import makes it.
         public var calendar: ItemCalendar
         public var isNew: Bool
+        /// What is left to write: with an `ImportWriter`, the items it has
+        /// not written already (see `streamedEvents`); else all of them.
         public var items: CalendarItems
+        /// What an `ImportWriter` wrote of the part while it was read: how
+        /// many events and reminders, and what became of them (nil when it
+        /// only counted).
+        public var streamedEvents = 0
+        public var streamedReminders = 0
+        var streamedReport: ImportReport?
+
+        public init(calendar: ItemCalendar, isNew: Bool, items: CalendarItems) {
+            self.calendar = calendar
+            self.isNew = isNew
+            self.items = items
+        }
+
+        /// The part's series and single events (with the later parts of splits), written or not.
+        public var eventCount: Int { streamedEvents + items.events.count }
+        public var reminderCount: Int { streamedReminders + items.reminders.count }
     }
 
     /// What reading a file gave: its parts, and what could not be read.
@@ -26,8 +44,9 @@ public enum CalendarImport {
         /// The first calendar's own name (X-WR-CALNAME), if it gives one.
         public var feedName: String?
 
-        public var eventCount: Int { parts.reduce(0) { $0 + $1.items.allEvents.count } }
-        public var reminderCount: Int { parts.reduce(0) { $0 + $1.items.reminders.count } }
+        /// Every event, detached occurrences included, written or not.
+        public var eventCount: Int { parts.reduce(0) { $0 + $1.streamedEvents + $1.items.allEvents.count } }
+        public var reminderCount: Int { parts.reduce(0) { $0 + $1.reminderCount } }
     }
 
     /// The bytes of a file, or of standard input for `-`, within the
@@ -53,9 +72,14 @@ public enum CalendarImport {
     /// whole tree is never held: an import's memory is the file's and the
     /// items'. A file whose VTIMEZONEs or calendar name come after its
     /// items is read twice.
+    ///
+    /// With a `writer`, the file is always read twice: first to survey it
+    /// (`ICalendarItems.Survey`: its whole contexts, and which items are
+    /// final once mapped), then to map it, the writer taking the final
+    /// items as they come, in pieces; only the rest is held (`Part.items`).
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
-                            limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Plan {
+                            limits: ICalendarReader.Limits = .standard, writer: ImportWriter? = nil) throws(ImportFault) -> Plan {
         // A VCALENDAR's items are mapped in its context: the calendar its
         // name or its kinds of items choose, its VTIMEZONEs and X-WR-TIMEZONE.
         // So that the file's whole tree is never held, one pass maps each
@@ -79,10 +103,13 @@ public enum CalendarImport {
         }
         // Each VCALENDAR's mapping, by the line of its BEGIN, with where its items go.
         var gatherings: [Int: Gathered] = [:]
+        // With a writer, each VCALENDAR's survey, by the line of its BEGIN.
+        var surveys: [Int: ICalendarItems.Survey]? = writer == nil ? nil : [:]
         func gathered(_ context: MappingContext, zones calendar: ICalendarComponent) -> Gathered {
             let (target, isNew) = target(for: context)
-            return Gathered(gathering: ICalendarItems.Gathering(into: target.identifier, zones: ICalendarZones(calendar: calendar)),
-                            target: target, isNew: isNew, context: context)
+            let gathering = ICalendarItems.Gathering(into: target.identifier, zones: ICalendarZones(calendar: calendar),
+                                                     survey: surveys.map { $0[calendar.line] ?? ICalendarItems.Survey() })
+            return Gathered(gathering: gathering, target: target, isNew: isNew, context: context)
         }
         var reading: ICalendarReader.Reading
         do {
@@ -91,6 +118,10 @@ public enum CalendarImport {
                 var seen = kinds[calendar.line] ?? (false, false)
                 if component.name == "VEVENT" { seen.events = true } else { seen.reminders = true }
                 kinds[calendar.line] = seen
+                if surveys != nil {
+                    surveys?[calendar.line, default: ICalendarItems.Survey()].add(component)
+                    return true
+                }
                 if gatherings[calendar.line] == nil {
                     let context = MappingContext(calendar, remindersOnly: component.name == "VTODO", calendarName: calendarName)
                     gatherings[calendar.line] = gathered(context, zones: calendar)
@@ -115,7 +146,9 @@ public enum CalendarImport {
         func wholeContext(_ calendar: ICalendarComponent) -> MappingContext {
             MappingContext(calendar, remindersOnly: kinds[calendar.line].map { $0.reminders && !$0.events } ?? false, calendarName: calendarName)
         }
-        let settled = calendars.allSatisfy { calendar in gatherings[calendar.line].map { $0.context == wholeContext(calendar) } ?? true }
+        // A survey maps nothing: the second pass maps everything, in the whole contexts.
+        let settled = surveys == nil
+            && calendars.allSatisfy { calendar in gatherings[calendar.line].map { $0.context == wholeContext(calendar) } ?? true }
         if !settled {
             gatherings = [:]
             made = [:]
@@ -129,11 +162,38 @@ public enum CalendarImport {
             for child in component.components { gatherings[line]?.gathering.add(child) }
             order.append(line)
         }
+        surveys = nil
+        // What the writer wrote of each VCALENDAR, by the line of its BEGIN.
+        var streamed: [Int: Part] = [:]
+        func write(_ line: Int) {
+            guard let writer, let gathered = gatherings[line] else { return }
+            let entries = gatherings[line]!.gathering.takeFinal()
+            guard !entries.isEmpty else { return }
+            var items = CalendarItems()
+            for entry in entries {
+                switch entry.item {
+                case .event(let event): items.events.append(CalendarItems.Series(event: event))
+                case .reminder(let reminder): items.reminders.append(reminder)
+                }
+            }
+            var part = streamed[line] ?? Part(calendar: gathered.target, isNew: gathered.isNew, items: CalendarItems())
+            part.streamedEvents += items.events.count
+            part.streamedReminders += items.reminders.count
+            if let report = writer.write(items, into: gathered.target, isNew: gathered.isNew) {
+                var merged = part.streamedReport ?? ImportReport()
+                merged.append(report, keepingEntries: false)
+                part.streamedReport = merged
+            }
+            streamed[line] = part
+        }
         if !settled {
             do {
                 _ = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
                     guard isItem(component) else { return false }
                     gatherings[calendar.line]?.gathering.add(component)
+                    if let writer, gatherings[calendar.line].map({ $0.gathering.finalCount >= writer.pieceSize }) ?? false {
+                        write(calendar.line)
+                    }
                     return true
                 }
             } catch {
@@ -142,6 +202,8 @@ public enum CalendarImport {
         }
         bytes = []
         for line in order {
+            // The last piece: what was final after the one before.
+            write(line)
             guard let gathered = gatherings.removeValue(forKey: line) else { continue }
             let (target, isNew) = (gathered.target, gathered.isNew)
             let result = gathered.gathering.finish()
@@ -150,8 +212,9 @@ public enum CalendarImport {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
             }
             do {
-                let items = try CalendarItems(events: result.events, reminders: result.reminders)
-                plan.parts.append(Part(calendar: target, isNew: isNew, items: items))
+                var part = streamed[line] ?? Part(calendar: target, isNew: isNew, items: CalendarItems())
+                part.items = try CalendarItems(events: result.events, reminders: result.reminders)
+                plan.parts.append(part)
             } catch {
                 plan.faults.append(ImportFault(source: source, line: line, component: "VCALENDAR", reason: error.description))
             }
@@ -190,20 +253,27 @@ public enum CalendarImport {
 
     /// Writes the plans' parts in one transaction: calendars made first,
     /// then each part upserted by UID. All or nothing.
+    /// With the `writer` the plans were made with, what it wrote is not
+    /// written again, its failure is thrown, and each part's report holds
+    /// what it wrote; the caller's transaction must hold the plans' making
+    /// too (see `ImportWriter`). A writer does not remove what is missing.
     public static func apply(_ plans: [Plan], store: CalendarStore, removingMissing: Bool = false,
-                             asSubscriptionRefresh: Bool = false) throws(StoreError) -> [ImportReport] {
+                             asSubscriptionRefresh: Bool = false, writer: ImportWriter? = nil) throws(StoreError) -> [ImportReport] {
+        if let failure = writer?.failure { throw failure }
         // One transaction: each part's own upsert runs inside it as a savepoint.
         do {
             return try store.transaction { () throws(StoreError) -> [ImportReport] in
             var reports: [ImportReport] = []
-            var saved: Set<ItemIdentifier> = []
+            var saved = writer?.made ?? []
             for plan in plans {
                 for part in plan.parts {
                     if part.isNew, saved.insert(part.calendar.identifier).inserted {
                         try store.save(part.calendar)
                     }
-                    reports.append(try store.importItems(part.items, into: part.calendar.identifier, removingMissing: removingMissing,
-                                                         asSubscriptionRefresh: asSubscriptionRefresh))
+                    var report = part.streamedReport ?? ImportReport()
+                    report.append(try store.importItems(part.items, into: part.calendar.identifier, removingMissing: removingMissing,
+                                                        asSubscriptionRefresh: asSubscriptionRefresh, asPiece: writer != nil))
+                    reports.append(report)
                 }
             }
             return reports

@@ -43,12 +43,18 @@ extension CalendarStore {
     ///
     /// Writes with its own transaction, apart from a pending batch
     /// (`commit: false`), which stays pending.
+    ///
+    /// `asPiece`: the batch is one piece of a larger import (see
+    /// CalendarExchange's `ImportWriter`), so its UIDs are looked up however
+    /// many they are, rather than the whole calendar read (which each
+    /// piece would read again, and hold beside the piece).
     @discardableResult
     public func importItems(_ items: CalendarItems, into calendar: ItemIdentifier, removingMissing: Bool = false,
-                            asSubscriptionRefresh: Bool = false) throws(StoreError) -> ImportReport {
+                            asSubscriptionRefresh: Bool = false, asPiece: Bool = false) throws(StoreError) -> ImportReport {
         try StoreError.wrap {
             try database.transaction(.immediate) {
-                try importChecked(items, into: calendar, removingMissing: removingMissing, asSubscriptionRefresh: asSubscriptionRefresh)
+                try importChecked(items, into: calendar, removingMissing: removingMissing, asSubscriptionRefresh: asSubscriptionRefresh,
+                                  asPiece: asPiece)
             }
         }
     }
@@ -97,7 +103,7 @@ extension CalendarStore {
     private enum Precedence { case newer, older, same }
 
     /// The page cache an import writes through, in kilobytes (see `importChecked`).
-    static let importPageCacheKilobytes: Int64 = 2_048
+    static let importPageCacheKilobytes: Int64 = 512
 
     /// What an import does with one item of its batch (or one it removes),
     /// in the batch's order.
@@ -128,14 +134,14 @@ extension CalendarStore {
     }
 
     private func importChecked(_ items: CalendarItems, into calendarIdentifier: ItemIdentifier, removingMissing: Bool,
-                               asSubscriptionRefresh: Bool) throws -> ImportReport {
+                               asSubscriptionRefresh: Bool, asPiece: Bool) throws -> ImportReport {
         let calendar = try self.calendar(identifier: calendarIdentifier)
         if !calendar.allowsContentModifications, !isWritingAsSource {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
         let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
         let taken = try takenIdentifiers(among: batch.lazy.map(\.item))
-        let contents = try storedItems(of: calendarIdentifier, matching: removingMissing ? nil : Set(batch.map(\.key)))
+        let contents = try storedItems(of: calendarIdentifier, matching: removingMissing ? nil : Set(batch.map(\.key)), lookingUp: asPiece)
         let stored = contents.events.map(Incoming.event) + contents.reminders.map(Incoming.reminder)
         var storedByKey: [String: Int] = [:]
         for (index, item) in stored.enumerated() {
@@ -240,15 +246,7 @@ extension CalendarStore {
             suspended = nil
         }
         report.entries.reserveCapacity(steps.count)
-        // The store's page cache (128 MB at most) would hold every page the
-        // batch dirties until it commits: a third of a 10,000-event import's
-        // peak memory. Past a small cap SQLite spills them to the WAL, which
-        // measured no slower here (chime-bench ical, 2,048 KB against 128 MB).
-        let cacheSize: Int64? = try database.scalar("PRAGMA cache_size")
-        // cache_size is in kilobytes when negative, else in pages (4 KB, the store's).
-        let lowered = cacheSize.map { ($0 < 0 ? -$0 : $0 * 4) > Self.importPageCacheKilobytes } ?? false
-        if lowered { try database.execute("PRAGMA cache_size = -\(Self.importPageCacheKilobytes)") }
-        defer { if lowered, let cacheSize { try? database.execute("PRAGMA cache_size = \(cacheSize)") } }
+        try withImportPageCache {
         for step in steps {
             switch step {
             case .entry(let entry):
@@ -266,10 +264,33 @@ extension CalendarStore {
                                             outcome: previous == nil ? .added : .updated))
             }
         }
+        }
         if let suspended { try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written : nil) }
         try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
         try Self.pruneItemChanges(database)
         return report
+    }
+
+    /// As `transaction`, for an import written in pieces (CalendarExchange's
+    /// `ImportWriter`): the page cache is held small throughout (see
+    /// `withImportPageCache`), not only while each piece writes, so that
+    /// what the pieces dirtied is spilled rather than kept to the commit.
+    public func importTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
+        try transaction { () throws -> T in try withImportPageCache { try body() } }
+    }
+
+    /// Runs `body` with the page cache at `importPageCacheKilobytes` at
+    /// most. The store's page cache (128 MB at most) would hold every page
+    /// a batch dirties until it commits: a third of a 10,000-event import's
+    /// peak memory. Past a small cap SQLite spills them to the WAL, which
+    /// measured no slower here (chime-bench ical, 2,048 KB against 128 MB).
+    private func withImportPageCache<T>(_ body: () throws -> T) throws -> T {
+        let cacheSize: Int64? = try database.scalar("PRAGMA cache_size")
+        // cache_size is in kilobytes when negative, else in pages (4 KB, the store's).
+        let lowered = cacheSize.map { ($0 < 0 ? -$0 : $0 * 4) > Self.importPageCacheKilobytes } ?? false
+        if lowered { try database.execute("PRAGMA cache_size = -\(Self.importPageCacheKilobytes)") }
+        defer { if lowered, let cacheSize { try? database.execute("PRAGMA cache_size = \(cacheSize)") } }
+        return try body()
     }
 
     /// Whether a stored event is a part of a series (see `importChecked`)
@@ -281,9 +302,10 @@ extension CalendarStore {
 
     /// What an import compares its batch with: the calendar's items keyed
     /// by one of `keys`, or a part of such a series (`UID#…`, see
-    /// `isPartOfSeries`); the whole calendar for nil or many keys.
-    private func storedItems(of calendar: ItemIdentifier, matching keys: Set<String>?) throws -> CalendarItems {
-        guard let keys, keys.count <= Self.importLookupLimit else { return try storedItems(of: calendar) }
+    /// `isPartOfSeries`); the whole calendar for nil, or for many keys
+    /// unless `lookingUp`.
+    private func storedItems(of calendar: ItemIdentifier, matching keys: Set<String>?, lookingUp: Bool) throws -> CalendarItems {
+        guard let keys, lookingUp || keys.count <= Self.importLookupLimit else { return try storedItems(of: calendar) }
         let list = Self.jsonArray(Array(keys))
         return try storedItems(where: "calendar_id = ? AND (external_key IN (SELECT value FROM json_each(?)) OR (instr(external_key, '#') > 0 "
                                    + "AND EXISTS (SELECT 1 FROM json_each(?) AS k WHERE substr(items.external_key, 1, length(k.value) + 1) = k.value || '#')))",

@@ -33,13 +33,30 @@ public struct ImportReport: Hashable, Sendable {
     /// Copies of a UID the batch held more than once that lost to another
     /// copy of it (by the same rule as a stored copy): not written.
     public var duplicatesIgnored: Int
+    /// How many of each outcome besides `entries`: those of batches
+    /// appended without their entries (a large import's pieces, whose
+    /// entries would take a tenth of its memory).
+    public var tally: [Outcome: Int] = [:]
 
     public init(entries: [Entry] = [], duplicatesIgnored: Int = 0) {
         self.entries = entries
         self.duplicatesIgnored = duplicatesIgnored
     }
 
-    public func count(_ outcome: Outcome) -> Int { entries.count { $0.outcome == outcome } }
+    /// Adds what another batch into the same calendar did (an import
+    /// written in pieces); with `keepingEntries` false, only how many of
+    /// each outcome.
+    public mutating func append(_ other: ImportReport, keepingEntries: Bool = true) {
+        if keepingEntries {
+            entries += other.entries
+        } else {
+            for entry in other.entries { tally[entry.outcome, default: 0] += 1 }
+        }
+        tally.merge(other.tally, uniquingKeysWith: +)
+        duplicatesIgnored += other.duplicatesIgnored
+    }
+
+    public func count(_ outcome: Outcome) -> Int { entries.count { $0.outcome == outcome } + tally[outcome, default: 0] }
     public var added: Int { count(.added) }
     public var updated: Int { count(.updated) }
     public var unchanged: Int { count(.unchanged) }
@@ -48,5 +65,5 @@ public struct ImportReport: Hashable, Sendable {
 
     /// Whether the import wrote anything (and so committed a change that
     /// moved the change counter); false means the store is as it was.
-    public var changedStore: Bool { entries.contains { $0.outcome == .added || $0.outcome == .updated || $0.outcome == .removed } }
+    public var changedStore: Bool { added + updated + removed > 0 }
 }

@@ -63,45 +63,63 @@ enum ImportCommand: Command {
             }
         }
         // With no store yet, a file that cannot be imported must not create
-        // one: it is read against an empty store in memory, and the store is
-        // made only to write, with that one's default calendar, which the
-        // plan targets. Only when another process made the store meanwhile
-        // (its default is its own) is it read again, against that store.
+        // one: it is read first against an empty store in memory, and the
+        // store is made only to write, with that one's default calendar,
+        // which the first look targets. --check only looks. The look counts
+        // what it reads and holds nothing of it (a writer without a store).
         let exists = FileManager.default.fileExists(atPath: StoreOptions.path(parsed, context: context))
-        var plans = try plan(files, parsed: parsed, access: checking || !exists ? .reading : .writing, context: context)
-        var store = plans.store
-        if !checking && !exists && (plans.list.allSatisfy { $0.faults.isEmpty } || parsed[skipBroken]) {
-            let planned = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
-            store = try StoreOptions.open(parsed, context: context, command: command, newStoreDefault: planned)
-            let made = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
-            if made.identifier != planned.identifier {
-                plans = try plan(files, parsed: parsed, access: .writing, context: context)
-                store = plans.store
+        var newStoreDefault: ItemCalendar?
+        if checking || !exists {
+            let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: .reading, context: context, command: command)
+            let plans = try plan(files, into: store, writer: ImportWriter(store: nil), parsed: parsed, context: context)
+            let faults = plans.flatMap(\.faults)
+            if checking {
+                for fault in faults { context.standardError("\(command): \(fault)") }
+                for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
+                report(plans, reports: nil, parsed: parsed, context: context)
+                if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
+                return
             }
+            if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
+            newStoreDefault = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
         }
-        let plansList = plans.list
-        let faults = plansList.flatMap(\.faults)
-        let skipping = parsed[skipBroken] && !checking
-        for fault in faults { context.standardError("\(command): \(skipping ? "skipped " : "")\(fault)") }
-        if checking {
-            for warning in plansList.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
-            report(plansList, reports: nil, parsed: parsed, context: context)
-            if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
-            return
+        // The import proper, in one transaction: each file is written in
+        // pieces while it is read (ImportWriter), so that its items are
+        // never all held, and a fault it will not skip rolls all back.
+        let store = try StoreOptions.open(parsed, context: context, command: command, newStoreDefault: newStoreDefault)
+        let (plans, reports): ([CalendarImport.Plan], [ImportReport])
+        do {
+            (plans, reports) = try store.importTransaction { () throws(CommandFailure) -> ([CalendarImport.Plan], [ImportReport]) in
+                let writer = ImportWriter(store: store)
+                let plans = try plan(files, into: store, writer: writer, parsed: parsed, context: context)
+                let faults = plans.flatMap(\.faults)
+                if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
+                let reports = try StoreOptions.run(command) { () throws(StoreError) in
+                    try CalendarImport.apply(plans, store: store, writer: writer)
+                }
+                return (plans, reports)
+            }
+        } catch let failure as CommandFailure {
+            throw failure
+        } catch {
+            throw StoreOptions.failure(error as? StoreError ?? .unusable(path: store.path, reason: String(describing: error)), command: command)
         }
-        if !faults.isEmpty && !parsed[skipBroken] {
-            throw .data("\(command): nothing imported: \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be read "
-                        + "(--skip-broken imports the rest)")
-        }
-        let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plansList, store: store) }
-        report(plansList, reports: reports, parsed: parsed, context: context)
+        for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
+        report(plans, reports: reports, parsed: parsed, context: context)
     }
 
-    /// Every file read and mapped against the store opened for `access`.
-    static func plan(_ files: [(source: String, bytes: [UInt8]?)], parsed: ParsedArguments, access: StoreOptions.Access,
-                     context: CommandContext) throws(CommandFailure) -> (list: [CalendarImport.Plan], store: CalendarStore) {
+    /// Reports `faults` and gives the failure of an import that writes nothing for them.
+    static func nothingImported(_ faults: [ImportFault], context: CommandContext) -> CommandFailure {
         let command = syntax.name
-        let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: access, context: context, command: command)
+        for fault in faults { context.standardError("\(command): \(fault)") }
+        return .data("\(command): nothing imported: \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be read "
+                     + "(--skip-broken imports the rest)")
+    }
+
+    /// Every file read and mapped against `store`, each written (or counted) through `writer` as it is read.
+    static func plan(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, writer: ImportWriter,
+                     parsed: ParsedArguments, context: CommandContext) throws(CommandFailure) -> [CalendarImport.Plan] {
+        let command = syntax.name
         let (defaultCalendar, reminderCalendar) = try StoreOptions.run(command) { () throws(StoreError) in
             (try store.defaultCalendarForNewEvents(), try store.defaultCalendarForNewReminders())
         }
@@ -109,13 +127,13 @@ enum ImportCommand: Command {
         for file in files {
             do {
                 let bytes = try file.bytes ?? CalendarImport.bytes(of: file.source)
-                plans.append(try CalendarImport.plan(bytes, source: file.source, calendarName: parsed[calendar],
-                                                     defaultCalendar: defaultCalendar, reminderCalendar: reminderCalendar, store: store))
+                plans.append(try CalendarImport.plan(bytes, source: file.source, calendarName: parsed[calendar], defaultCalendar: defaultCalendar,
+                                                     reminderCalendar: reminderCalendar, store: store, writer: writer))
             } catch {
                 throw .data("\(command): \(error)")
             }
         }
-        return (plans, store)
+        return plans
     }
 
     /// Per file and calendar: how many items came, and what became of them.
@@ -136,7 +154,7 @@ enum ImportCommand: Command {
         for plan in plans {
             for part in plan.parts {
                 var line = Part(file: plan.source, calendar: part.calendar.title, newCalendar: part.isNew,
-                                events: part.items.events.count, reminders: part.items.reminders.count)
+                                events: part.eventCount, reminders: part.reminderCount)
                 if let reports, index < reports.count {
                     let report = reports[index]
                     (line.added, line.updated, line.unchanged, line.keptNewer) = (report.added, report.updated, report.unchanged, report.keptNewer)

@@ -51,10 +51,27 @@ extension ICalendarItems {
         private let zones: Zones
         /// How many components were added: past a million the rest are ignored, as `read` reads no more.
         private var added = 0
+        private let survey: Survey?
+        /// Items the survey says are final, mapped and not yet taken.
+        private var finals: [Entry] = []
 
-        public init(into calendarIdentifier: ItemIdentifier, zones: Zones) {
+        /// `survey`: the calendar surveyed beforehand (see `Survey`), so
+        /// that its final items can be taken as they are mapped.
+        public init(into calendarIdentifier: ItemIdentifier, zones: Zones, survey: Survey? = nil) {
             self.calendarIdentifier = calendarIdentifier
             self.zones = zones
+            self.survey = survey
+        }
+
+        /// How many final items wait to be taken.
+        public var finalCount: Int { finals.count }
+
+        /// The final items mapped since the last call (see `Survey`):
+        /// final, each a plain event or reminder with no occurrences. What
+        /// is not taken comes with the rest from `finish`.
+        public mutating func takeFinal() -> [Entry] {
+            defer { finals = [] }
+            return finals
         }
 
         /// The next of the calendar's components in file order.
@@ -90,6 +107,10 @@ extension ICalendarItems {
                 let item: Item = component.name == "VEVENT"
                     ? .event(try mapper.event(component, keepsUID: uid == nil))
                     : .reminder(try mapper.reminder(component, keepsUID: uid == nil))
+                if repeated == nil, let survey, survey.isFinal(key) {
+                    finals.append(Entry(uid: key, item: item))
+                    return
+                }
                 if let repeated {
                     // The item again (a file that gathered its revisions): the later one stands, the later in the file on a tie.
                     if !ICalendarItems.isEarlier(item.origin, than: result.entries[repeated].item.origin) { result.entries[repeated].item = item }
@@ -104,6 +125,11 @@ extension ICalendarItems {
 
         /// The items of every component added, with what could not be mapped.
         public consuming func finish() -> Result {
+            if !finals.isEmpty {
+                // Before the series, which their occurrences find by place.
+                result.entries.insert(contentsOf: takeFinal(), at: 0)
+                for (index, entry) in result.entries.enumerated() { masters[entry.uid] = index }
+            }
             // Splits first, in order, so that single occurrences after a cut find the part they belong to.
             let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
             let ordered = overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }

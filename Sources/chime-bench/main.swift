@@ -37,8 +37,8 @@ case "sync":
     let items = arguments.firstIndex(of: "--items").flatMap { arguments.indices.contains($0 + 1) ? Int(arguments[$0 + 1]) : nil }
     try SyncBenchmark(items: items ?? (quick ? 500 : 10_000), runs: quick ? 1 : 3).run { print($0) }
 case "ical-import-child" where arguments.count >= 3:
-    // ical-import-child FILE STORE: ical's import in a process of its own, printing its memory (the ical benchmark's child).
-    print(try ICalendarBenchmark.importChild(file: arguments[1], store: arguments[2]))
+    // ical-import-child FILE STORE [--warm]: ical's import in a process of its own, printing its memory (the ical benchmark's child).
+    print(try ICalendarBenchmark.importChild(file: arguments[1], store: arguments[2], warm: arguments.contains("--warm")))
 case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))

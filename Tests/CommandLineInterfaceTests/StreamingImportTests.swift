@@ -66,6 +66,54 @@ struct StreamingImportTests {
         #expect(try scratch.store().events(overlapping: everything).map(\.title) == ["Already here"])
     }
 
+    @Test("a file of 2,500 events is written in pieces while it is read: a moved occurrence and a revision 2,500 components from their series still land on it, and the file again changes nothing")
+    func piecesKeepWhatTheWholeFileSays() throws {
+        let scratch = Scratch()
+        let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "DTEND:20261201T093000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Stand-up", "END:VEVENT"]
+        let moved = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "RECURRENCE-ID:20261208T090000Z",
+                     "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "SUMMARY:Stand-up (moved)", "END:VEVENT"]
+        func offsite(_ sequence: Int, _ title: String) -> [String] {
+            ["BEGIN:VEVENT", "UID:offsite@chime.test", "DTSTAMP:20261201T000000Z", "SEQUENCE:\(sequence)", "DTSTART:20261210T090000Z",
+             "DTEND:20261210T170000Z", "SUMMARY:\(title)", "END:VEVENT"]
+        }
+        let path = try Self.file(scratch, "pieces.ics", series + offsite(2, "Offsite") + Self.fillers(2_500) + moved + offsite(1, "Offsite (draft)"))
+        let imported = scratch.ok("import", path)
+        #expect(imported.text.hasSuffix("pieces.ics: 2502 events, 0 reminders into 'Personal': 2502 added, 0 updated, 0 unchanged"), "\(imported.text)")
+        #expect(try Self.starts(scratch) == ["Offsite 2026-12-10T09:00:00+00:00", "Stand-up (moved) 2026-12-08T10:00:00+00:00",
+                                             "Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
+        let store = try scratch.store()
+        let stored = try store.items(of: try store.calendar(named: "Personal").identifier)
+        #expect(stored.events.count == 2_502 && stored.events.map(\.detached.count).reduce(0, +) == 1)
+        let counter = try scratch.changeCounter()
+        let again = scratch.ok("import", path)
+        #expect(again.text.hasSuffix(": 0 added, 0 updated, 2502 unchanged"), "\(again.text)")
+        #expect(try scratch.changeCounter() == counter, "importing the same file again wrote to the store")
+        let checked = scratch.ok("import", "--check", path)
+        #expect(checked.text.hasSuffix("pieces.ics: 2502 events, 0 reminders would go to 'Personal'"), "\(checked.text)")
+    }
+
+    @Test("a broken component after two pieces were written rolls them back with the rest: nothing is written, and --skip-broken writes all but it")
+    func faultAfterPiecesWereWritten() throws {
+        let scratch = Scratch()
+        scratch.add("event", "Already here", "--start", "2026-12-02T10:00")
+        let counter = try scratch.changeCounter()
+        let broken = ["BEGIN:VEVENT", "UID:no-start@chime.test", "DTSTAMP:20261201T000000Z", "SUMMARY:No start", "END:VEVENT"]
+        let path = try Self.file(scratch, "late-fault.ics", Self.fillers(2_500) + broken + Self.fillers(1))
+        // 3 header lines and 6 a filler: the broken VEVENT begins on line 15004.
+        try scratch.refuses(["import", path], status: 65,
+                            mentioning: ["late-fault.ics:15004: VEVENT no-start@chime.test: has no DTSTART", "nothing imported"])
+        #expect(try scratch.changeCounter() == counter, "a refused import wrote to the store")
+        let everything = Date(timeIntervalSince1970: 1_577_836_800)..<Date(timeIntervalSince1970: 1_830_297_600) // 2020-01-01T00:00:00Z ..< 2028-01-01T00:00:00Z
+        #expect(try scratch.store().events(overlapping: everything).map(\.title) == ["Already here"])
+        let skipped = scratch.run("import", "--skip-broken", path)
+        #expect(skipped.status == 0)
+        #expect(skipped.text.hasSuffix(": 2500 added, 0 updated, 0 unchanged"), "\(skipped.text)")
+        #expect(skipped.errors.joined(separator: "\n").contains("skipped \(path):15004"), "\(skipped.errors)")
+        let store = try scratch.store()
+        #expect(try store.items(of: try store.calendar(named: "Personal").identifier).events.count == 2_501)
+    }
+
     @Test("a VTIMEZONE after the events that use its TZID still gives their times")
     func zoneDefinedAfterItsItems() throws {
         let scratch = Scratch()

@@ -1,0 +1,88 @@
+import CalendarModel
+import Foundation
+import ICalendar
+import TestSupport
+import Testing
+
+/// A `Gathering` given a `Survey` hands over the items that are final as
+/// it maps them (a large import writes them in pieces): what it hands over
+/// and what `finish` gives after must together be what a gathering
+/// without a survey gives.
+@Suite("iCalendar items taken as they settle")
+struct ICalendarSurveyTests {
+    static let calendar = ItemIdentifier("0123456789abcdef0123456789abcdef")!
+
+    /// Every VCALENDAR of every fixture that reads as one.
+    static func fixtureCalendars() throws -> [(name: String, calendar: ICalendarComponent)] {
+        let root = PackagePaths.root + "/Tests/ICalendarTests/Fixtures"
+        let names = try FileManager.default.subpathsOfDirectory(atPath: root).filter { $0.hasSuffix(".ics") }.sorted()
+        #expect(names.count >= 10, "the fixtures are missing: \(names)")
+        var calendars: [(String, ICalendarComponent)] = []
+        for name in names {
+            let reading = try ICalendarReader().read(path: root + "/" + name)
+            for calendar in reading.components where calendar.name == "VCALENDAR" { calendars.append((name, calendar)) }
+        }
+        return calendars
+    }
+
+    /// The gathering of `calendar` with a survey, taking what is final after each component; what was taken, and the rest.
+    static func gatheredInPieces(_ calendar: ICalendarComponent) -> (taken: [ICalendarItems.Entry], rest: ICalendarItems.Result) {
+        var survey = ICalendarItems.Survey()
+        for component in calendar.components { survey.add(component) }
+        let zones = ICalendarZones(calendar: calendar)
+        var gathering = ICalendarItems.Gathering(into: Self.calendar, zones: zones, survey: survey)
+        var taken: [ICalendarItems.Entry] = []
+        for component in calendar.components {
+            gathering.add(component)
+            taken += gathering.takeFinal()
+        }
+        return (taken, gathering.finish())
+    }
+
+    @Test("over every fixture, what is taken as it settles and what finish gives are together what a gathering without a survey gives")
+    func piecesAddUpToTheWhole() throws {
+        var takenInAll = 0
+        for (name, calendar) in try Self.fixtureCalendars() {
+            let whole = ICalendarItems.read(calendar: calendar, into: Self.calendar, zones: ICalendarZones(calendar: calendar))
+            let (taken, rest) = Self.gatheredInPieces(calendar)
+            takenInAll += taken.count
+            #expect(Set(taken + rest.entries) == Set(whole.entries), "\(name)")
+            #expect(taken.count + rest.entries.count == whole.entries.count, "\(name)")
+            #expect(rest.problems == whole.problems, "\(name)")
+            #expect(Set(rest.warnings) == Set(whole.warnings), "\(name)")
+            for entry in taken {
+                #expect(entry.detached.isEmpty && entry.followingSeries.isEmpty, "\(name): \(entry.uid) was taken with occurrences")
+            }
+        }
+        #expect(takenInAll > 0, "no fixture item was ever final: the property was not exercised")
+    }
+
+    @Test("an item is final only when its UID comes once and without RECURRENCE-ID: a series with a moved occurrence, a revised item and a UID-less twin wait for finish")
+    func whatWaits() throws {
+        func event(_ uid: String?, _ extra: [String] = [], summary: String = "Item") -> [String] {
+            ["BEGIN:VEVENT"] + (uid.map { ["UID:\($0)"] } ?? []) + ["DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "SUMMARY:\(summary)"]
+                + extra + ["END:VEVENT"]
+        }
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"]
+            + event("single@chime.test")
+            + event("series@chime.test", ["RRULE:FREQ=DAILY;COUNT=3"])
+            + event("revised@chime.test", ["SEQUENCE:1"])
+            + event(nil, summary: "Twin") + event(nil, summary: "Twin")
+            + event(nil, summary: "Alone")
+            + event("series@chime.test", ["RECURRENCE-ID:20261202T090000Z"])
+            + event("revised@chime.test", ["SEQUENCE:2"], summary: "Revised")
+            + ["BEGIN:VTODO", "UID:todo@chime.test", "DTSTAMP:20261201T000000Z", "SUMMARY:Todo", "END:VTODO", "END:VCALENDAR"]
+        let read = try ICalendarReader().read(lines.joined(separator: "\r\n") + "\r\n")
+        let calendar = try #require(read.components.first)
+        let (taken, rest) = Self.gatheredInPieces(calendar)
+        #expect(taken.map(\.uid).filter { !$0.hasSuffix("@derived") } == ["single@chime.test", "todo@chime.test"])
+        #expect(taken.count == 3, "the UID-less event that comes once is final too")
+        let waited = rest.entries.map(\.uid).filter { !$0.hasSuffix("@derived") }
+        #expect(waited == ["series@chime.test", "revised@chime.test"])
+        guard case .event(let revised)? = rest.entries.first(where: { $0.uid == "revised@chime.test" })?.item else {
+            Issue.record("no revised event"); return
+        }
+        #expect(revised.title == "Revised", "the later revision stands, as without a survey")
+        #expect(rest.entries.first { $0.uid == "series@chime.test" }?.detached.count == 1)
+    }
+}
