@@ -74,13 +74,20 @@ extension CalendarStore {
 
     /// Every event and reminder of `calendar` as stored, whole.
     func storedItems(of calendar: ItemIdentifier) throws -> CalendarItems {
-        try storedItems(where: "calendar_id = ?", [calendar.rawValue])
+        try storedItems(where: "calendar_id = ?", [calendar.rawValue], many: true)
     }
 
     /// The series and reminders that `condition` (SQL over `items`, with
     /// its bound arguments) selects among rows that are no detached
     /// occurrence, in stored order, each series with its detached ones.
-    func storedItems(where condition: String, _ arguments: [(any DatabaseValueConvertible)?]) throws -> CalendarItems {
+    ///
+    /// `many`: the condition selects much of the store (a whole calendar),
+    /// so that the store's detached occurrences and alarms are read through
+    /// and those of the items selected kept, rather than each item's looked
+    /// up (most have none): for a 10,000-event export, 857 detached rows
+    /// and 4,644 alarms read in order rather than 10,000 and 10,857
+    /// look-ups (chime-bench ical).
+    func storedItems(where condition: String, _ arguments: [(any DatabaseValueConvertible)?], many: Bool = false) throws -> CalendarItems {
         var events: [Event] = []
         var reminders: [Reminder] = []
         try forEachItem(where: "\(condition) AND series_id IS NULL", order: "rowid", arguments) { row in
@@ -95,8 +102,12 @@ extension CalendarStore {
         }
         var detached: [ItemIdentifier: [Event]] = [:]
         var detachedCount = 0
-        try forEachItem(where: "series_id IN (SELECT id FROM items WHERE \(condition) AND series_id IS NULL)",
-                        order: "series_id, original_start", arguments) { row in
+        let series = many ? Set(events.map(\.identifier)) : []
+        try forEachItem(where: many ? "series_id IS NOT NULL" : "series_id IN (SELECT id FROM items WHERE \(condition) AND series_id IS NULL)",
+                        order: "series_id, original_start", many ? [] : arguments) { row in
+            if many {
+                guard let owner = row.identifier(ItemColumn.series.rawValue), series.contains(owner) else { return true }
+            }
             var event = try eventSchedule(row)
             try addDetails(to: &event, row, alarms: false)
             if let series = event.seriesIdentifier { detached[series, default: []].append(event) }
@@ -106,7 +117,7 @@ extension CalendarStore {
         var identifiers = events.map(\.identifier) + reminders.map(\.identifier)
         identifiers.reserveCapacity(identifiers.count + detachedCount)
         for list in detached.values { identifiers += list.map(\.identifier) }
-        let alarms = try alarms(ofItems: identifiers)
+        let alarms = many ? try self.alarms(ofAny: Set(identifiers)) : try self.alarms(ofItems: identifiers)
         // Set in place, where each item is held once: a copy would copy its whole box.
         for index in events.indices {
             if let list = alarms[events[index].identifier] { events[index].alarms = list }

@@ -235,6 +235,21 @@ extension CalendarStore {
     /// The items are joined from a JSON array rather than matched with IN,
     /// which has SQLite copy the list into a temporary b-tree first (twice
     /// the cost); the join gives no order, so positions are read and sorted.
+    /// The alarms of `items`, read by going through every alarm of the
+    /// store in order (for many items: see `storedItems(where:_:many:)`).
+    func alarms(ofAny items: Set<ItemIdentifier>) throws -> [ItemIdentifier: [Alarm]] {
+        guard !items.isEmpty else { return [:] }
+        var found: [ItemIdentifier: [Alarm]] = [:]
+        // The primary key (item_id, position): each item's alarms come together, in order.
+        try database.withStatement("SELECT \(Self.alarmColumns) FROM alarms ORDER BY item_id, position") { alarm in
+            while try alarm.advance() {
+                guard let item = alarm.identifier(0), items.contains(item) else { continue }
+                found[item, default: []].append(try Self.alarm(alarm))
+            }
+        }
+        return found
+    }
+
     func alarms(ofItems items: [ItemIdentifier]) throws -> [ItemIdentifier: [Alarm]] {
         guard !items.isEmpty else { return [:] }
         if items.count == 1 {
