@@ -33,8 +33,9 @@ let package = Package(
         // GET of http(s) addresses through libcurl, opened on first use: bounded in size, time
         // and redirects, conditional on an ETag or Last-Modified (subscribed calendars, holiday-cn).
         .target(name: "HTTPDownload", dependencies: ["CCurl", "SystemCalls", "CalendarModel"]),
-        // WebDAV and CalDAV XML: request bodies and the multistatus reader (FoundationXML); no transport.
-        .target(name: "WebDAV"),
+        // WebDAV and CalDAV XML: request bodies and the multistatus reader (libxml2's SAX2 parser); no transport.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .target(name: "WebDAV", dependencies: ["CLibXML2"]),
         // CalDAV sync: discovery of a user's calendars (then the sync engine) on HTTPDownload's client and WebDAV.
         .target(name: "CalDAVSync", dependencies: ["WebDAV", "HTTPDownload", "SystemCalls", "CalendarExchange", "CalendarStore", "CalendarModel",
                                                   "SQLiteDatabase", "HolidayCalendars", "ICalendar"]),

@@ -3,5 +3,5 @@
 // calendar-query, calendar-multiget, sync-collection) and the reader of the
 // multistatus answers. Owns no transport and no store: CalDAVSync sends the
 // bodies with HTTPDownload's client and reads the answers here. Imports
-// Foundation and FoundationXML (XMLParser, on libxml2) only; never a Chime
+// Foundation and libxml2 (CLibXML2, its SAX2 parser) only; never a Chime
 // module.

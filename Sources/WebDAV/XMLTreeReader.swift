@@ -1,7 +1,5 @@
+import CLibXML2
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// An element read with its place, for errors that name where.
 struct XMLNode {
@@ -11,17 +9,25 @@ struct XMLNode {
     var nodes: [XMLNode]
 }
 
-/// XMLParser (libxml2) with namespaces processed, into a tree, within
-/// `MultistatusLimits`; entity declarations refused (a DTD has no place in
-/// a WebDAV reply, and entities are how a small reply becomes a huge one).
-final class XMLTreeReader: NSObject, XMLParserDelegate {
+/// libxml2's SAX2 push parser, namespaces processed, into a tree, within
+/// `MultistatusLimits`; DTDs refused before parsing and entity
+/// declarations while parsing (a DTD has no place in a WebDAV reply, and
+/// entities are how a small reply becomes a huge one), the network never
+/// used. libxml2 itself rather than FoundationXML's XMLParser on it, which
+/// leaks an error object for every error libxml2 raises (Swift 6.3.1:
+/// about 2 KB a malformed reply, found by the webdav fuzz target) and
+/// copies every name and text through NSString.
+final class XMLTreeReader {
     private let limits: MultistatusLimits
     private var stack: [XMLNode] = []
     private var root: XMLNode?
     private var elements = 0
     private var textBytes = 0
     private var failure: WebDAVError?
-    private weak var parser: XMLParser?
+    /// The parser, while it runs: where it is, for the nodes and errors.
+    private var context: xmlParserCtxtPtr?
+    /// The first error libxml2 raised (its xmlParserErrors code).
+    private var firstError: Int32?
 
     private init(limits: MultistatusLimits) {
         self.limits = limits
@@ -31,14 +37,15 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
         guard bytes.count <= limits.maximumSize else {
             throw WebDAVError(.tooLarge, "the reply is \(bytes.count) bytes, more than the limit of \(limits.maximumSize)")
         }
-        // FoundationXML traps on a name that is not UTF-8 (seen with 0xFF in an element name): refuse such a reply first.
+        // A reply is UTF-8 (Chime's text is): one that is not is refused with its place, whatever its declaration says
+        // (FoundationXML's XMLParser, read through before libxml2, trapped on such a name; found by the fuzz target).
         if let bad = firstInvalidUTF8(bytes) {
             let (line, column) = position(of: bad, in: bytes)
             throw WebDAVError(.malformed, "the reply is not UTF-8 at line \(line), column \(column) (byte \(bad + 1))", line: line, column: column)
         }
-        // FoundationXML crashes (strlen of NULL) on a processing instruction with no data: a
-        // reply may open with its XML declaration and hold no other "<?" (even in CDATA, where
-        // WebDAV's calendar data never has one).
+        // A reply may open with its XML declaration and hold no other "<?" (even in CDATA, where
+        // WebDAV's calendar data never has one): XMLParser crashed on a processing instruction with
+        // no data (found by the fuzz target), and a WebDAV reply has no use for one.
         let declaration = Array("<?xml".utf8), opening = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var searched = 0
         while let found = firstIndex(of: Array("<?".utf8), in: Array(bytes[searched...])).map({ $0 + searched }) {
@@ -51,28 +58,66 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
             }
             searched = found + 2
         }
-        // XMLParser here reports no entity declarations to its delegate: refuse any DTD before parsing.
+        // Any DTD is refused before parsing, and an entity declaration while parsing, should one get past.
         if let start = firstIndex(of: Array("<!DOCTYPE".utf8), in: bytes) {
             let (line, column) = position(of: start, in: bytes)
             throw WebDAVError(.malformed, "the reply has a DTD (<!DOCTYPE) at line \(line), column \(column); a WebDAV reply has none, and its entities are how a small reply becomes a huge one",
                               line: line, column: column)
         }
         let reader = XMLTreeReader(limits: limits)
-        let parser = XMLParser(data: Data(mendingControlCharacters(bytes)))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        reader.parser = parser
-        let parsed = withExtendedLifetime(reader) { parser.parse() }
-        if let failure = reader.failure { throw failure }
-        guard parsed, let root = reader.root else {
-            let code = (parser.parserError as NSError?)?.code ?? 0
-            let line = parser.lineNumber, column = parser.columnNumber
-            throw WebDAVError(.malformed, "the reply is not well-formed XML at line \(line), column \(column) (libxml2 error \(code))",
+        return try withExtendedLifetime(reader) { () throws(WebDAVError) -> XMLNode in try reader.parse(mendingControlCharacters(bytes)) }
+    }
+
+    private func parse(_ bytes: [UInt8]) throws(WebDAVError) -> XMLNode {
+        var handler = xmlSAXHandler()
+        handler.initialized = clibxml2_sax2_magic()
+        handler.startElementNs = { user, name, _, namespace, _, _, count, _, attributes in
+            XMLTreeReader.reader(user)?.start(name, namespace, count, attributes)
+        }
+        handler.endElementNs = { user, _, _, _ in XMLTreeReader.reader(user)?.end() }
+        handler.characters = { user, text, length in XMLTreeReader.reader(user)?.take(text, length) }
+        handler.cdataBlock = { user, text, length in XMLTreeReader.reader(user)?.take(text, length) }
+        handler.entityDecl = { user, name, _, _, _, _ in
+            let entity = name.map { String(cString: $0) } ?? ""
+            XMLTreeReader.reader(user)?.fail(.malformed, "the reply declares the entity '\(entity)'; a WebDAV reply has no DTD")
+        }
+        // Structured: errors come here rather than to standard error. Warnings (DAV:'s relative namespace URI) are not errors.
+        handler.serror = { user, error in
+            guard let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue, let reader = XMLTreeReader.reader(user) else { return }
+            if reader.firstError == nil { reader.firstError = error.pointee.code }
+        }
+        xmlInitParser()
+        let user = Unmanaged.passUnretained(self).toOpaque()
+        guard let parser = xmlCreatePushParserCtxt(&handler, user, nil, 0, nil) else {
+            throw WebDAVError(.malformed, "libxml2 could not start a parser")
+        }
+        defer {
+            context = nil
+            xmlFreeParserCtxt(parser)
+        }
+        context = parser
+        // NOENT: with DTDs refused, only character references and the five predefined entities can be replaced.
+        _ = xmlCtxtUseOptions(parser, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOENT.rawValue))
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { xmlParseChunk(parser, $0.baseAddress, Int32(buffer.count), 1) }
+        }
+        if let failure { throw failure }
+        guard status == 0, firstError == nil, let root else {
+            let (line, column) = place
+            throw WebDAVError(.malformed, "the reply is not well-formed XML at line \(line), column \(column) (libxml2 error \(firstError ?? status))",
                               line: line, column: column)
         }
         return root
+    }
+
+    private static func reader(_ user: UnsafeMutableRawPointer?) -> XMLTreeReader? {
+        user.map { Unmanaged<XMLTreeReader>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// Where the parser is: 1-based line and column.
+    private var place: (line: Int, column: Int) {
+        guard let context else { return (0, 0) }
+        return (Int(xmlSAX2GetLineNumber(context)), Int(xmlSAX2GetColumnNumber(context)))
     }
 
     /// The reply with each control character XML 1.0 cannot hold (C0 but
@@ -135,25 +180,37 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
 
     private func fail(_ code: WebDAVError.Code, _ message: String) {
         guard failure == nil else { return }
-        let line = parser?.lineNumber ?? 0, column = parser?.columnNumber ?? 0
+        let (line, column) = place
         failure = WebDAVError(code, "\(message) at line \(line), column \(column)", line: line, column: column)
-        parser?.abortParsing()
+        if let context { xmlStopParser(context) }
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                attributes: [String: String] = [:]) {
+    private static func text(_ bytes: UnsafePointer<xmlChar>, count: Int) -> String {
+        String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    }
+
+    private func start(_ name: UnsafePointer<xmlChar>?, _ namespace: UnsafePointer<xmlChar>?, _ count: Int32,
+                       _ attributes: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?) {
         guard failure == nil else { return }
         elements += 1
         guard elements <= limits.maximumElements else { return fail(.tooLarge, "more than \(limits.maximumElements) elements") }
         guard stack.count < limits.maximumDepth else { return fail(.tooLarge, "elements nested more than \(limits.maximumDepth) deep") }
-        // Attribute names may come prefixed; CalDAV's have no namespace, so the local name is the key.
+        // Five pointers an attribute: local name, prefix, namespace, and the value's start and end.
+        // CalDAV's attributes have no namespace, so the local name is the key.
         var local: [String: String] = [:]
-        for (name, value) in attributes { local[String(name.split(separator: ":").last ?? Substring(name))] = value }
-        let element = DAVElement(name: DAVName(namespaceURI ?? "", elementName), attributes: local)
-        stack.append(XMLNode(element: element, line: parser.lineNumber, column: parser.columnNumber, nodes: []))
+        if let attributes {
+            for index in 0..<max(0, Int(count)) {
+                guard let name = attributes[5 * index], let value = attributes[5 * index + 3], let end = attributes[5 * index + 4] else { continue }
+                local[String(cString: name)] = Self.text(value, count: max(0, end - value))
+            }
+        }
+        let element = DAVElement(name: DAVName(namespace.map { String(cString: $0) } ?? "", name.map { String(cString: $0) } ?? ""),
+                                 attributes: local)
+        let (line, column) = place
+        stack.append(XMLNode(element: element, line: line, column: column, nodes: []))
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+    private func end() {
         guard failure == nil, var node = stack.popLast() else { return }
         node.element.children = node.nodes.map(\.element)
         if stack.isEmpty {
@@ -163,22 +220,10 @@ final class XMLTreeReader: NSObject, XMLParserDelegate {
         }
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) { take(string) }
-
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { take(String(decoding: CDATABlock, as: UTF8.self)) }
-
-    private func take(_ text: String) {
-        guard failure == nil, !stack.isEmpty else { return }
-        textBytes += text.utf8.count
+    private func take(_ text: UnsafePointer<xmlChar>?, _ length: Int32) {
+        guard failure == nil, !stack.isEmpty, let text, length > 0 else { return }
+        textBytes += Int(length)
         guard textBytes <= limits.maximumSize else { return fail(.tooLarge, "more than \(limits.maximumSize) bytes of text") }
-        stack[stack.count - 1].element.text += text
-    }
-
-    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(.malformed, "the reply declares the entity '\(name)'; a WebDAV reply has no DTD")
-    }
-
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
-        fail(.malformed, "the reply declares the external entity '\(name)'; a WebDAV reply has no DTD")
+        stack[stack.count - 1].element.text += Self.text(text, count: Int(length))
     }
 }

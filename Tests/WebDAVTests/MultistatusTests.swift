@@ -247,6 +247,34 @@ struct MultistatusTests {
         #expect(failure("")?.code == .malformed)
     }
 
+    @Test("character references and the predefined entities are replaced in text and attributes, CDATA is text, and a prefix names its namespace")
+    func textAsLibxml2GivesIt() throws {
+        let xml = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <d:multistatus xmlns:d="DAV:" xmlns:cal="urn:ietf:params:xml:ns:caldav"><d:response><d:href>/cal/a&amp;b.ics</d:href>
+            <d:propstat><d:prop><cal:supported-calendar-component-set><cal:comp name="V&#69;VENT"/><cal:comp name='VTODO'/></cal:supported-calendar-component-set>
+            <cal:calendar-data><![CDATA[BEGIN:VCALENDAR<&>]]>&#13;&#10;END:VCALENDAR&lt;</cal:calendar-data></d:prop>
+            <d:status>HTTP/1.1 200 OK</d:status></d:propstat></d:response></d:multistatus>
+            """
+        let reply = try Multistatus.read(Array(xml.utf8), requestURL: "http://127.0.0.1/cal/")
+        let response = try #require(reply.responses.first)
+        #expect(response.path == "/cal/a&b.ics")
+        #expect(response.supportedComponents == ["VEVENT", "VTODO"])
+        #expect(response.calendarData == "BEGIN:VCALENDAR<&>\r\nEND:VCALENDAR<")
+    }
+
+    @Test("a reply libxml2 finds ill-formed names libxml2's error code and where it stopped; a thousand of them read alike")
+    func libxml2Errors() throws {
+        // A mismatched end tag is libxml2's XML_ERR_TAG_NAME_MISMATCH (76).
+        let mismatched = "<multistatus xmlns=\"DAV:\">\n<response></responses></multistatus>"
+        let error = try #require(failure(mismatched))
+        #expect(error.code == .malformed)
+        #expect(error.description.contains("(libxml2 error 76)"), "\(error)")
+        #expect(error.line == 2)
+        // The parser keeps nothing between replies: the same answer every time.
+        for _ in 0..<1_000 { #expect(failure(mismatched)?.description == error.description) }
+    }
+
     @Test("entity declarations are refused, so that a small reply cannot expand into a huge one")
     func entities() throws {
         let laughs = """
@@ -272,7 +300,7 @@ struct MultistatusTests {
         #expect(try Multistatus.read(Array(long.utf8), requestURL: "http://127.0.0.1/").responses.count == 20)
     }
 
-    @Test("a reply that is not UTF-8 is refused with its place, not handed to XMLParser (which traps on such a name; found by the webdav fuzz target)")
+    @Test("a reply that is not UTF-8 is refused with its place before it is parsed (FoundationXML's XMLParser, used before libxml2, trapped on such a name; found by the webdav fuzz target)")
     func notUTF8() throws {
         var bytes = Array("<multistatus xmlns=\"DAV:\">\n<respo".utf8)
         bytes += [0xFF, 0xFF]
@@ -293,7 +321,7 @@ struct MultistatusTests {
         #expect(emoji.responses.map(\.path) == ["/😀"])
     }
 
-    @Test("a processing instruction other than the XML declaration is refused with its place (XMLParser crashes on one with no data; found by the webdav fuzz target)")
+    @Test("a processing instruction other than the XML declaration is refused with its place (FoundationXML's XMLParser, used before libxml2, crashed on one with no data; found by the webdav fuzz target)")
     func processingInstructions() throws {
         let error = try #require(failure("<?xml0ve?>\r<multistatus xmlns=\"DAV:\"/>"))
         #expect(error.code == .malformed)
