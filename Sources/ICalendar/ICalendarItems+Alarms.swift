@@ -60,7 +60,9 @@ extension ICalendarItems.Mapper {
             } else {
                 guard let property = component["TRIGGER"] else { throw fail("has no TRIGGER") }
                 consumed["TRIGGER"] = ["VALUE", "RELATED"]
-                if property[parameter: "VALUE"]?.uppercased() == "DATE-TIME" || !property.value.uppercased().contains("P") {
+                // A duration has a P; only p and P upper-case to P (on bytes: Foundation's contains(_:) cost a fortieth of an import).
+                let isDuration = property.value.utf8.contains { $0 == UInt8(ascii: "P") || $0 == UInt8(ascii: "p") }
+                if property[parameter: "VALUE"]?.uppercased() == "DATE-TIME" || !isDuration {
                     trigger = .absolute(Date(timeIntervalSince1970: TimeInterval(Self.instant(try time(property)))))
                 } else {
                     let duration: ICalendarDuration

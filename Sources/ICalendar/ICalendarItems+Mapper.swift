@@ -297,7 +297,17 @@ extension ICalendarItems {
 }
 
 extension StringProtocol {
+    /// Without the spaces and tabs at either end: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` takes off (tab, the Unicode
+    /// category Zs, and U+200B as CoreFoundation counts it), on the scalars rather than through
+    /// NSString, which took a twentieth of an import (chime-bench ical).
     var trimmedSpaces: String {
-        String(self).trimmingCharacters(in: .whitespaces)
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII ? scalar == " " || scalar == "\t" : scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = Substring(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return String(self) }
+        return String(Substring(scalars[first...last]))
     }
 }

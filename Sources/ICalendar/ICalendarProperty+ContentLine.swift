@@ -206,10 +206,14 @@ enum ICalendarContentLine {
     }
 
     /// The bytes as text, invalid UTF-8 as U+FFFD (noted in `repairs`).
+    /// Repaired exactly when the text's bytes are not those that came (a
+    /// U+FFFD put in stands where no valid sequence was): decoding and
+    /// comparing, as `String(validating:as:)` runs unspecialized here,
+    /// looking up generic metadata for every value (a sixteenth of an import).
     private static func utf8Text(_ bytes: UnsafeBufferPointer<UInt8>, repairs: inout Repairs) -> String {
-        if let text = String(validating: bytes, as: UTF8.self) { return text }
-        repairs.insert(.invalidUTF8)
-        return String(decoding: bytes, as: UTF8.self)
+        var text = String(decoding: bytes, as: UTF8.self)
+        if bytes.contains(where: { $0 >= 0x80 }) && !text.withUTF8({ $0.elementsEqual(bytes) }) { repairs.insert(.invalidUTF8) }
+        return text
     }
 
     /// A parameter value in `bytes[range]` with its RFC 6868 escapes

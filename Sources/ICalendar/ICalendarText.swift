@@ -49,15 +49,22 @@ public enum ICalendarText {
     /// break like `\n`, an unknown escape (`\:`, seen from Outlook) keeps the
     /// character after the backslash, a lone trailing backslash is kept.
     public static func unescape(_ value: some StringProtocol) -> String {
-        guard value.utf8.contains(UInt8(ascii: "\\")) else { return String(value) }
+        // On the contiguous bytes: through the UTF8View a value's bytes are read one witness call at a time.
+        var text = String(value)
+        return text.withUTF8 { unescape(bytes: $0) } ?? text
+    }
+
+    /// `unescape` of UTF-8 bytes; nil when they hold no backslash (the text is itself).
+    private static func unescape(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.contains(UInt8(ascii: "\\")) else { return nil }
         // On UTF-8 bytes: every escape is ASCII, and a byte after a
         // backslash that begins a multi-byte character is kept with the
         // rest of it, as the character would be (a String built a scalar
         // at a time cost a twentieth of an import).
         var out: [UInt8] = []
-        out.reserveCapacity(value.utf8.count)
+        out.reserveCapacity(bytes.count)
         var escaping = false
-        for byte in value.utf8 {
+        for byte in bytes {
             if escaping {
                 escaping = false
                 out.append(byte == UInt8(ascii: "n") || byte == UInt8(ascii: "N") ? UInt8(ascii: "\n") : byte)

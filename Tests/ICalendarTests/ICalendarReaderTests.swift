@@ -167,6 +167,21 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         #expect(reading.problems.isEmpty)
     }
 
+    @Test("a value is warned of exactly when it is not UTF-8: overlong, surrogate, truncated and stray bytes are; every length of valid sequence and a real U+FFFD are not")
+    func invalidUTF8Cases() throws {
+        let cases: [(bytes: [UInt8], valid: Bool)] = [
+            ([0xC0, 0xAF], false), ([0xED, 0xA0, 0x80], false), ([0xE2, 0x82], false), ([0xF4, 0x90, 0x80, 0x80], false), ([0x80], false),
+            ([0xF8, 0x88, 0x80, 0x80, 0x80], false), ([0xC3, 0xA9], true), ([0xE4, 0xB8, 0xAD], true), ([0xF0, 0x9F, 0x98, 0x80], true),
+            ([0xEF, 0xBF, 0xBD], true), ([0xE2, 0x82, 0xAC, 0xE2, 0x82], false),
+        ]
+        for (value, valid) in cases {
+            let bytes = Array("BEGIN:VCALENDAR\r\nSUMMARY:a".utf8) + value + Array("z\r\nEND:VCALENDAR\r\n".utf8)
+            let reading = try ICalendarReader().read(bytes)
+            #expect(reading.warnings.contains { $0.kind == .invalidUTF8 } == !valid, "\(value.map { String($0, radix: 16) })")
+            #expect(reading.components.first?["SUMMARY"]?.value == "a" + String(decoding: value, as: UTF8.self) + "z")
+        }
+    }
+
     @Test("CONTROL characters in values and parameters (a NUL in a UID) become U+FFFD, warned of by line; a tab and RFC 6868's ^n stay")
     func controlCharacters() throws {
         var bytes = Array("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:8C3A4F1E-".utf8)

@@ -106,3 +106,15 @@ import Testing
         #expect(throws: ICalendarValueError.self) { try ICalendarComponent.readUnmodelled("BEGIN:VLOCATION\r\n") }
     }
 }
+
+@Suite struct TrimmedSpacesTests {
+    @Test("values are trimmed of exactly what Foundation's trimmingCharacters(in: .whitespaces) takes off: tabs, every Zs space and U+200B, nothing else")
+    func trimsAsFoundationDoes() {
+        let samples = ["", " ", "\t\t", "2", " 2 ", "\t12\t", " a b ", "\u{00A0}3\u{3000}", "\u{2009}x\u{202F}", "\n4\n", "\r\n5 ", " \u{301}6",
+                       "7\u{200B}", "中文 ", " 😀 ", "\u{1680}8\u{205F}", "x\u{0085}"]
+        for sample in samples {
+            #expect(sample.trimmedSpaces == sample.trimmingCharacters(in: .whitespaces), "\(sample.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(Substring(sample).trimmedSpaces == sample.trimmingCharacters(in: .whitespaces))
+        }
+    }
+}
