@@ -9,7 +9,7 @@ import Testing
 struct ContribScriptsTests {
     static let root = PackagePaths.root
 
-    static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4", "libsecret-tools"]
+    static let runPackages = ["tzdata", "pkg-config", "libsqlite3-dev", "libnotify-dev", "libcurl4", "libsecret-tools", "libxml2-dev"]
     static let testOnly = ["dbus-daemon", "dbus-bin", "xvfb", "dunst", "desktop-file-utils", "libxml2-utils", "groff-base", "man-db",
                            "bash-completion", "systemd", "python3", "python3-venv", "libical-dev", "openssl", "gnome-keyring"]
 
