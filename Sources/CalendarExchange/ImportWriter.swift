@@ -8,9 +8,9 @@ import CalendarStore
 /// same rules as the whole file), and `CalendarImport.apply` writes the
 /// rest. The caller holds one transaction around `plan` and `apply`
 /// (`CalendarStore.importTransaction`, which also keeps the page cache
-/// small while the pieces are written), so
-/// that the import is still all or nothing: a file with faults it will not
-/// skip, a write that fails, roll it all back.
+/// small while the pieces are written), so that the import is still all
+/// or nothing: a file with faults it will not skip, a write that fails,
+/// roll it all back.
 ///
 /// Without a store it only counts (`chime import --check`, and a first
 /// look before a new store is made), holding no more than the writer does.

@@ -231,10 +231,6 @@ extension CalendarStore {
         return try alarms(ofItems: [item])[item] ?? []
     }
 
-    /// The alarms of many items in one query, by item, in position order.
-    /// The items are joined from a JSON array rather than matched with IN,
-    /// which has SQLite copy the list into a temporary b-tree first (twice
-    /// the cost); the join gives no order, so positions are read and sorted.
     /// The alarms of `items`, read by going through every alarm of the
     /// store in order (for many items: see `storedItems(where:_:many:)`).
     func alarms(ofAny items: Set<ItemIdentifier>) throws -> [ItemIdentifier: [Alarm]] {
@@ -250,6 +246,10 @@ extension CalendarStore {
         return found
     }
 
+    /// The alarms of many items in one query, by item, in position order.
+    /// The items are joined from a JSON array rather than matched with IN,
+    /// which has SQLite copy the list into a temporary b-tree first (twice
+    /// the cost); the join gives no order, so positions are read and sorted.
     func alarms(ofItems items: [ItemIdentifier]) throws -> [ItemIdentifier: [Alarm]] {
         guard !items.isEmpty else { return [:] }
         if items.count == 1 {

@@ -87,22 +87,14 @@ enum ImportCommand: Command {
         // pieces while it is read (ImportWriter), so that its items are
         // never all held, and a fault it will not skip rolls all back.
         let store = try StoreOptions.open(parsed, context: context, command: command, newStoreDefault: newStoreDefault)
-        let (plans, reports): ([CalendarImport.Plan], [ImportReport])
-        do {
-            (plans, reports) = try store.importTransaction { () throws(CommandFailure) -> ([CalendarImport.Plan], [ImportReport]) in
-                let writer = ImportWriter(store: store)
-                let plans = try plan(files, into: store, writer: writer, parsed: parsed, context: context)
-                let faults = plans.flatMap(\.faults)
-                if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
-                let reports = try StoreOptions.run(command) { () throws(StoreError) in
-                    try CalendarImport.apply(plans, store: store, writer: writer)
-                }
-                return (plans, reports)
-            }
-        } catch let failure as CommandFailure {
-            throw failure
-        } catch {
-            throw StoreOptions.failure(error as? StoreError ?? .unusable(path: store.path, reason: String(describing: error)), command: command)
+        let (plans, reports) = try StoreOptions.transaction(store, command, forImport: true) {
+            () throws(CommandFailure) -> ([CalendarImport.Plan], [ImportReport]) in
+            let writer = ImportWriter(store: store)
+            let plans = try plan(files, into: store, writer: writer, parsed: parsed, context: context)
+            let faults = plans.flatMap(\.faults)
+            if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
+            let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store, writer: writer) }
+            return (plans, reports)
         }
         for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
         report(plans, reports: reports, parsed: parsed, context: context)

@@ -135,10 +135,11 @@ enum StoreOptions {
     /// Runs a command's look-ups and the writes that depend on them as one
     /// store transaction (see `CalendarStore.transaction`), so that another
     /// `chime` writing at the same time cannot come between them.
-    static func transaction<T>(_ store: CalendarStore, _ command: String,
+    /// `forImport`: as `CalendarStore.importTransaction` (an import written in pieces).
+    static func transaction<T>(_ store: CalendarStore, _ command: String, forImport: Bool = false,
                                _ body: () throws(CommandFailure) -> T) throws(CommandFailure) -> T {
         do {
-            return try store.transaction(body)
+            return try forImport ? store.importTransaction(body) : store.transaction(body)
         } catch let failure as CommandFailure {
             throw failure
         } catch let error as StoreError {
