@@ -322,6 +322,9 @@ extension Daemon {
         watchedSince = clock.now
         log("chimed: opened \(options.storePath)")
         wake()
+        // Another file: its feeds and accounts are its own.
+        armSubscriptions()
+        requestSync(after: options.syncDelay)
     }
 
     /// Another daemon took the store's lock (it was removed while this one

@@ -34,7 +34,7 @@ extension Daemon {
     func refreshSubscriptions() {
         dispatchPrecondition(condition: .onQueue(queue))
         subscriptionTimer = nil
-        guard let refresher = options.subscriptions, !refreshing else { return }
+        guard let refresher = options.subscriptions, !refreshing, store != nil else { return }
         refreshing = true
         subscriptionsRefreshedAt = clock.now
         let path = options.storePath, now = Int64(clock.now.rounded(.down)), log = self.log

@@ -59,7 +59,9 @@ extension Daemon {
         dispatchPrecondition(condition: .onQueue(queue))
         syncTimer?.source.cancel()
         syncTimer = nil
-        guard let syncer = options.sync, !syncing else { return }
+        // No store (it was removed): the syncer would find nothing to sync.
+        // The store coming back asks again.
+        guard let syncer = options.sync, !syncing, store != nil else { return }
         syncing = true
         syncCount += 1
         let before = try? store?.changeCounter()

@@ -52,22 +52,27 @@ public final class CalendarStore {
 
     /// Opens the store at `path`, creating it (folder 0700, file 0600) and
     /// migrating its schema as needed. `readOnly` opens an existing store
-    /// without ever writing to it. A store made now starts with
+    /// without ever writing to it; `creating: false` opens an existing one
+    /// for writing, and refuses when there is none (a background writer of
+    /// a daemon whose store was removed must not put an empty one in its
+    /// place, whose WAL a store renamed there next would be read with).
+    /// A store made now starts with
     /// `defaultCalendar` (by default a new one titled `defaultCalendarTitle`)
     /// as the default for events and reminders: what a plan made against an
     /// empty store in memory targets.
-    public init(path: String, readOnly: Bool = false, machineTimeZone: TimeZoneRules = .current(),
+    public init(path: String, readOnly: Bool = false, creating: Bool = true, machineTimeZone: TimeZoneRules = .current(),
                 now: @escaping @Sendable () -> Date = { Date() }, defaultCalendar: ItemCalendar? = nil) throws(StoreError) {
         self.path = path
         self.machineTimeZone = machineTimeZone
         self.now = now
         self.isReadOnly = readOnly
+        if !creating && !FileManager.default.fileExists(atPath: path) { throw .unusable(path: path, reason: "there is no store there") }
         do {
             if readOnly {
                 database = try Database(path: path, options: .readOnly)
             } else {
-                try Database.createParentDirectory(of: path, permissions: 0o700)
-                database = try Database(path: path, options: DatabaseOptions(filePermissions: 0o600))
+                if creating { try Database.createParentDirectory(of: path, permissions: 0o700) }
+                database = try Database(path: path, options: DatabaseOptions(access: creating ? .readWriteCreate : .readWrite, filePermissions: 0o600))
                 // SQLite's default 2 MB page cache spills a large batch to the
                 // WAL page by page before it commits; 32 MB is allocated only
                 // as used.

@@ -21,7 +21,7 @@ public struct AccountSyncer: CalendarSyncing {
     public func syncAccounts(storePath: String, log: @Sendable (String) -> Void) -> CalendarSyncResult {
         let store: CalendarStore
         do {
-            store = try CalendarStore(path: storePath, machineTimeZone: machineZone())
+            store = try CalendarStore(path: storePath, creating: false, machineTimeZone: machineZone())
         } catch {
             log("chimed: sync: \(error)")
             return CalendarSyncResult(hasAccounts: true, changeCounter: nil)

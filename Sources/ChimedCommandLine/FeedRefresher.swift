@@ -11,7 +11,7 @@ struct FeedRefresher: SubscriptionRefreshing {
 
     func refreshDue(storePath: String, now: Int64, log: @Sendable (String) -> Void) {
         do {
-            let store = try CalendarStore(path: storePath, machineTimeZone: machineZone())
+            let store = try CalendarStore(path: storePath, creating: false, machineTimeZone: machineZone())
             for subscription in try store.subscriptionsDue(at: now) {
                 let outcome = try SubscriptionRefresh.refresh(subscription, store: store, now: now)
                 let name = "'\(outcome.calendar.title)'"

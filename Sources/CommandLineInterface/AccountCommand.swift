@@ -45,12 +45,7 @@ enum AccountCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        guard let action = parsed.positionals.first else {
-            throw .usage("chime account: missing add, list or remove (see 'chime account --help')")
-        }
-        let command = "chime account \(action)"
-        var rest = parsed
-        rest.positionals.removeFirst()
+        let (action, command, rest) = try parsed.action(of: "chime account", among: ["add", "list", "remove"]).parts
         if action != "add", parsed[user] != nil || parsed[passwordCommand] != nil || parsed[passwordStdin] || parsed[accountName] != nil {
             throw .usage("\(command): --user, --password-command, --password-stdin and --name are for 'chime account add'")
         }
@@ -83,7 +78,7 @@ enum AccountCommand: Command {
                 }
             }
         default:
-            throw .usage("chime account: unknown action '\(action)': add, list or remove (see 'chime account --help')")
+            preconditionFailure("\(command): action(of:among:) took an action with no case here")
         }
     }
 

@@ -22,12 +22,7 @@ enum CalendarCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        guard let action = parsed.positionals.first else {
-            throw .usage("chime calendar: missing add, remove or rename (see 'chime calendar --help')")
-        }
-        let command = "chime calendar \(action)"
-        var rest = parsed
-        rest.positionals.removeFirst()
+        let (action, command, rest) = try parsed.action(of: "chime calendar", among: ["add", "remove", "rename"]).parts
         if parsed[ChimeOptions.color] != nil && action != "add" { throw .usage("\(command): --color is for 'chime calendar add'") }
         if parsed[ChimeOptions.yes] && action != "remove" { throw .usage("\(command): --yes is for 'chime calendar remove'") }
         let store: CalendarStore
@@ -68,8 +63,7 @@ enum CalendarCommand: Command {
             }
             if !parsed[ChimeOptions.json] { context.standardOutput("renamed calendar '\(names[0])' to '\(calendar.title)'") }
         default:
-            throw .usage("chime calendar: unknown action '\(action)'; expected add, remove or rename (see 'chime calendar --help')"
-                         + Suggestion.hint(for: action, among: ["add", "remove", "rename"]))
+            preconditionFailure("\(command): action(of:among:) took an action with no case here")
         }
         if parsed[ChimeOptions.json] {
             let json = ItemJSON(machine: context.machineTimeZone(), calendars: [])

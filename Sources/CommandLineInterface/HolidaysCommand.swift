@@ -44,10 +44,8 @@ enum HolidaysCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        let action = parsed.positionals.first ?? "list"
-        let command = action == "list" ? "chime holidays" : "chime holidays \(action)"
-        var rest = parsed
-        if !rest.positionals.isEmpty { rest.positionals.removeFirst() }
+        let (action, command, rest) = try parsed.action(of: "chime holidays", among: ["list", "status", "import", "update", "week"],
+                                                        implicit: "list").parts
         if parsed[ChimeOptions.year] != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
         if parsed[ChimeOptions.from] != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
         switch action {
@@ -57,8 +55,7 @@ enum HolidaysCommand: Command {
         case "update": try update(rest, context: context, command: command)
         case "week": try week(rest, context: context, command: command)
         default:
-            throw .usage("chime holidays: unknown action '\(action)'; expected status, import, update or week (see 'chime holidays --help')"
-                         + Suggestion.hint(for: action, among: ["status", "import", "update", "week"]))
+            preconditionFailure("\(command): action(of:among:) took an action with no case here")
         }
     }
 

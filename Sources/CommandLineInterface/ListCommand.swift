@@ -27,16 +27,7 @@ enum ListCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        guard let kind = parsed.positionals.first else {
-            throw .usage("chime list: missing 'events' or 'reminders' (see 'chime list --help')")
-        }
-        guard kind == "events" || kind == "reminders" else {
-            throw .usage("chime list: unknown kind '\(kind)'; expected 'events' or 'reminders' (see 'chime list --help')"
-                         + Suggestion.hint(for: kind, among: ["events", "reminders"]))
-        }
-        let command = "chime list \(kind)"
-        var rest = parsed
-        rest.positionals.removeFirst()
+        let (kind, command, rest) = try parsed.action(of: "chime list", among: ["events", "reminders"], word: "kind").parts
         let (_, checked, store) = try StoreOptions.start(rest, access: .reading, context: context,
                                                          command: command) { parsed, _ throws(CommandFailure) in
             let filters = [ChimeOptions.incomplete, ChimeOptions.completed, ChimeOptions.all].map(\.spec).filter(parsed.has).map(\.name)

@@ -1,7 +1,7 @@
 @testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
-import ChimedCommandLine
+@testable import ChimedCommandLine
 import Foundation
 import Synchronization
 import TestSupport
@@ -202,5 +202,42 @@ struct DaemonSyncTests {
         clock.advance(by: 3_600)
         usleep(200_000)
         #expect(daemon.queue.sync { (daemon.syncCount, daemon.syncTimer == nil) } == (1, true))
+    }
+
+    @Test("while its store is gone, chimed asks its syncer for nothing, and the syncer and refresher never make a store at the path; the store back, a sync follows")
+    func noSyncWithoutStore() throws {
+        let scratch = Scratch(zone: "UTC")
+        scratch.ok("calendars")
+        let clock = ManualClock(now: Self.start)
+        let lines = Mutex<[String]>([])
+        let daemon = try Self.daemon(scratch, clock: clock, notifier: PressingNotifier()) { line in lines.withLock { $0.append(line) } }
+        defer { daemon.shutdown() }
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
+        let kept = scratch.folder + "/kept.db"
+        try FileManager.default.moveItem(atPath: scratch.path, toPath: kept)
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.store == nil } }, "\(lines.withLock { $0 })")
+
+        // A sync asked for and due: none runs, and nothing appears at the path.
+        daemon.queue.sync { daemon.syncAfterCommand() }
+        clock.advance(by: 3_600)
+        usleep(300_000)
+        #expect(daemon.queue.sync { daemon.syncCount } == 1)
+        #expect(!FileManager.default.fileExists(atPath: scratch.path))
+
+        // Called anyway, as a sync that started just before the store went would be.
+        let heard = Mutex<[String]>([])
+        let result = AccountSyncer(machineZone: { .utc }).syncAccounts(storePath: scratch.path) { line in heard.withLock { $0.append(line) } }
+        var said = heard.withLock { $0 }
+        #expect(result.changeCounter == nil && said == ["chimed: sync: cannot use the store at \(scratch.path): there is no store there"], "\(said)")
+        FeedRefresher(machineZone: { .utc }).refreshDue(storePath: scratch.path, now: Int64(Self.start)) { line in heard.withLock { $0.append(line) } }
+        said = heard.withLock { $0 }
+        #expect(said.last?.hasPrefix("chimed: subscriptions: ") == true && said.last?.hasSuffix("there is no store there") == true, "\(said)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path) && !FileManager.default.fileExists(atPath: scratch.path + "-wal"))
+
+        // Back: opened, and a sync follows (the delay is on the test's clock).
+        try FileManager.default.moveItem(atPath: kept, toPath: scratch.path)
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.store != nil && daemon.syncTimer != nil } }, "\(lines.withLock { $0 })")
+        clock.advance(by: 3_600)
+        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 2 && !daemon.syncing } })
     }
 }

@@ -95,7 +95,7 @@ struct ListAndAgendaTests {
         let scratch = Scratch()
         scratch.ok("status")
         scratch.add("reminder", "Something")
-        try scratch.refuses(["list"], status: 64, mentioning: ["missing 'events' or 'reminders'"])
+        try scratch.refuses(["list"], status: 64, mentioning: ["missing events or reminders"])
         try scratch.refuses(["list", "todos"], status: 64, mentioning: ["'todos'"])
         try scratch.refuses(["list", "events", "--completed"], status: 64, mentioning: ["--completed is for reminders"])
         try scratch.refuses(["list", "reminders", "--completed", "--incomplete"], status: 64, mentioning: ["give one of"])
