@@ -66,11 +66,12 @@ extension Daemon {
         let remembered = try ledger.shownNotifications()
         for (index, shown) in remembered.enumerated() {
             let notification = ShownNotificationID(id: shown.serverID, server: shown.server)
-            guard let (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
+            guard var (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
                 notifier.close(notification)
                 try ledger.forgetShown(keys: [shown.rootKey])
                 continue
             }
+            firing.isReadOnly = (try? store.takesChanges(item: firing.itemIdentifier)) == false
             do {
                 let now = try notifier.present(firing, late: late, replacing: notification)
                 remember(firing, late: late, shown: now)

@@ -109,7 +109,8 @@ extension Daemon {
         try ledger.record(undelivered.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.second) })
         var onTime: [FiringKey] = [], late: [FiringKey] = []
         var shown = 0
-        for firing in undelivered {
+        for var firing in undelivered {
+            firing.isReadOnly = (try? store.takesChanges(item: firing.itemIdentifier)) == false
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend or a wait for a server).
             // A location firing is shown when its fix arrives, which is its time.

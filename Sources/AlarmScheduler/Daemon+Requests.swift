@@ -83,9 +83,15 @@ extension Daemon {
                 wake()
             case .done:
                 if let firing, firing.kind == .reminder {
-                    try ledger.complete(firing.itemIdentifier, in: store)
+                    // A notification shown before its calendar became read-only
+                    // still has Done: answered as Dismiss, not refused.
+                    if try store.takesChanges(item: firing.itemIdentifier) {
+                        try ledger.complete(firing.itemIdentifier, in: store)
+                        log("chimed: completed '\(firing.title)'")
+                    } else {
+                        log("chimed: '\(firing.title)' is in a read-only calendar: dismissed, not completed")
+                    }
                     try ledger.dismiss(key)
-                    log("chimed: completed '\(firing.title)'")
                 }
                 forgetShown(key)
                 notifier.withdraw(key: key)

@@ -31,6 +31,10 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// Shown again after a restart: the run that was showing it stopped
     /// before it was marked shown, so it may never have reached the screen.
     public var interrupted = false
+    /// The item's calendar takes no changes (a subscription, a read-only
+    /// collection): a reminder's notification offers no Done, which the
+    /// store would refuse. The daemon sets it as it shows the firing.
+    public var isReadOnly = false
 
     /// When the crossing happened (the fix's time), which a snoozed
     /// location firing rings after.

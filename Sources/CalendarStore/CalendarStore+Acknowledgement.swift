@@ -53,6 +53,17 @@ extension CalendarStore {
         try self.calendar(identifier: calendar).allowsContentModifications
     }
 
+    /// Whether the item's calendar takes changes (true for an item not in
+    /// the store: there is nothing to refuse). A notification asks before it
+    /// offers Done, which would be refused.
+    public func takesChanges(item identifier: ItemIdentifier) throws(StoreError) -> Bool {
+        let allowed: Bool? = try StoreError.wrap {
+            try database.scalar("SELECT c.allows_modifications FROM items i JOIN calendars c ON c.id = i.calendar_id WHERE i.id = ?",
+                                [identifier.rawValue])
+        }
+        return allowed ?? true
+    }
+
     /// Whether the item's kept iCalendar lines invite anyone (an ATTENDEE at its top level).
     static func hasAttendees(_ origin: ICalendarOrigin?) -> Bool {
         guard let text = origin?.unmodelled else { return false }

@@ -95,7 +95,7 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
             summary: FiringText.summary(for: firing),
             body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: options.clock.second),
             urgency: options.urgency, category: options.category, sound: replacing == nil,
-            actions: Self.actions(for: firing.kind, snoozeSeconds: options.snoozeSeconds))
+            actions: Self.actions(for: firing.kind, readOnly: firing.isReadOnly, snoozeSeconds: options.snoozeSeconds))
         let core = self.core, appName = options.appName
         return try thread.call(watchdog: options.watchdog) { () throws(NotificationError) -> ShownNotificationID? in
             try SessionBus.connect(address: address, appName: appName)
@@ -142,13 +142,14 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         thread.post { core.withdraw(key: key) }
     }
 
-    /// The buttons of a firing: Snooze, Done for reminders, Dismiss, and the
+    /// The buttons of a firing: Snooze, Done for reminders that can be
+    /// completed (not those of a read-only calendar), Dismiss, and the
     /// default action (a click on the notification).
-    static func actions(for kind: ItemKind, snoozeSeconds: Int64) -> [NotificationAction] {
+    static func actions(for kind: ItemKind, readOnly: Bool = false, snoozeSeconds: Int64) -> [NotificationAction] {
         var actions = [NotificationAction(id: "default", label: "Open", response: .open),
                        NotificationAction(id: "snooze", label: FiringText.snoozeLabel(seconds: snoozeSeconds),
                                           response: .snooze(seconds: snoozeSeconds))]
-        if kind == .reminder { actions.append(NotificationAction(id: "done", label: "Done", response: .done)) }
+        if kind == .reminder && !readOnly { actions.append(NotificationAction(id: "done", label: "Done", response: .done)) }
         actions.append(NotificationAction(id: "dismiss", label: "Dismiss", response: .dismiss))
         return actions
     }

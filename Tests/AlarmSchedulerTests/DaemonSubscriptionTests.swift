@@ -52,4 +52,52 @@ struct DaemonSubscriptionTests {
         #expect(DaemonInProcessTests.waitUntil(seconds: 30) { refresher.count == 2 })
         #expect(refresher.calls.withLock { $0 } == [start, start + 3_600]) // 2026-12-01T10:00:00Z
     }
+
+    /// A notifier that records and can press a button, as a person would.
+    final class PressingNotifier: Notifier {
+        let shown = Mutex<[Firing]>([])
+        let handler = Mutex<(@Sendable (String, NotificationResponse) -> Void)?>(nil)
+        func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
+        func showNotice(title: String, body: String) throws {}
+        func onResponse(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) { self.handler.withLock { $0 = handler } }
+        func press(_ response: NotificationResponse, on firing: Firing) { handler.withLock { $0 }?(firing.key, response) }
+    }
+
+    @Test("a subscribed calendar's reminder rings marked read-only, so its notification has no Done; a Done pressed anyway dismisses it without an error, and a local reminder's Done completes it")
+    func readOnlyReminderDone() throws {
+        let (folder, runtime, storePath) = try DaemonInProcessTests.makeFolder("read-only-done")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let team = ItemCalendar(title: "Team", kind: .subscribed(url: "https://example.com/team.ics"), allowsContentModifications: false)
+        try store.save(team)
+        let due = ItemTime.zoned(TimeZoneRules.utc.localTime(at: DaemonInProcessTests.start + 60), zone: "UTC") // 2026-12-01T09:01:00Z
+        let subscribed = Reminder(calendarIdentifier: team.identifier, title: "Team review", due: due, alarms: [Alarm(trigger: .relative(seconds: 0))])
+        try store.asSource { () throws(StoreError) in try store.save(subscribed) }
+        let local = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Own", due: due,
+                             alarms: [Alarm(trigger: .relative(seconds: 0))])
+        try store.save(local)
+
+        let clock = ManualClock(now: Double(DaemonInProcessTests.start))
+        let notifier = PressingNotifier()
+        let lines = Mutex<[String]>([])
+        let daemon = Daemon(options: DaemonInProcessTests.options(storePath: storePath, runtime: runtime, clock: clock), notifier: notifier,
+                            log: { line in lines.withLock { $0.append(line) } })
+        try daemon.start()
+        defer { daemon.shutdown() }
+        clock.advance(by: 60)
+        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        let shown = notifier.shown.withLock { $0 }
+        let readOnly = try #require(shown.first { $0.title == "Team review" })
+        let own = try #require(shown.first { $0.title == "Own" })
+        #expect(readOnly.isReadOnly && !own.isReadOnly)
+
+        notifier.press(.done, on: readOnly)
+        notifier.press(.done, on: own)
+        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { daemon.queue.sync { daemon.onScreen.isEmpty } }, "\(lines.withLock { $0 })")
+        let said = lines.withLock { $0 }
+        #expect(said.contains("chimed: 'Team review' is in a read-only calendar: dismissed, not completed"), "\(said)")
+        #expect(said.contains("chimed: completed 'Own'") && !said.contains { $0.contains("cannot answer") }, "\(said)")
+        #expect(try store.reminder(identifier: subscribed.identifier).isCompleted == false)
+        #expect(try store.reminder(identifier: local.identifier).isCompleted)
+    }
 }

@@ -134,13 +134,15 @@ struct FiringTextTests {
         #expect(FiringText.snoozeLabel(seconds: 90) == "Snooze 90 s")
     }
 
-    @Test("reminders get Done, events do not; every firing gets the default action, Snooze and Dismiss")
+    @Test("reminders get Done, events and read-only reminders do not; every firing gets the default action, Snooze and Dismiss")
     func actions() {
         let event = DesktopNotifier.actions(for: .event, snoozeSeconds: 300).map(\.id)
         let reminder = DesktopNotifier.actions(for: .reminder, snoozeSeconds: 300)
         #expect(event == ["default", "snooze", "dismiss"])
         #expect(reminder.map(\.id) == ["default", "snooze", "done", "dismiss"])
         #expect(reminder[1].response == .snooze(seconds: 300))
+        // A read-only calendar's reminder cannot be completed here.
+        #expect(DesktopNotifier.actions(for: .reminder, readOnly: true, snoozeSeconds: 300).map(\.id) == ["default", "snooze", "dismiss"])
     }
 }
 
