@@ -37,7 +37,7 @@ extension ICalendarBenchmark {
             guard !bytes.isEmpty else { throw BenchmarkError(description: "export wrote nothing") }
             // Counted, not flattened (allEvents copies every event into a new array).
             return items.events.reduce(0) { $0 + 1 + $1.detached.count }
-        })
+        }, importedStore: { imported.withLock { $0 } })
     }
 
     /// The import step: `path` read, mapped and saved into a new store at

@@ -33,12 +33,15 @@ public struct ICalendarBenchmark {
         public var importFile: ((String) throws -> Int)?
         /// The imported events written out again as iCalendar text.
         public var export: ((String) throws -> Int)?
+        /// The store the last import made, for the floor; the benchmark removes its folder when it ends.
+        public var importedStore: (() -> String?)?
 
         public init(parse: ((String) throws -> Int)? = nil, importFile: ((String) throws -> Int)? = nil,
-                    export: ((String) throws -> Int)? = nil) {
+                    export: ((String) throws -> Int)? = nil, importedStore: (() -> String?)? = nil) {
             self.parse = parse
             self.importFile = importFile
             self.export = export
+            self.importedStore = importedStore
         }
     }
 
@@ -46,7 +49,10 @@ public struct ICalendarBenchmark {
         let contents = Self.calendar(events: events)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chime-ical-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        defer {
+            try? FileManager.default.removeItem(atPath: folder)
+            if let imported = chime.importedStore?() { try? FileManager.default.removeItem(atPath: (imported as NSString).deletingLastPathComponent) }
+        }
         let path = keptPath ?? folder + "/decade.ics"
         try contents.text.write(toFile: path, atomically: false, encoding: .utf8)
         let bytes = contents.text.utf8.count
@@ -98,6 +104,14 @@ public struct ICalendarBenchmark {
             var beside = peerMilliseconds.map { String(format: "; %.2fx libical's parse", median / max($0, 1e-9)) } ?? ""
             if let target, peerMilliseconds != nil { beside += String(format: ", target ≤ %.0fx", target) }
             report(String(format: "%@ %8.1f ms    (%d events%@)", label, median, handled, beside))
+        }
+        if onlySteps?.contains("import") ?? true, let imported = chime.importedStore?() {
+            let floor = try Self.storeFloor(of: imported, folder: folder, runs: parses)
+            let median = floor.milliseconds.sorted()[floor.milliseconds.count / 2]
+            let beside = peerMilliseconds.map { String(format: "%.2fx libical's parse, under the import's target of %.0fx", median / max($0, 1e-9), Self.importTimeTarget) } ?? ""
+            report(String(format: "sqlite rows alone (floor)        %8.1f ms    (fastest %.1f ms; the %d items and %d alarms the import wrote, inserted again "
+                          + "into an empty copy of its store with the change log suspended; %@)",
+                          median, floor.milliseconds.min() ?? 0, floor.items, floor.alarms, beside))
         }
         if chime.importFile != nil, onlySteps?.contains("import") ?? true {
             // See ICalendarBenchmark+Memory.swift: cold counts the code paged in for the first time, warm what the data costs.

@@ -103,7 +103,7 @@ extension CalendarStore {
     private enum Precedence { case newer, older, same }
 
     /// The page cache an import writes through, in kilobytes (see `importChecked`).
-    static let importPageCacheKilobytes: Int64 = 512
+    public static let importPageCacheKilobytes: Int64 = 512
 
     /// What an import does with one item of its batch (or one it removes),
     /// in the batch's order.
