@@ -106,6 +106,21 @@ extension DesktopNotifierTests {
                     "chimed: \(daemon.printed)")
         }
 
+        @Test("a subscribed (read-only) calendar's reminder reaches dunst with Snooze and Dismiss but no Done, which the store would refuse")
+        func readOnlyHasNoDone() throws {
+            let team = ItemCalendar(title: "Team", kind: .subscribed(url: "https://example.com/team.ics"), allowsContentModifications: false)
+            try store.save(team)
+            let due = Int64(Date().timeIntervalSince1970.rounded(.up)) + 1
+            try store.asSource { () throws(StoreError) in
+                try store.save(Reminder(calendarIdentifier: team.identifier, title: "Team review", due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),
+                                        alarms: [Alarm(trigger: .relative(seconds: 0))]))
+            }
+            let daemon = try startDaemon()
+            defer { daemon.stop() }
+            let call = try #require(server.notify(summary: "Team review", within: 6), "chimed: \(daemon.printed)")
+            #expect(call.actions.map(\.id) == ["default", "snooze", "dismiss"])
+        }
+
         @Test("Snooze from dunst's menu brings it back after the snooze; snoozed again while on screen, it comes back in its place")
         func snoozeComesBack() throws {
             let daemon = try startDaemon()
