@@ -127,6 +127,6 @@ enum ChimeOptions {
     static let dismiss = Flag("--dismiss", help: "drop a pending snooze")
     static let color = Option("--color", value: "#RRGGBB", help: "the calendar's colour (add)")
     static let yes = Flag("--yes", short: "-y", help: "remove the calendar's items with it (remove)")
-    static let region = Option("--region", value: "CODE", help: "the workday calendar (default cn, the only one so far)")
+    static let region = Option("--region", value: "CODE", help: "the workday calendar").defaulting(to: "cn", shown: "cn, the only one so far")
     static let year = Option("--year", value: "YEAR", help: "the year to list")
 }

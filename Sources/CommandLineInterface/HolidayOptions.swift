@@ -7,7 +7,7 @@ import HolidayCalendars
 enum HolidayOptions {
     /// `--region`, lower-cased; a region needs bundled or imported data.
     static func region(_ parsed: ParsedArguments, store: CalendarStore?, command: String) throws(CommandFailure) -> String {
-        let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
+        let region = parsed[ChimeOptions.region].lowercased()
         if HolidayData.bundledRegions.contains(region) { return region }
         if let store, !(try StoreOptions.run(command) { () throws(StoreError) in try store.importedHolidayYears(region: region) }).isEmpty {
             return region

@@ -138,7 +138,7 @@ enum HolidaysCommand: Command {
         let (_, years, store) = try StoreOptions.start(parsed, positionals: nil, access: .writing, context: context,
                                                        command: command) { parsed, paths throws(CommandFailure) in
             guard !paths.isEmpty else { throw .usage("\(command): name one or more FILEs (see 'chime holidays --help')") }
-            let region = (parsed[ChimeOptions.region] ?? "cn").lowercased()
+            let region = parsed[ChimeOptions.region].lowercased()
             var years: [HolidayYear] = []
             for path in paths {
                 guard FileManager.default.fileExists(atPath: path) else { throw .notFound("\(command): no file '\(path)'") }

@@ -17,12 +17,12 @@ enum MissedCommand: Command {
         listed once as not done: the reminder moved on, and rings for the next.
         """, epilogue: StoreOptions.exitStatusHelp)
 
-    static let count = ChimeOptions.count(in: 1...10_000, help: "how many (default 20, at most 10000)")
+    static let count = ChimeOptions.count(in: 1...10_000, help: "how many, at most 10000").defaulting(to: 20, shown: "20")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = syntax.name
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
-        let count = parsed[Self.count] ?? 20
+        let count = parsed[Self.count]
         let now = context.second()
         let missed = try StoreOptions.run(command) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.

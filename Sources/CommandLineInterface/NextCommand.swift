@@ -21,12 +21,12 @@ enum NextCommand: Command {
         listed.
         """, epilogue: StoreOptions.exitStatusHelp)
 
-    static let count = ChimeOptions.count(in: 0...10_000, help: "how many firings (default 10, at most 10000)")
+    static let count = ChimeOptions.count(in: 0...10_000, help: "how many firings, at most 10000").defaulting(to: 10, shown: "10")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = syntax.name
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
-        let count = parsed[Self.count] ?? 10
+        let count = parsed[Self.count]
         let zone = context.machineTimeZone()
         let now = context.second()
         var after = now

@@ -46,7 +46,7 @@ enum RRuleCommand: Command {
         64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
         """)
 
-    static let count = ChimeOptions.count(in: 0...Int.max, help: "how many occurrences to print (default 10)")
+    static let count = ChimeOptions.count(in: 0...Int.max, help: "how many occurrences to print").defaulting(to: 10, shown: "10")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
@@ -56,7 +56,7 @@ enum RRuleCommand: Command {
                 : "chime rrule: expected one RULE, got \(parsed.positionals.count) arguments; quote the rule")
         }
         guard let startText = parsed[ChimeOptions.start] else { throw .usage("chime rrule: missing --start") }
-        let count = parsed[Self.count] ?? 10
+        let count = parsed[Self.count]
         let rule: RecurrenceRule
         do {
             rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))

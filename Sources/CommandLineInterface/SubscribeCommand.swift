@@ -25,12 +25,12 @@ enum SubscribeCommand: Command {
         URL's host)
         """)
     static let every = Option("--every", value: "DURATION", help: """
-        how often chimed downloads it again: at least 1m, at most 366d (default 1d)
+        how often chimed downloads it again: at least 1m, at most 366d
         """, convert: { text in
             (try? DurationExpression(text)).flatMap {
                 (Subscription.minimumRefreshInterval...Subscription.maximumRefreshInterval).contains(Int64($0.seconds)) ? Int64($0.seconds) : nil
             }
-        })
+        }).defaulting(to: 86_400, shown: "1d")
 
     static var changesStore: Bool { true }
 
@@ -47,7 +47,7 @@ enum SubscribeCommand: Command {
         let outcome = try StoreOptions.run(command) { () throws(StoreError) -> SubscriptionRefresh.Outcome in
             let calendar = ItemCalendar(title: title, kind: .subscribed(url: url), allowsContentModifications: false)
             try store.save(calendar)
-            let subscription = Subscription(calendarIdentifier: calendar.identifier, url: url, refreshInterval: parsed[every] ?? 86_400)
+            let subscription = Subscription(calendarIdentifier: calendar.identifier, url: url, refreshInterval: parsed[every])
             try store.saveSubscription(subscription)
             var outcome = try SubscriptionRefresh.refresh(subscription, store: store, now: now)
             if outcome.failure != nil {

@@ -102,3 +102,20 @@ extension DeclaredOption {
                           required: true, expected: spec.expected, accepts: spec.accepts)
     }
 }
+
+/// An option the command takes a value for when it is not given: the value
+/// and the help's "(default …)" come from one declaration, so the two
+/// cannot disagree. Read back with `parsed[option]`, never nil.
+public struct DefaultedOption<Value: Sendable>: DeclaredOption, Sendable {
+    public let option: Option<Value>
+    public let defaultValue: Value
+    public let spec: OptionSpec
+}
+
+extension Option {
+    /// The same option with `value` taken when it is not given, and its
+    /// help ending "(default `shown`)".
+    public func defaulting(to value: Value, shown: String) -> DefaultedOption<Value> {
+        DefaultedOption(option: self, defaultValue: value, spec: with(help: spec.help + " (default \(shown))"))
+    }
+}

@@ -12,6 +12,11 @@ public struct ParsedArguments: Sendable {
         values[option.spec.name]?.last.flatMap(option.convert)
     }
 
+    /// The option's value, or its default when not given.
+    public subscript<Value>(option: DefaultedOption<Value>) -> Value {
+        self[option.option] ?? option.defaultValue
+    }
+
     /// Every value given to a repeatable option, in order.
     public func all<Value>(_ option: Option<Value>) -> [Value] {
         (values[option.spec.name] ?? []).compactMap(option.convert)

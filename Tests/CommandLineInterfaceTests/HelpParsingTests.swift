@@ -108,4 +108,36 @@ struct HelpParsingTests {
         let committed = String(script[begin.lowerBound..<end.upperBound])
         #expect(committed == BashCompletion.declaredBlock, "replace the block with:\n\(BashCompletion.declaredBlock)")
     }
+
+    @Test("an option's default is declared once: read back when the option is not given, and named at the end of its help")
+    func defaultedOption() throws {
+        let count = Option("--count", value: "N", help: "how many", convert: { Int($0) }).defaulting(to: 10, shown: "10")
+        let syntax = CommandSyntax("chime try", options: [count], discussion: "Tries.")
+        #expect(try syntax.parse([])[count] == 10)
+        #expect(try syntax.parse(["--count", "3"])[count] == 3)
+        #expect(syntax.help.contains("how many (default 10)"), "\(syntax.help)")
+        #expect(NextCommand.syntax.help.contains("(default 10)") && MissedCommand.syntax.help.contains("(default 20)"))
+    }
+
+    @Test("an action word is taken from the positionals: missing, unknown (with a suggestion) or implicit")
+    func actionWord() throws {
+        let syntax = CommandSyntax("chime try", forms: [.init("ACTION [NAME]")], options: [], discussion: "Tries.")
+        let chosen = try syntax.parse(["remove", "Work"]).action(of: "chime try", among: ["add", "remove"])
+        #expect(chosen.name == "remove" && chosen.command == "chime try remove" && chosen.rest.positionals == ["Work"])
+        let implicit = try syntax.parse([]).action(of: "chime try", among: ["list", "add"], implicit: "list")
+        #expect(implicit.name == "list" && implicit.command == "chime try")
+        do {
+            _ = try syntax.parse([]).action(of: "chime try", among: ["add", "list", "remove"])
+            Issue.record("a missing action was taken")
+        } catch {
+            #expect(error.status == 64 && error.message == "chime try: missing add, list or remove (see 'chime try --help')")
+        }
+        do {
+            _ = try syntax.parse(["ad"]).action(of: "chime try", among: ["add", "remove"])
+            Issue.record("an unknown action was taken")
+        } catch {
+            #expect(error.status == 64
+                    && error.message == "chime try: unknown action 'ad'; expected add or remove (see 'chime try --help'); did you mean 'add'?", "\(error.message)")
+        }
+    }
 }
