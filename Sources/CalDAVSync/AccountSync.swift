@@ -38,6 +38,7 @@ public enum AccountSync {
                 return "\(place): \(outcome.uploaded) uploaded, \(outcome.deletedOnServer) deleted on the server, "
                     + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts"
                     + (outcome.restored > 0 ? ", \(outcome.restored) edited here and deleted there, kept" : "")
+                    + (outcome.becameReadOnly ? "; the server takes no changes here any more: the calendar is now read-only" : "")
             case .failure(.noPasswordCommand):
                 return "\(place) has a user but no --password-command"
             case .failure(.password(let reason)):

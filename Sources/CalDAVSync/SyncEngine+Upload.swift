@@ -24,6 +24,8 @@ extension SyncEngine {
     struct Refetch {
         var paths: Set<String> = []
         var refused: [String: CalendarItems] = [:]
+        /// A write was refused with 403: the collection's privileges are read again.
+        var forbidden = false
     }
 
     /// Uploads what changed locally; what the download must fetch whatever the listing says.
@@ -68,6 +70,16 @@ extension SyncEngine {
                 // Changed there too: the download fetches the server's and merges.
                 refetch.paths.insert(DAVHref.decodedPath(url))
                 refetch.refused[DAVHref.decodedPath(url)] = items
+            case 403:
+                // The server takes no changes here (its owner took them away since the account was added):
+                // the server's copy comes back in place of the edit; a new item stays here only.
+                refetch.forbidden = true
+                if byUID[uid] != nil {
+                    refetch.paths.insert(DAVHref.decodedPath(url))
+                    outcome.skipped.append("\(url): the server refused the change (HTTP 403); its copy is kept")
+                } else {
+                    outcome.skipped.append("\(url): the server refused the new item (HTTP 403); it stays in Chime only")
+                }
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
             }
@@ -81,6 +93,11 @@ extension SyncEngine {
             case 412:
                 // Deleted here, edited there: the edit is kept and comes back down.
                 refetch.paths.insert(DAVHref.decodedPath(resource.href))
+            case 403:
+                // Not the server's to lose: it comes back down.
+                refetch.forbidden = true
+                refetch.paths.insert(DAVHref.decodedPath(resource.href))
+                outcome.skipped.append("\(resource.href): the server refused the deletion (HTTP 403); its copy comes back")
             default:
                 throw CalDAVError(.status(response.status), "\(resource.href): DELETE answered HTTP \(response.status)")
             }

@@ -52,6 +52,9 @@ public final class SyncEngine {
         /// Whether the server listed every resource Chime held as gone and
         /// nothing was removed for want of `allowsEmptying`.
         public var heldEmpty = false
+        /// Whether a write was refused (403) and the collection's privileges,
+        /// read again, grant none: its calendar is read-only from now on.
+        public var becameReadOnly = false
     }
 
     let store: CalendarStore
@@ -103,6 +106,7 @@ public final class SyncEngine {
         if let last = collection.localMark { unchanged = try locallyUnchanged(since: last, collection, calendar: calendar) }
         outcome.examinedLocalItems = !collection.isReadOnly && !unchanged
         let refetch = outcome.examinedLocalItems ? try upload(collection, calendar: calendar, &outcome) : Refetch()
+        if refetch.forbidden { outcome.becameReadOnly = try rereadPrivileges(of: collection) }
         try download(collection, calendar: calendar, refetch: refetch, since: mark, &outcome)
         // Merges that kept a change of Chime's go up now, against the server's new ETag.
         // And edits of what the server deleted, as new resources.
@@ -434,6 +438,30 @@ public final class SyncEngine {
         } catch {
             throw CalDAVError(.store, (error as? StoreError)?.description ?? String(describing: error))
         }
+    }
+
+    /// The collection's privileges asked again (a write was refused): when
+    /// they grant no write, the collection and its calendar become
+    /// read-only, as `SyncState.adopt` makes them for one found so, and
+    /// true is returned. The server that refused a write and grants one
+    /// (a quota, a rule on one resource) changes nothing.
+    func rereadPrivileges(of collection: SyncState.Collection) throws(CalDAVError) -> Bool {
+        let reply = try multistatus(send(.propfind, collection.url, headers: [HTTPHeader("Depth", "0")],
+                                         body: DAVRequestBody.propfind([.currentUserPrivilegeSet])), "PROPFIND")
+        let privileges = reply.responses.first { DAVHref.decodedPath($0.url) == DAVHref.decodedPath(collection.url) }?.privileges
+        let found = CalendarDiscovery.Calendar(url: collection.url, privileges: privileges)
+        guard found.isReadOnly else { return false }
+        try local {
+            try store.transaction { () throws -> Void in
+                var changed = collection
+                changed.isReadOnly = true
+                try state.save(changed)
+                var calendar = try store.calendar(identifier: collection.calendar)
+                calendar.allowsContentModifications = false
+                try store.save(calendar)
+            }
+        }
+        return true
     }
 
     // MARK: Requests

@@ -1,3 +1,4 @@
+import CalDAVSync
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
@@ -143,6 +144,46 @@ struct SyncCommandTests {
         try server.putAsOwner(chore("Team chore, renamed"))
         #expect(scratch.ok("sync").output.contains("home/Shared (home): 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"))
         #expect(try store.items(of: store.calendar(named: "Shared (home)").identifier).reminders.map(\.title) == ["Team chore, renamed"])
+    }
+
+    @Test("a calendar whose owner took write away after the account was added: the refused edit gives way to the server's copy, a new item stays in Chime only, the calendar turns read-only, and changes still come down")
+    func writeTakenAway() throws {
+        func chore(_ uid: String, _ summary: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//team//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261201T080000Z\r\n"
+                + "DUE:20270105T170000Z\r\nSUMMARY:\(summary)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        let server = try CalDAVServer(.radicale, readOnly: ["team@shared.ics": chore("team@shared", "Team chore")])
+        let scratch = Scratch()
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.ok("sync")
+        // As it was when the account was added, before the owner took write away: writable on both sides.
+        let store = try scratch.store()
+        let state = try SyncState(store: store)
+        var collection = try #require(try state.collections().first)
+        collection.isReadOnly = false
+        try state.save(collection)
+        var shared = try store.calendar(named: "Shared")
+        shared.allowsContentModifications = true
+        try store.save(shared)
+        var edited = try #require(try store.items(of: shared.identifier).reminders.first)
+        edited.title = "Team chore, mine"
+        try store.save(edited)
+        _ = scratch.add("reminder", "Only here", "--calendar", "Shared")
+        try server.putAsOwner(chore("review@shared", "Review"))
+
+        let synced = scratch.ok("sync")
+        #expect(synced.text == "home/Shared: 0 uploaded, 0 deleted on the server, 2 downloaded, 0 removed, 0 conflicts; "
+                + "the server takes no changes here any more: the calendar is now read-only", "\(synced.output)")
+        #expect(synced.errors.contains { $0.contains("/ann/shared/team%40shared.ics: the server refused the change (HTTP 403); its copy is kept") }, "\(synced.errors)")
+        #expect(synced.errors.contains { $0.contains("the server refused the new item (HTTP 403); it stays in Chime only") }, "\(synced.errors)")
+        #expect(try store.items(of: shared.identifier).reminders.map(\.title).sorted() == ["Only here", "Review", "Team chore"])
+        #expect(try store.calendar(named: "Shared").allowsContentModifications == false)
+        #expect(try state.collections().first?.isReadOnly == true)
+        try scratch.refuses(["add", "reminder", "Another", "--calendar", "Shared"], status: 65, mentioning: ["calendar 'Shared' is read-only"])
+        // Read-only now: nothing more is sent, so nothing more is refused.
+        let again = scratch.ok("sync")
+        #expect(again.text == "home/Shared: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts" && again.errors.isEmpty,
+                "\(again.output) \(again.errors)")
     }
 
     @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
