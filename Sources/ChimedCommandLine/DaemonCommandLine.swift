@@ -40,9 +40,9 @@ public enum DaemonCommandLine {
         Runs Chime's scheduler: sleeps until the next alarm of the store and shows
         each firing once as a desktop notification (through the session bus:
         $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus), with Snooze, Done
-        for reminders, and Dismiss. Each firing shown is also a line on standard
-        output. With no notification server, a firing waits and is tried again,
-        from 5 s up to every 5 min.
+        for reminders (not those of a read-only calendar), and Dismiss. Each
+        firing shown is also a line on standard output. With no notification
+        server, a firing waits and is tried again, from 5 s up to every 5 min.
 
         Alarms that came due while it was not running: the latest per alarm
         within the missed window is shown late, the rest are recorded (see
