@@ -59,6 +59,14 @@ extension Daemon {
         try ledger.forgetShown(keys: gone)
     }
 
+    /// Shows `firing` through the notifier, marked read-only when its
+    /// calendar takes no changes (its notification then offers no Done).
+    func present(_ firing: Firing, late: Bool, replacing: ShownNotificationID?) throws -> ShownNotificationID? {
+        var firing = firing
+        firing.isReadOnly = (try? store.takesChanges(item: firing.itemIdentifier)) == false
+        return try notifier.present(firing, late: late, replacing: replacing)
+    }
+
     /// At start: the notifications an earlier process left on screen are
     /// shown again in place (their buttons now answer this process), or
     /// closed when their firing no longer rings as shown.
@@ -66,14 +74,13 @@ extension Daemon {
         let remembered = try ledger.shownNotifications()
         for (index, shown) in remembered.enumerated() {
             let notification = ShownNotificationID(id: shown.serverID, server: shown.server)
-            guard var (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
+            guard let (firing, late) = Firing.fromRecord(shown.firing), try isCurrent(firing) else {
                 notifier.close(notification)
                 try ledger.forgetShown(keys: [shown.rootKey])
                 continue
             }
-            firing.isReadOnly = (try? store.takesChanges(item: firing.itemIdentifier)) == false
             do {
-                let now = try notifier.present(firing, late: late, replacing: notification)
+                let now = try present(firing, late: late, replacing: notification)
                 remember(firing, late: late, shown: now)
             } catch {
                 // No server now: the notifications went with it.

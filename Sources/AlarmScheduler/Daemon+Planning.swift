@@ -109,15 +109,14 @@ extension Daemon {
         try ledger.record(undelivered.map { AlarmLedger.Delivery($0, outcome: .showing, at: clock.second) })
         var onTime: [FiringKey] = [], late: [FiringKey] = []
         var shown = 0
-        for var firing in undelivered {
-            firing.isReadOnly = (try? store.takesChanges(item: firing.itemIdentifier)) == false
+        for firing in undelivered {
             // Shown as due only if this process was watching when it came due,
             // and woke for it promptly (not after a suspend or a wait for a server).
             // A location firing is shown when its fix arrives, which is its time.
             let isDue = firing.crossing != nil || Double(firing.instant) >= watchedSince && now - firing.instant <= options.onTimeGrace
             let notification: ShownNotificationID?
             do {
-                notification = try notifier.present(firing, late: !isDue, replacing: nil)
+                notification = try present(firing, late: !isDue, replacing: nil)
             } catch {
                 if retryDelay == 0 { log("chimed: could not show '\(firing.title)': \(error); trying again") }
                 break

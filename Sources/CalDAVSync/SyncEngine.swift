@@ -448,8 +448,8 @@ public final class SyncEngine {
     func rereadPrivileges(of collection: SyncState.Collection) throws(CalDAVError) -> Bool {
         let reply = try multistatus(send(.propfind, collection.url, headers: [HTTPHeader("Depth", "0")],
                                          body: DAVRequestBody.propfind([.currentUserPrivilegeSet])), "PROPFIND")
-        let privileges = reply.responses.first { DAVHref.decodedPath($0.url) == DAVHref.decodedPath(collection.url) }?.privileges
-        let found = CalendarDiscovery.Calendar(url: collection.url, privileges: privileges)
+        // Depth 0: the one response is the collection's.
+        let found = CalendarDiscovery.Calendar(url: collection.url, privileges: reply.responses.first?.privileges)
         guard found.isReadOnly else { return false }
         try local {
             try store.transaction { () throws -> Void in
