@@ -165,6 +165,7 @@ public enum CalendarImport {
         surveys = nil
         // What the writer wrote of each VCALENDAR, by the line of its BEGIN.
         var streamed: [Int: Part] = [:]
+        let planNumber = writer?.beginPlan() ?? 0
         func write(_ line: Int) {
             guard let writer, let gathered = gatherings[line] else { return }
             let entries = gatherings[line]!.gathering.takeFinal()
@@ -179,7 +180,7 @@ public enum CalendarImport {
             var part = streamed[line] ?? Part(calendar: gathered.target, isNew: gathered.isNew, items: CalendarItems())
             part.streamedEvents += items.events.count
             part.streamedReminders += items.reminders.count
-            if let report = writer.write(items, into: gathered.target, isNew: gathered.isNew) {
+            if let report = writer.write(items, into: gathered.target, isNew: gathered.isNew, from: .init(plan: planNumber, calendarLine: line)) {
                 var merged = part.streamedReport ?? ImportReport()
                 merged.append(report, keepingEntries: false)
                 part.streamedReport = merged
@@ -272,7 +273,7 @@ public enum CalendarImport {
                     }
                     var report = part.streamedReport ?? ImportReport()
                     report.append(try store.importItems(part.items, into: part.calendar.identifier, removingMissing: removingMissing,
-                                                        asSubscriptionRefresh: asSubscriptionRefresh, asPiece: writer != nil))
+                                                        asSubscriptionRefresh: asSubscriptionRefresh, lookup: writer == nil ? .calendar : .uids))
                     reports.append(report)
                 }
             }

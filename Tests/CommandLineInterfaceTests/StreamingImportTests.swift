@@ -114,6 +114,44 @@ struct StreamingImportTests {
         #expect(try store.items(of: try store.calendar(named: "Personal").identifier).events.count == 2_501)
     }
 
+    @Test("two files of more than a piece, imported at once into an empty calendar, that give the same UIDs: the second's pieces find the first's items and update the one it revises")
+    func twoFilesOfTheSameUIDs() throws {
+        let scratch = Scratch()
+        let revised = Self.fillers(1_200).joined(separator: "\n")
+            .replacingOccurrences(of: "UID:filler-1100@chime.test\nDTSTAMP:20261201T000000Z",
+                                  with: "UID:filler-1100@chime.test\nDTSTAMP:20261201T000000Z\nSEQUENCE:1")
+            .replacingOccurrences(of: "SUMMARY:Filler 1100\n", with: "SUMMARY:Filler 1100 (revised)\n")
+            .components(separatedBy: "\n")
+        #expect(revised.contains("SEQUENCE:1") && revised.contains("SUMMARY:Filler 1100 (revised)"))
+        let first = try Self.file(scratch, "first.ics", Self.fillers(1_200))
+        let second = try Self.file(scratch, "second.ics", revised)
+        let imported = scratch.ok("import", first, second)
+        #expect(imported.text.contains("first.ics: 1200 events, 0 reminders into 'Personal': 1200 added, 0 updated, 0 unchanged"), "\(imported.text)")
+        #expect(imported.text.contains("second.ics: 1200 events, 0 reminders into 'Personal': 0 added, 1 updated, 1199 unchanged"), "\(imported.text)")
+        let store = try scratch.store()
+        let stored = try store.items(of: try store.calendar(named: "Personal").identifier).events
+        #expect(stored.count == 1_200)
+        #expect(stored.filter { $0.event.title.hasPrefix("Filler 1100") }.map(\.event.title) == ["Filler 1100 (revised)"])
+    }
+
+    @Test("one file of two VCALENDARs of more than a piece each, into an empty calendar, that give the same UIDs: one copy of each, the later VCALENDAR's where it is newer")
+    func twoCalendarsOfTheSameUIDs() throws {
+        let scratch = Scratch()
+        let path = scratch.folder + "/twice.ics"
+        func calendar(_ components: [String]) -> [String] {
+            ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
+        }
+        let revised = Self.fillers(1_100).map { $0 == "SUMMARY:Filler 5" ? "SUMMARY:Filler 5 (revised)\r\nSEQUENCE:3" : $0 }
+        try ((calendar(Self.fillers(1_100)) + calendar(revised)).joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let imported = scratch.ok("import", path)
+        #expect(imported.text.contains("1100 added"), "\(imported.text)")
+        let store = try scratch.store()
+        let stored = try store.items(of: try store.calendar(named: "Personal").identifier).events
+        #expect(stored.count == 1_100)
+        #expect(stored.first { $0.event.externalKey == "filler-5@chime.test" }?.event.title == "Filler 5 (revised)")
+        #expect(stored.filter { $0.event.title.hasSuffix("(revised)") }.count == 1)
+    }
+
     @Test("a VTIMEZONE after the events that use its TZID still gives their times")
     func zoneDefinedAfterItsItems() throws {
         let scratch = Scratch()
