@@ -75,8 +75,10 @@ public enum CalendarImport {
     ///
     /// With a `writer`, the file is always read twice: first to survey it
     /// (`ICalendarItems.Survey`: its whole contexts, and which items are
-    /// final once mapped), then to map it, the writer taking the final
-    /// items as they come, in pieces; only the rest is held (`Part.items`).
+    /// final once mapped; its items skimmed for their UIDs, so that the
+    /// faults and warnings are the second reading's), then to map it, the
+    /// writer taking the final items as they come, in pieces; only the
+    /// rest is held (`Part.items`).
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard, writer: ImportWriter? = nil) throws(ImportFault) -> Plan {
@@ -113,7 +115,7 @@ public enum CalendarImport {
         }
         var reading: ICalendarReader.Reading
         do {
-            reading = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
+            reading = try ICalendarReader(limits: limits).read(bytes, skimmingItems: surveys != nil) { component, calendar in
                 guard isItem(component) else { return false }
                 var seen = kinds[calendar.line] ?? (false, false)
                 if component.name == "VEVENT" { seen.events = true } else { seen.reminders = true }
@@ -133,15 +135,17 @@ public enum CalendarImport {
             throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
         var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
-        plan.faults = reading.problems.map {
-            ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
+        func report(_ reading: ICalendarReader.Reading) {
+            plan.faults = reading.problems.map {
+                ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)
+            }
+            plan.warnings = reading.warnings.map { ImportFault(source: source, line: $0.line, reason: $0.reason) }
         }
-        plan.warnings = reading.warnings.map { ImportFault(source: source, line: $0.line, reason: $0.reason) }
+        report(reading)
         let calendars = reading.components.filter { $0.name == "VCALENDAR" }
-        if calendars.isEmpty {
-            plan.faults.append(ImportFault(source: source, line: reading.components.first?.line ?? 0,
-                                           reason: "holds no VCALENDAR: it is not an iCalendar file"))
-        }
+        let noCalendar = calendars.isEmpty
+            ? ImportFault(source: source, line: reading.components.first?.line ?? 0, reason: "holds no VCALENDAR: it is not an iCalendar file")
+            : nil
         reading.components = []
         func wholeContext(_ calendar: ICalendarComponent) -> MappingContext {
             MappingContext(calendar, remindersOnly: kinds[calendar.line].map { $0.reminders && !$0.events } ?? false, calendarName: calendarName)
@@ -162,6 +166,7 @@ public enum CalendarImport {
             for child in component.components { gatherings[line]?.gathering.add(child) }
             order.append(line)
         }
+        let skimmed = surveys != nil
         surveys = nil
         // What the writer wrote of each VCALENDAR, by the line of its BEGIN.
         var streamed: [Int: Part] = [:]
@@ -189,7 +194,7 @@ public enum CalendarImport {
         }
         if !settled {
             do {
-                _ = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
+                let again = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
                     guard isItem(component) else { return false }
                     gatherings[calendar.line]?.gathering.add(component)
                     if let writer, gatherings[calendar.line].map({ $0.gathering.finalCount >= writer.pieceSize }) ?? false {
@@ -197,10 +202,12 @@ public enum CalendarImport {
                     }
                     return true
                 }
+                if skimmed { report(again) }
             } catch {
                 throw ImportFault(source: source, line: error.line, reason: error.reason)
             }
         }
+        if let noCalendar { plan.faults.append(noCalendar) }
         bytes = []
         for line in order {
             // The last piece: what was final after the one before.

@@ -10,7 +10,10 @@ extension ICalendarItems {
     /// until `finish`, as they do without one.
     ///
     /// UIDs are kept as hashes: a collision only keeps a final item to
-    /// the end, as if it were not.
+    /// the end, as if it were not. An item without a UID is never final:
+    /// its key comes from its whole content, which a survey of a skimmed
+    /// reading (`ICalendarReader.read(_:skimmingItems:handingOver:)`)
+    /// does not have.
     public struct Survey: Sendable {
         private var seen: Set<Int> = []
         private var pending: Set<Int> = []
@@ -19,17 +22,15 @@ extension ICalendarItems {
 
         /// The next of the calendar's components in file order (any but VEVENT and VTODO is passed over).
         public mutating func add(_ component: ICalendarComponent) {
-            guard component.name == "VEVENT" || component.name == "VTODO" else { return }
-            let key = ICalendarItems.key(of: component).hashValue
+            guard component.name == "VEVENT" || component.name == "VTODO", let uid = component["UID"] else { return }
+            let key = ICalendarText.unescape(uid.value).hashValue
             if component["RECURRENCE-ID"] != nil || !seen.insert(key).inserted { pending.insert(key) }
         }
 
         /// Whether the item keyed `key` is final once mapped.
-        func isFinal(_ key: String) -> Bool { !pending.contains(key.hashValue) }
-    }
-
-    /// What an item is keyed by: its UID, else one derived from its content.
-    static func key(of component: ICalendarComponent) -> String {
-        component["UID"].map { ICalendarText.unescape($0.value) } ?? derivedUID(of: component)
+        func isFinal(_ key: String) -> Bool {
+            let hash = key.hashValue
+            return seen.contains(hash) && !pending.contains(hash)
+        }
     }
 }

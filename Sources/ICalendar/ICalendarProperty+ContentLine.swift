@@ -174,7 +174,11 @@ enum ICalendarContentLine {
     static func nameIs(_ line: UnsafeBufferPointer<UInt8>, length: Int, _ upperCaseName: StaticString) -> Bool {
         guard length == upperCaseName.utf8CodeUnitCount else { return false }
         let expected = upperCaseName.utf8Start
-        for index in 0..<length where line[index] & 0xDF != expected[index] { return false }
+        for index in 0..<length {
+            // Only letters have a case: a digit or '-' masked as one would be another byte.
+            let byte = line[index]
+            if (byte >= 97 && byte <= 122 ? byte &- 32 : byte) != expected[index] { return false }
+        }
         return true
     }
 

@@ -21,6 +21,9 @@ extension ICalendarReader {
         var joined: [UInt8] = []
         /// Takes a top-level VCALENDAR's sound components as they close (see `read(_:handingOver:)`).
         var handOver: ((ICalendarComponent, ICalendarComponent) -> Bool)?
+        /// Whether a VCALENDAR's VEVENTs and VTODOs are read for their UID
+        /// and RECURRENCE-ID alone (see `read(_:skimmingItems:handingOver:)`).
+        var skimsItems = false
 
         init(input: UnsafeBufferPointer<UInt8>, limits: Limits) {
             self.input = input
@@ -34,6 +37,8 @@ extension ICalendarReader {
             /// Faults past `maximumFaultsPerComponent`, counted, not kept.
             var faultsLeftOut = 0
             var lastFaultLine = 0
+            /// An item skimmed, or a component inside one: its lines but BEGIN, END, UID and RECURRENCE-ID are counted, not read.
+            var skimmed = false
         }
 
         /// A logical line not yet handed on.
@@ -198,6 +203,11 @@ extension ICalendarReader {
                                         reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
                 return
             }
+            if !isBegin, !isEnd, stack[stack.count - 1].skimmed, !ICalendarContentLine.nameIs(line, length: nameLength, "UID"),
+               !ICalendarContentLine.nameIs(line, length: nameLength, "RECURRENCE-ID") {
+                try countProperty(line: number)
+                return
+            }
             var repairs = ICalendarContentLine.Repairs()
             let property: ICalendarProperty
             do {
@@ -218,11 +228,15 @@ extension ICalendarReader {
             } else if isEnd {
                 endComponent(property, line: number)
             } else {
-                propertyCount += 1
-                guard propertyCount <= limits.properties else {
-                    throw ICalendarReadError(kind: .tooManyProperties, line: number, reason: "the input holds more than \(limits.properties) properties")
-                }
+                try countProperty(line: number)
                 stack[stack.count - 1].component.properties.append(property)
+            }
+        }
+
+        mutating func countProperty(line: Int) throws(ICalendarReadError) {
+            propertyCount += 1
+            guard propertyCount <= limits.properties else {
+                throw ICalendarReadError(kind: .tooManyProperties, line: line, reason: "the input holds more than \(limits.properties) properties")
             }
         }
 
@@ -276,7 +290,9 @@ extension ICalendarReader {
             }
             var component = ICalendarComponent(name: "", line: line)
             component.name = name
-            stack.append(Frame(component: component))
+            let skimmed = skimsItems && (stack.last?.skimmed == true
+                || (stack.count == 1 && stack[0].component.name == "VCALENDAR" && (name == "VEVENT" || name == "VTODO")))
+            stack.append(Frame(component: component, skimmed: skimmed))
         }
 
         mutating func endComponent(_ property: ICalendarProperty, line: Int) {

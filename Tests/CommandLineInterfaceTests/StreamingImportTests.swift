@@ -66,6 +66,22 @@ struct StreamingImportTests {
         #expect(try scratch.store().events(overlapping: everything).map(\.title) == ["Already here"])
     }
 
+    @Test("a line that cannot be read inside an event, which the first look skims, is still reported with its line, and nothing is written")
+    func unreadableLineInAnEvent() throws {
+        let scratch = Scratch()
+        scratch.add("event", "Already here", "--start", "2026-12-02T10:00")
+        let broken = ["BEGIN:VEVENT", "UID:unclosed@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "SUMMARY;CN=\"unclosed:Review", "END:VEVENT"]
+        // 3 header lines and 6 a filler: the broken SUMMARY is line 68.
+        let path = try Self.file(scratch, "unclosed.ics", Self.fillers(10) + broken)
+        try scratch.refuses(["import", path], status: 65, mentioning: ["unclosed.ics:68: VEVENT unclosed@chime.test:", "nothing imported"])
+        let checked = scratch.run("import", "--check", path)
+        #expect(checked.status == 65 && checked.errors.joined(separator: "\n").contains("unclosed.ics:68: VEVENT unclosed@chime.test:"), "\(checked.errors)")
+        let skipped = scratch.ok("import", "--skip-broken", path)
+        #expect(skipped.text.hasSuffix(": 10 added, 0 updated, 0 unchanged"), "\(skipped.text)")
+        #expect(skipped.errors.joined(separator: "\n").contains("skipped \(path):68"), "\(skipped.errors)")
+    }
+
     @Test("a file of 2,500 events is written in pieces while it is read: a moved occurrence and a revision 2,500 components from their series still land on it, and the file again changes nothing")
     func piecesKeepWhatTheWholeFileSays() throws {
         let scratch = Scratch()

@@ -308,6 +308,53 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         }
     }
 
+    @Test("a skimming reading hands over each VCALENDAR's VEVENTs and VTODOs holding their UID and RECURRENCE-ID alone, and reads every other component whole")
+    func skimmingItems() throws {
+        let text = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "X-WR-CALNAME:Work",
+            "BEGIN:VTIMEZONE", "TZID:Office", "BEGIN:STANDARD", "DTSTART:19700101T000000", "TZOFFSETFROM:+0100", "TZOFFSETTO:+0100",
+            "END:STANDARD", "END:VTIMEZONE",
+            "BEGIN:VEVENT", "SUMMARY:Stand-up", "uid:standup@chime.test", "DTSTART;TZID=Office:20261201T090000",
+            "BEGIN:VALARM", "UID:alarm@chime.test", "ACTION:DISPLAY", "TRIGGER:-PT5M", "END:VALARM", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:standup@chime.test", "RECURRENCE-ID;TZID=Office:20261202T090000", "SUMMARY:Moved", "END:VEVENT",
+            "BEGIN:VTODO", "SUMMARY:No UID", "DUE:20261203T090000Z", "END:VTODO",
+            "BEGIN:X-OTHER", "X-NOTE:kept", "END:X-OTHER",
+            "END:VCALENDAR",
+        ].joined(separator: "\r\n") + "\r\n"
+        func read(skimming: Bool) throws -> (handed: [ICalendarComponent], reading: ICalendarReader.Reading) {
+            var handed: [ICalendarComponent] = []
+            let reading = try ICalendarReader().read(Array(text.utf8), skimmingItems: skimming) { component, _ in
+                guard component.name == "VEVENT" || component.name == "VTODO" else { return false }
+                handed.append(component)
+                return true
+            }
+            return (handed, reading)
+        }
+        let whole = try read(skimming: false), skimmed = try read(skimming: true)
+        #expect(skimmed.reading == whole.reading, "what is not handed over reads the same")
+        #expect(skimmed.reading.components.first?.components.map(\.name) == ["VTIMEZONE", "X-OTHER"])
+        #expect(skimmed.handed.map(\.line) == whole.handed.map(\.line))
+        #expect(skimmed.handed.map { $0.properties.map(\.name) } == [["UID"], ["UID", "RECURRENCE-ID"], []])
+        #expect(skimmed.handed.map { $0.properties.map(\.value) } == [["standup@chime.test"], ["standup@chime.test", "20261202T090000"], []])
+        #expect(skimmed.handed[1].properties.last?[parameter: "TZID"] == "Office")
+        let alarm = try #require(skimmed.handed.first?.components.first)
+        #expect(alarm.name == "VALARM" && alarm.properties.map(\.name) == ["UID"], "a component inside an item is skimmed too")
+        #expect(whole.handed.map { $0.properties.count } == [3, 3, 2])
+    }
+
+    @Test("a skimming reading counts the lines it does not read against the limits, and stops where a whole reading stops")
+    func skimmingCountsAgainstTheLimits() throws {
+        let text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:1\r\nSUMMARY:One that is long\r\nEND:VEVENT\r\nBEGIN:VEVENT\r\nSUMMARY:Two\r\nUID:2\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+        for skimming in [false, true] {
+            #expect(throws: ICalendarReadError(kind: .tooManyProperties, line: 7, reason: "the input holds more than 2 properties")) {
+                try ICalendarReader(limits: ICalendarReader.Limits(properties: 2)).read(Array(text.utf8), skimmingItems: skimming) { _, _ in true }
+            }
+            #expect(throws: ICalendarReadError(kind: .lineTooLong, line: 4, reason: "the content line is longer than 20 bytes after unfolding")) {
+                try ICalendarReader(limits: ICalendarReader.Limits(lineLength: 20)).read(Array(text.utf8), skimmingItems: skimming) { _, _ in true }
+            }
+        }
+    }
+
     @Test("a file of stray lines keeps the first 1,000 warnings and one saying the rest are left out")
     func warningCap() throws {
         let text = String(repeating: "junk line\r\n", count: 1_500) + "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n"
