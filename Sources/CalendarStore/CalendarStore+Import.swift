@@ -368,7 +368,6 @@ extension CalendarStore {
         batch.reserveCapacity(items.events.count + items.reminders.count)
         var position: [String: Int] = [:]
         var duplicates = 0
-        var rules = RuleRereading()
         func add(_ item: Incoming, ranges: [EventRange] = [], key: String?, title: String) throws {
             guard let key, !key.isEmpty else {
                 throw ValidationError(field: "UID", value: title, reason: "is missing: an imported item needs one (its external key)")
@@ -386,11 +385,11 @@ extension CalendarStore {
             if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item, ranges) }
         }
         for series in items.events {
-            let (checked, ranges) = try prepared(series, calendar: calendar, rules: &rules)
+            let (checked, ranges) = try prepared(series, calendar: calendar)
             try add(.event(checked), ranges: ranges, key: series.event.externalKey, title: series.event.title)
         }
         for reminder in items.reminders {
-            try add(.reminder(try prepared(reminder, calendar: calendar, rules: &rules)), key: reminder.externalKey, title: reminder.title)
+            try add(.reminder(try prepared(reminder, calendar: calendar)), key: reminder.externalKey, title: reminder.title)
         }
         return (batch, duplicates)
     }
@@ -398,9 +397,9 @@ extension CalendarStore {
     /// A series as the store keeps it, checked: the detached occurrences
     /// name it and carry no rule, dates or key of their own. With the
     /// ranges of its rows, the series' first, then its detached occurrences'.
-    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier, rules: inout RuleRereading) throws
+    private func prepared(_ series: CalendarItems.Series, calendar: ItemIdentifier) throws
         -> (CalendarItems.Series, [EventRange]) {
-        var event = Self.normalized(series.event, rules: &rules)
+        var event = normalized(series.event)
         let uid = event.externalKey ?? event.title
         // Set only when it differs: setting copies the event's shared storage, which the batch's caller still holds.
         if event.calendarIdentifier != calendar { event.calendarIdentifier = calendar }
@@ -419,7 +418,7 @@ extension CalendarStore {
             guard starts.insert(originalStart).inserted else {
                 throw ValidationError(field: "item", value: uid, reason: "(\(event.title)) has two detached occurrences for \(originalStart)")
             }
-            var copy = Self.normalized(occurrence, rules: &rules)
+            var copy = normalized(occurrence)
             if copy.calendarIdentifier != calendar { copy.calendarIdentifier = calendar }
             copy.seriesIdentifier = event.identifier
             copy.externalKey = nil
@@ -432,11 +431,11 @@ extension CalendarStore {
         return (CalendarItems.Series(event: event, detached: detached.map(\.event)), [range] + detached.map(\.range))
     }
 
-    private func prepared(_ reminder: Reminder, calendar: ItemIdentifier, rules: inout RuleRereading) throws -> Reminder {
+    private func prepared(_ reminder: Reminder, calendar: ItemIdentifier) throws -> Reminder {
         var copy = reminder
         copy.calendarIdentifier = calendar
         copy.completionDate = copy.completionDate.map(Self.asStored)
-        if let rule = copy.recurrenceRule { copy.recurrenceRule = rules.reread(rule) }
+        if let rule = copy.recurrenceRule { copy.recurrenceRule = reread(rule) }
         copy.alarms = copy.alarms.map(Self.normalized)
         let uid = copy.externalKey ?? copy.title
         do {
@@ -490,28 +489,21 @@ extension CalendarStore {
     /// An event as it reads back: its rule through its text and absolute
     /// alarm times through the column's seconds, so that an unchanged copy
     /// compares equal to the stored one.
-    private static func normalized(_ event: Event, rules: inout RuleRereading) -> Event {
+    private func normalized(_ event: Event) -> Event {
         var copy = event
-        if let rule = event.recurrenceRule { copy.recurrenceRule = rules.reread(rule) }
+        if let rule = event.recurrenceRule { copy.recurrenceRule = reread(rule) }
         if event.alarms.contains(where: { if case .absolute = $0.trigger { true } else { false } }) {
-            copy.alarms = event.alarms.map(normalized)
+            copy.alarms = event.alarms.map(Self.normalized)
         }
         return copy
     }
 
-    /// Rules as they read back from their text, as the store holds them;
-    /// each found once a batch, as reading one costs tens of microseconds
-    /// and a calendar's series share a few. A rule whose text does not
-    /// read back stays as it is.
-    struct RuleRereading {
-        private var known: [RecurrenceRule: RecurrenceRule] = [:]
-
-        mutating func reread(_ rule: RecurrenceRule) -> RecurrenceRule {
-            if let reread = known[rule] { return reread }
-            let reread = (try? RecurrenceRule(rfc5545: rule.rfc5545)) ?? rule
-            known[rule] = reread
-            return reread
-        }
+    /// A rule as it reads back from its text, as the store holds it,
+    /// through the rules the store has parsed (`parsedRule`), which the
+    /// pieces of an import and the reads after it share. A rule whose text
+    /// does not read back stays as it is.
+    private func reread(_ rule: RecurrenceRule) -> RecurrenceRule {
+        (try? parsedRule(rule.rfc5545)) ?? rule
     }
 
     private static func normalized(_ alarm: Alarm) -> Alarm {

@@ -90,22 +90,26 @@ extension CalendarStore {
                      recurrenceRule: repetition.rule, exceptionDates: repetition.exceptionDates, extraDates: repetition.extraDates)
     }
 
-    /// A row's rule (parsed once per distinct text: many items share one,
-    /// every weekday stand-up) and its exception and extra dates.
+    /// A row's rule (see `parsedRule`) and its exception and extra dates.
     func repetition(_ row: Statement, of item: ItemIdentifier) throws -> Repetition {
         var rule: RecurrenceRule?
         if let text = row.text(ItemColumn.rrule.rawValue) {
-            if let parsed = parsedRules[text] {
-                rule = parsed
-            } else {
-                do { rule = try RecurrenceRule(rfc5545: text) } catch {
-                    throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(text)' does not parse: \(error)")
-                }
-                if parsedRules.count >= 10_000 { parsedRules.removeAll(keepingCapacity: true) }
-                parsedRules[text] = rule
+            do { rule = try parsedRule(text) } catch {
+                throw StoreError.damaged(item: item.rawValue, reason: "its rule '\(text)' does not parse: \(error)")
             }
         }
         return Repetition(rule: rule, exceptionDates: Self.dates(row, .exdates), extraDates: Self.dates(row, .rdates))
+    }
+
+    /// The rule `text` says, parsed once while the store holds fewer than
+    /// 10,000 texts (reading one costs microseconds, and a calendar's
+    /// series share a few: every weekday stand-up).
+    func parsedRule(_ text: String) throws(RecurrenceRuleError) -> RecurrenceRule {
+        if let parsed = parsedRules[text] { return parsed }
+        let rule = try RecurrenceRule(rfc5545: text)
+        if parsedRules.count >= 10_000 { parsedRules.removeAll(keepingCapacity: true) }
+        parsedRules[text] = rule
+        return rule
     }
 
     struct Repetition {
