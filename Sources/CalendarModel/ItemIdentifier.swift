@@ -25,19 +25,28 @@ public struct ItemIdentifier: Hashable, Comparable, Sendable, CustomStringConver
     /// themselves: every item a query reads is checked, and its column need
     /// not become a `String` first.
     public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
-        guard bytes.count == 32 else { return nil }
-        var words: (UInt64, UInt64) = (0, 0)
-        for index in 0..<32 {
+        guard bytes.count == 32, let high = Self.word(bytes, from: 0), let low = Self.word(bytes, from: 16) else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// The value of the sixteen digits at `start`, or nil when one is not a lowercase hexadecimal digit.
+    @inline(__always)
+    private static func word(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt64? {
+        var word: UInt64 = 0
+        for index in start..<start + 16 {
+            // Wrapping: a byte below the range's first wraps past its end.
             let digit = bytes[index]
             let value: UInt8
-            switch digit {
-            case 48...57: value = digit &- 48
-            case 97...102: value = digit &- 87
-            default: return nil
+            if digit &- 48 < 10 {
+                value = digit &- 48
+            } else if digit &- 97 < 6 {
+                value = digit &- 87
+            } else {
+                return nil
             }
-            if index < 16 { words.0 = words.0 << 4 | UInt64(value) } else { words.1 = words.1 << 4 | UInt64(value) }
+            word = word << 4 | UInt64(value)
         }
-        self.init(high: words.0, low: words.1)
+        return word
     }
 
     public init(high: UInt64, low: UInt64) {

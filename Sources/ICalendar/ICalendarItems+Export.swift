@@ -1,5 +1,7 @@
-import Foundation
 import CalendarModel
+import Dispatch
+import Foundation
+import Synchronization
 
 extension ICalendarItems {
     /// A VCALENDAR holding `events` (series, then each one's detached
@@ -19,11 +21,42 @@ extension ICalendarItems {
     /// `components(…)` as the text `ICalendarWriter` writes of it, written
     /// straight from the items (no tree, no String a value: the export of a
     /// large store). Throws what `ICalendarWriter` refuses.
+    ///
+    /// From `concurrentPieces` items, the first and the second half are
+    /// written at once (on two cores where there are two: one after the
+    /// other on one) and joined: the same bytes, in about half the time
+    /// the writing takes, which is half of a large export's.
     public static func text(events: [Event], reminders: [Reminder], stamp: Date, properties: [ICalendarProperty] = [],
-                            vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent? = { _, _ in nil }) throws(ICalendarWriteError) -> [UInt8] {
+                            vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent? = { _, _ in nil },
+                            concurrentPieces: Int = 2_000) throws(ICalendarWriteError) -> [UInt8] {
         // About 400 bytes an event, so the buffer seldom grows.
-        var writer = Writer(sink: ICalendarWriter.Output(capacity: 512 * (events.count + reminders.count) + 4096), stamp: stamp)
-        try writer.calendar(events: events, reminders: reminders, properties: properties, vtimezone: vtimezone)
+        @Sendable func output(_ items: Int) -> ICalendarWriter.Output { ICalendarWriter.Output(capacity: 512 * items + 4096) }
+        var writer = Writer(sink: output(events.count + reminders.count), stamp: stamp)
+        let pieces = Writer<ICalendarWriter.Output>.pieces(events: events, reminders: reminders)
+        let zones = try writer.opening(properties)
+        if pieces.count < max(2, concurrentPieces) {
+            try writer.write(pieces[...])
+        } else {
+            let halves = [pieces[..<(pieces.count / 2)], pieces[(pieces.count / 2)...]]
+            let written = Mutex<[Int: Swift.Result<(bytes: [UInt8], zones: [String: ClosedRange<Int>]), ICalendarWriteError>]>([:])
+            DispatchQueue.concurrentPerform(iterations: halves.count) { index in
+                var half = Writer(sink: output(halves[index].count), stamp: stamp)
+                half.sink.open(within: "VCALENDAR")
+                let result = Swift.Result { () throws(ICalendarWriteError) in
+                    try half.write(halves[index])
+                    return (bytes: half.sink.bytes, zones: half.zoneYears)
+                }
+                written.withLock { $0[index] = result }
+            }
+            // In order: the first half's refusal is the one a single writer would have met first.
+            for index in halves.indices {
+                guard let result = written.withLock({ $0.removeValue(forKey: index) }) else { continue }
+                let half = try result.get()
+                writer.sink.bytes.append(contentsOf: half.bytes)
+                writer.note(zonesOf: half.zones)
+            }
+        }
+        try writer.closing(zones, vtimezone: vtimezone)
         return writer.sink.bytes
     }
 
@@ -123,6 +156,13 @@ extension ICalendarItems {
         }
     }
 
+    /// An item of a VCALENDAR, as `Writer` writes it: an event (with the
+    /// series it is a detached occurrence of, when written after it), or a reminder.
+    enum Piece: Sendable {
+        case event(Event, series: Event?)
+        case reminder(Reminder)
+    }
+
     struct Writer<Sink: ICalendarExportSink> {
         var sink: Sink
         let stamp: Date
@@ -143,27 +183,63 @@ extension ICalendarItems {
 
         mutating func calendar(events: [Event], reminders: [Reminder], properties: [ICalendarProperty],
                                vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent?) throws(Sink.Failure) {
+            let zones = try opening(properties)
+            try write(Self.pieces(events: events, reminders: reminders)[...])
+            try closing(zones, vtimezone: vtimezone)
+        }
+
+        /// BEGIN:VCALENDAR and its properties; where its VTIMEZONEs go,
+        /// which are known once the items are written (`closing`).
+        mutating func opening(_ properties: [ICalendarProperty]) throws(Sink.Failure) -> Int {
             try sink.begin("VCALENDAR")
             try put("VERSION") { $0.append(contentsOf: "2.0".utf8) }
             try put("PRODID") { $0.append(contentsOf: "-//Chime//Chime \(ChimeVersion.current)//EN".utf8) }
             for property in properties { try sink.property(property) }
-            // The VTIMEZONEs go first, and are known once the items are written.
-            let zones = sink.mark
+            return sink.mark
+        }
+
+        /// The VTIMEZONEs of the zones noted, at `zones`, and END:VCALENDAR.
+        mutating func closing(_ zones: Int, vtimezone: (String, ClosedRange<Int>) -> ICalendarComponent?) throws(Sink.Failure) {
+            try sink.insert(zoneYears.sorted(by: { $0.key < $1.key }).compactMap { vtimezone($0.key, $0.value) }, at: zones)
+            sink.end("VCALENDAR")
+        }
+
+        /// What a VCALENDAR holds, in the order written: each series with
+        /// its detached occurrences after it, by original start; the
+        /// detached occurrences whose series is not among `events`; the reminders.
+        static func pieces(events: [Event], reminders: [Reminder]) -> [Piece] {
             let series = Dictionary(events.filter { $0.seriesIdentifier == nil }.map { ($0.identifier, $0) }, uniquingKeysWith: { a, _ in a })
             var detached: [ItemIdentifier: [Event]] = [:]
             for event in events { if let owner = event.seriesIdentifier { detached[owner, default: []].append(event) } }
+            var pieces: [Piece] = []
+            pieces.reserveCapacity(events.count + reminders.count)
             for event in events where event.seriesIdentifier == nil {
-                try self.event(event, series: nil)
+                pieces.append(.event(event, series: nil))
                 for occurrence in (detached[event.identifier] ?? []).sorted(by: { ($0.originalStart ?? $0.start.wallClock) < ($1.originalStart ?? $1.start.wallClock) }) {
-                    try self.event(occurrence, series: event)
+                    pieces.append(.event(occurrence, series: event))
                 }
             }
             for event in events where event.seriesIdentifier.map({ series[$0] == nil }) ?? false {
-                try self.event(event, series: nil)
+                pieces.append(.event(event, series: nil))
             }
-            for reminder in reminders { try self.reminder(reminder) }
-            try sink.insert(zoneYears.sorted(by: { $0.key < $1.key }).compactMap { vtimezone($0.key, $0.value) }, at: zones)
-            sink.end("VCALENDAR")
+            for reminder in reminders { pieces.append(.reminder(reminder)) }
+            return pieces
+        }
+
+        mutating func write(_ pieces: ArraySlice<Piece>) throws(Sink.Failure) {
+            for piece in pieces {
+                switch piece {
+                case .event(let event, let series): try self.event(event, series: series)
+                case .reminder(let reminder): try self.reminder(reminder)
+                }
+            }
+        }
+
+        /// The zones `other` noted, noted here too.
+        mutating func note(zonesOf other: [String: ClosedRange<Int>]) {
+            for (zone, years) in other {
+                zoneYears[zone] = zoneYears[zone].map { min($0.lowerBound, years.lowerBound)...max($0.upperBound, years.upperBound) } ?? years
+            }
         }
 
         mutating func note(_ time: ItemTime) {

@@ -46,6 +46,9 @@ public enum ICalendarWriter {
 
         init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
+        /// As if `name` were begun: for a part of a component written on its own, to be joined to it.
+        mutating func open(within name: String) { open.append(name) }
+
         mutating func begin(_ name: String) throws(ICalendarWriteError) {
             guard open.count < ICalendarReader.maximumDepth else {
                 throw ICalendarWriteError(component: name, property: "",

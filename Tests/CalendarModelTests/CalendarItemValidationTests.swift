@@ -21,6 +21,25 @@ struct CalendarItemValidationTests {
         }
     }
 
+    @Test("of all 256 bytes, at the first, the seventeenth and the last digit, only the sixteen lowercase hex digits are taken, each for its value")
+    func identifierDigits() throws {
+        let hex = Array("0123456789abcdef".utf8)
+        for position in [0, 15, 16, 31] {
+            for byte in 0...255 {
+                var digits = Array(repeating: UInt8(ascii: "0"), count: 32)
+                digits[position] = UInt8(byte)
+                let identifier = digits.withUnsafeBufferPointer { ItemIdentifier(utf8: $0) }
+                guard let value = hex.firstIndex(of: UInt8(byte)) else {
+                    #expect(identifier == nil, "byte \(byte) at \(position)")
+                    continue
+                }
+                let shift = UInt64(4 * (15 - position % 16))
+                let expected = position < 16 ? ItemIdentifier(high: UInt64(value) << shift, low: 0) : ItemIdentifier(high: 0, low: UInt64(value) << shift)
+                #expect(identifier == expected, "byte \(byte) at \(position)")
+            }
+        }
+    }
+
     @Test("an identifier survives its 128-bit form: the first sixteen digits are the high word, the last sixteen the low")
     func identifierWords() throws {
         for _ in 0..<100 {

@@ -268,6 +268,61 @@ struct ICalendarExportBytesTests {
         #expect(try ICalendarWriter.write(tree) == bytes)
     }
 
+    /// `count` copies of the rich events under identifiers of their own
+    /// (each copy's series, occurrence and orphan), with an event in
+    /// Shanghai in 2020 first and one in 2030 last, so that the two halves
+    /// of a concurrent write use the same zone over different years.
+    static func manyEvents(_ count: Int) throws -> [Event] {
+        func copy(_ event: Event, _ index: Int) -> Event {
+            var copy = event
+            copy.identifier = ItemIdentifier(high: UInt64(index + 1), low: event.identifier.low)
+            copy.seriesIdentifier = event.seriesIdentifier.map { ItemIdentifier(high: UInt64(index + 1), low: $0.low) }
+            return copy
+        }
+        func shanghai(_ year: Int, _ last: Int) -> Event {
+            Event(identifier: identifier(last), calendarIdentifier: calendar, title: "Trip \(year)",
+                  start: .zoned(local(year, 5, 1, 9), zone: "Asia/Shanghai"), end: .zoned(local(year, 5, 1, 10), zone: "Asia/Shanghai"))
+        }
+        let rich = try events()
+        return [shanghai(2020, 0xA0)] + (0..<count).flatMap { index in rich.map { copy($0, index) } } + [shanghai(2030, 0xA1)]
+    }
+
+    @Test("written in two halves at once, a calendar is byte for byte the one written whole, with one VTIMEZONE a zone over the years of both halves")
+    func concurrentHalves() throws {
+        let (events, reminders) = (try Self.manyEvents(40), try Self.reminders())
+        func zone(_ tzid: String, _ years: ClosedRange<Int>) -> ICalendarComponent? {
+            ICalendarComponent(name: "VTIMEZONE", properties: [ICalendarProperty(name: "TZID", value: tzid),
+                                                               ICalendarProperty(name: "X-YEARS", value: "\(years.lowerBound)-\(years.upperBound)")])
+        }
+        let whole = try ICalendarItems.text(events: events, reminders: reminders, stamp: Self.stamp, vtimezone: zone, concurrentPieces: .max)
+        let halves = try ICalendarItems.text(events: events, reminders: reminders, stamp: Self.stamp, vtimezone: zone, concurrentPieces: 2)
+        #expect(halves == whole)
+        let text = String(decoding: halves, as: UTF8.self)
+        #expect(text.contains("TZID:Asia/Shanghai\r\nX-YEARS:2020-2030\r\n"))
+        #expect(text.components(separatedBy: "BEGIN:VTIMEZONE").count - 1 == 3, "one VTIMEZONE a zone: Shanghai, Berlin, New York")
+        #expect(text.components(separatedBy: "BEGIN:VEVENT").count - 1 == events.count)
+        #expect(try ICalendarReader().read(halves).components == [ICalendarItems.components(events: events, reminders: reminders,
+                                                                                            stamp: Self.stamp, vtimezone: zone)])
+    }
+
+    @Test("written in two halves at once, the refusal is the one a write of the whole meets first, in either half")
+    func concurrentRefusal() throws {
+        var events = try Self.manyEvents(10)
+        func broken(_ url: String) -> Event {
+            Event(identifier: Self.identifier(0xB0 + url.count % 16), calendarIdentifier: Self.calendar, title: "Broken", url: url,
+                  start: .floating(Self.local(2026, 1, 1, 9)), end: .floating(Self.local(2026, 1, 1, 10)))
+        }
+        let lineBreak = ICalendarWriteError(component: "VEVENT", property: "URL",
+                                            reason: "the value holds a line break, which a content line cannot (TEXT writes it as \\n)")
+        let bell = ICalendarWriteError(component: "VEVENT", property: "URL",
+                                       reason: "the value holds the control character U+0007, which no content line may (TEXT writes it as U+FFFD)")
+        events.append(broken("https://example.com/\u{07}bell"))
+        #expect(throws: bell) { try ICalendarItems.text(events: events, reminders: [], stamp: Self.stamp, concurrentPieces: 2) }
+        events.insert(broken("https://example.com/\nnext"), at: 1)
+        #expect(throws: lineBreak) { try ICalendarItems.text(events: events, reminders: [], stamp: Self.stamp, concurrentPieces: .max) }
+        #expect(throws: lineBreak) { try ICalendarItems.text(events: events, reminders: [], stamp: Self.stamp, concurrentPieces: 2) }
+    }
+
     @Test("a URL with a line break is refused naming the event's URL, as the writer refuses it")
     func refusal() throws {
         let event = Event(identifier: Self.identifier(9), calendarIdentifier: Self.calendar, title: "Broken",
