@@ -125,10 +125,11 @@ public struct ICalendarBenchmark {
                 let label = warm ? "chime import memory, warm" : "chime import memory, cold"
                 report(label.padding(toLength: 32, withPad: " ", startingAt: 0)
                        + String(format: " %8.2f MB    above the process's baseline: %.2fx the file%@ "
-                                + "(peak %.1f MB, %.1f MB of it once read, mapped and all but the last piece written; baseline %.1f MB; %d events, in a child process)",
+                                + "(%.1f MB of it the program's and libraries' file pages read in; peak %.1f MB, %.1f MB of it once read, "
+                                + "mapped and all but the last piece written; baseline %.1f MB; %d events, in a child process)",
                                 above / 1_048_576, above / Double(bytes), warm ? String(format: ", target ≤ %.0fx", Self.importMemoryTarget) : "",
-                                Double(memory.peakKilobytes) / 1024, Double(memory.plannedPeakKilobytes) / 1024,
-                                Double(memory.baselineKilobytes) / 1024, memory.events))
+                                Double(memory.fileBackedKilobytes) / 1024, Double(memory.peakKilobytes) / 1024,
+                                Double(memory.plannedPeakKilobytes) / 1024, Double(memory.baselineKilobytes) / 1024, memory.events))
             }
         }
     }
