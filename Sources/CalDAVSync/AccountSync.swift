@@ -39,6 +39,7 @@ public enum AccountSync {
                     + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts"
                     + (outcome.restored > 0 ? ", \(outcome.restored) edited here and deleted there, kept" : "")
                     + (outcome.becameReadOnly ? "; the server takes no changes here any more: the calendar is now read-only" : "")
+                    + (outcome.becameWritable ? "; the server takes changes here now: the calendar is writable" : "")
             case .failure(.noPasswordCommand):
                 return "\(place) has a user but no --password-command"
             case .failure(.password(let reason)):

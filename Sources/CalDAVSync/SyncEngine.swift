@@ -55,6 +55,9 @@ public final class SyncEngine {
         /// Whether a write was refused (403) and the collection's privileges,
         /// read again, grant none: its calendar is read-only from now on.
         public var becameReadOnly = false
+        /// Whether the collection was read-only and its privileges, read
+        /// again at this sync, grant a write: its calendar takes changes from now on.
+        public var becameWritable = false
     }
 
     let store: CalendarStore
@@ -99,6 +102,14 @@ public final class SyncEngine {
 
     public func sync(_ collection: SyncState.Collection) throws(CalDAVError) -> Outcome {
         var outcome = Outcome(collectionURL: collection.url)
+        var collection = collection
+        // Asked at every sync of a read-only collection (one small request),
+        // so that a write its owner grants later is noticed without the
+        // account being added again.
+        if collection.isReadOnly, try rereadPrivileges(of: collection) == false {
+            collection.isReadOnly = false
+            outcome.becameWritable = true
+        }
         let calendar = try local { try store.calendar(identifier: collection.calendar) }
         // Taken before anything local is read: a change made after it is looked at by the next sync.
         let mark = try local { try store.itemChangeMark() }
@@ -106,7 +117,7 @@ public final class SyncEngine {
         if let last = collection.localMark { unchanged = try locallyUnchanged(since: last, collection, calendar: calendar) }
         outcome.examinedLocalItems = !collection.isReadOnly && !unchanged
         let refetch = outcome.examinedLocalItems ? try upload(collection, calendar: calendar, &outcome) : Refetch()
-        if refetch.forbidden { outcome.becameReadOnly = try rereadPrivileges(of: collection) }
+        if refetch.forbidden { outcome.becameReadOnly = try rereadPrivileges(of: collection) == true }
         try download(collection, calendar: calendar, refetch: refetch, since: mark, &outcome)
         // Merges that kept a change of Chime's go up now, against the server's new ETag.
         // And edits of what the server deleted, as new resources.
@@ -440,28 +451,31 @@ public final class SyncEngine {
         }
     }
 
-    /// The collection's privileges asked again (a write was refused): when
-    /// they grant no write, the collection and its calendar become
-    /// read-only, as `SyncState.adopt` makes them for one found so, and
-    /// true is returned. The server that refused a write and grants one
-    /// (a quota, a rule on one resource) changes nothing.
-    func rereadPrivileges(of collection: SyncState.Collection) throws(CalDAVError) -> Bool {
+    /// The collection's privileges asked again (a write was refused, or
+    /// the collection is read-only). When they say otherwise than the
+    /// collection holds, the collection and its calendar take them, as
+    /// `SyncState.adopt` makes them for one found so, and whether it is
+    /// read-only now is returned; else nil. A server that refused a write
+    /// and grants one (a quota, a rule on one resource) changes nothing,
+    /// nor does one that says nothing of privileges.
+    func rereadPrivileges(of collection: SyncState.Collection) throws(CalDAVError) -> Bool? {
         let reply = try multistatus(send(.propfind, collection.url, headers: [HTTPHeader("Depth", "0")],
                                          body: DAVRequestBody.propfind([.currentUserPrivilegeSet])), "PROPFIND")
         // Depth 0: the one response is the collection's.
-        let found = CalendarDiscovery.Calendar(url: collection.url, privileges: reply.responses.first?.privileges)
-        guard found.isReadOnly else { return false }
+        guard let privileges = reply.responses.first?.privileges else { return nil }
+        let isReadOnly = CalendarDiscovery.Calendar(url: collection.url, privileges: privileges).isReadOnly
+        guard isReadOnly != collection.isReadOnly else { return nil }
         try local {
             try store.transaction { () throws -> Void in
                 var changed = collection
-                changed.isReadOnly = true
+                changed.isReadOnly = isReadOnly
                 try state.save(changed)
                 var calendar = try store.calendar(identifier: collection.calendar)
-                calendar.allowsContentModifications = false
+                calendar.allowsContentModifications = !isReadOnly
                 try store.save(calendar)
             }
         }
-        return true
+        return isReadOnly
     }
 
     // MARK: Requests

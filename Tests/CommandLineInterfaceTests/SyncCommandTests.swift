@@ -186,6 +186,37 @@ struct SyncCommandTests {
                 "\(again.output) \(again.errors)")
     }
 
+    @Test("a calendar that was read-only when the account was added, whose owner granted write since: the next sync notices, the calendar takes changes, and they go up")
+    func writeGranted() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        _ = try server.put("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\n"
+                           + "DTSTAMP:20261201T080000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", in: calendarURL)
+        let scratch = Scratch()
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.ok("sync")
+        // As it was when the account was added, before the owner granted write: read-only on both sides.
+        let store = try scratch.store()
+        let state = try SyncState(store: store)
+        var collection = try #require(try state.collections().first)
+        collection.isReadOnly = true
+        try state.save(collection)
+        var phone = try store.calendar(named: "Phone")
+        phone.allowsContentModifications = false
+        try store.save(phone)
+        try scratch.refuses(["add", "reminder", "Water the plants", "--calendar", "Phone"], status: 65, mentioning: ["calendar 'Phone' is read-only"])
+
+        let synced = scratch.ok("sync")
+        #expect(synced.text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts; "
+                + "the server takes changes here now: the calendar is writable", "\(synced.output) \(synced.errors)")
+        #expect(try store.calendar(named: "Phone").allowsContentModifications == true)
+        #expect(try state.collections().first?.isReadOnly == false)
+        _ = scratch.add("reminder", "Water the plants", "--calendar", "Phone")
+        let uploaded = scratch.ok("sync")
+        #expect(uploaded.text == "home/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts", "\(uploaded.output)")
+        #expect(try server.phone(["list", calendarURL]).split(separator: "\n").count == 2)
+    }
+
     @Test("a calendar the server suddenly lists as empty is kept, with a line saying how to confirm; chime sync --allow-emptying empties it")
     func emptyingNeedsConfirmation() throws {
         let server = try CalDAVServer(.radicale)
