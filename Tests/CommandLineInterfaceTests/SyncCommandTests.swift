@@ -146,6 +146,25 @@ struct SyncCommandTests {
         #expect(try store.items(of: store.calendar(named: "Shared (home)").identifier).reminders.map(\.title) == ["Team chore, renamed"])
     }
 
+    /// The server's account added as `home` and synced once, then its one
+    /// collection and the calendar `calendar` set `readOnly` on Chime's
+    /// side alone, as they were when the account was added before the
+    /// server's owner changed the privileges.
+    static func addedAndSynced(_ server: CalDAVServer, _ scratch: Scratch, calendar title: String, readOnly: Bool)
+        throws -> (store: CalendarStore, state: SyncState, calendar: ItemCalendar) {
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.ok("sync")
+        let store = try scratch.store()
+        let state = try SyncState(store: store)
+        var collection = try #require(try state.collections().first)
+        collection.isReadOnly = readOnly
+        try state.save(collection)
+        var calendar = try store.calendar(named: title)
+        calendar.allowsContentModifications = !readOnly
+        try store.save(calendar)
+        return (store, state, calendar)
+    }
+
     @Test("a calendar whose owner took write away after the account was added: the refused edit gives way to the server's copy, a new item stays in Chime only, the calendar turns read-only, and changes still come down")
     func writeTakenAway() throws {
         func chore(_ uid: String, _ summary: String) -> String {
@@ -154,17 +173,8 @@ struct SyncCommandTests {
         }
         let server = try CalDAVServer(.radicale, readOnly: ["team@shared.ics": chore("team@shared", "Team chore")])
         let scratch = Scratch()
-        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
-        _ = scratch.ok("sync")
         // As it was when the account was added, before the owner took write away: writable on both sides.
-        let store = try scratch.store()
-        let state = try SyncState(store: store)
-        var collection = try #require(try state.collections().first)
-        collection.isReadOnly = false
-        try state.save(collection)
-        var shared = try store.calendar(named: "Shared")
-        shared.allowsContentModifications = true
-        try store.save(shared)
+        let (store, state, shared) = try Self.addedAndSynced(server, scratch, calendar: "Shared", readOnly: false)
         var edited = try #require(try store.items(of: shared.identifier).reminders.first)
         edited.title = "Team chore, mine"
         try store.save(edited)
@@ -193,17 +203,8 @@ struct SyncCommandTests {
         _ = try server.put("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\n"
                            + "DTSTAMP:20261201T080000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", in: calendarURL)
         let scratch = Scratch()
-        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
-        _ = scratch.ok("sync")
         // As it was when the account was added, before the owner granted write: read-only on both sides.
-        let store = try scratch.store()
-        let state = try SyncState(store: store)
-        var collection = try #require(try state.collections().first)
-        collection.isReadOnly = true
-        try state.save(collection)
-        var phone = try store.calendar(named: "Phone")
-        phone.allowsContentModifications = false
-        try store.save(phone)
+        let (store, state, _) = try Self.addedAndSynced(server, scratch, calendar: "Phone", readOnly: true)
         try scratch.refuses(["add", "reminder", "Water the plants", "--calendar", "Phone"], status: 65, mentioning: ["calendar 'Phone' is read-only"])
 
         let synced = scratch.ok("sync")
