@@ -15,7 +15,7 @@ let package = Package(
         .target(name: "CalendarModel"),
         .target(name: "RecurrenceEngine", dependencies: ["CalendarModel"]),
         // iCalendar (RFC 5545) text to values and back, and to and from CalendarModel's items; no store.
-        .target(name: "ICalendar", dependencies: ["CalendarModel"]),
+        .target(name: "ICalendar", dependencies: ["CalendarModel", "SystemCalls"]),
         // The one JSON reader for text from outside (holiday files, gpsd lines, socket requests); Foundation-free.
         .target(name: "JSONValues"),
         // BundledData links to share/holidays, the single source of the data;

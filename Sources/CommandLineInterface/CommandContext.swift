@@ -1,5 +1,6 @@
 import CalendarModel
 import Foundation
+import SystemCalls
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -81,6 +82,6 @@ public struct CommandContext: Sendable {
     static func flushProcessOutput() -> String? {
         let flushed = fflush(processStandardOutput) == 0
         guard !flushed || ferror(processStandardOutput) != 0 else { return nil }
-        return String(cString: strerror(errno))
+        return SystemError.last("fflush").reason
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 extension ICalendarReader {
     /// Reads the file at `path` (at most `limits.fileSize` bytes of it).
@@ -17,7 +18,7 @@ extension ICalendarReader {
     /// holds more than `limit`: a regular file by its size before reading,
     /// anything else (a FIFO, a device) after `limit + 1` bytes.
     public static func readFile(path: String, limit: Int) throws(ICalendarReadError) -> [UInt8] {
-        let descriptor = retryingInterrupts { open(path, O_RDONLY | O_CLOEXEC) }
+        let descriptor = SystemError.retryingEINTR { open(path, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw unreadable("cannot open \(path)") }
         defer { close(descriptor) }
         var status = stat()
@@ -49,7 +50,7 @@ extension ICalendarReader {
         // Bounded: each turn reads at least one byte towards `limit + 1`, or ends.
         while true {
             let wanted = min(chunk.count, limit + 1 - bytes.count)
-            let got = retryingInterrupts { Glibc.read(fileDescriptor, chunk.baseAddress, wanted) }
+            let got = SystemError.retryingEINTR { Glibc.read(fileDescriptor, chunk.baseAddress, wanted) }
             guard got >= 0 else { throw unreadable("cannot read") }
             if got == 0 { return bytes }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[0..<got]))
@@ -59,20 +60,8 @@ extension ICalendarReader {
         }
     }
 
-    /// `call` again while it fails with EINTR, at most a thousand times
-    /// (a signal storm, not a reason to spin for ever).
-    static func retryingInterrupts<Value: BinaryInteger>(_ call: () -> Value) -> Value {
-        var result = call()
-        var tries = 1
-        while result < 0, errno == EINTR, tries < 1000 {
-            result = call()
-            tries += 1
-        }
-        return result
-    }
-
     static func unreadable(_ what: String) -> ICalendarReadError {
-        let code = errno
-        return ICalendarReadError(kind: .unreadable(errno: code), line: 0, reason: "\(what): \(String(cString: strerror(code)))")
+        let failure = SystemError.last(what)
+        return ICalendarReadError(kind: .unreadable(errno: failure.code), line: 0, reason: "\(what): \(failure.reason)")
     }
 }

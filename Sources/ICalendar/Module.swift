@@ -3,6 +3,6 @@
 // the store: `chime import`/`export`/`subscribe` and CalDAV sync put what it
 // reads into CalendarStore and hand it what to write.
 //
-// Imports: Foundation, Glibc (the reader reads files and pipes in bounded
-// chunks) and CalendarModel only. Never CalendarStore,
+// Imports: Foundation, Glibc and SystemCalls (the reader reads files and
+// pipes in bounded chunks) and CalendarModel only. Never CalendarStore,
 // AlarmScheduler or the command line.

@@ -26,15 +26,23 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(call)\(path.map { " " + $0 } ?? ""): \(reason)" }
 
-    /// Calls `body`, again for as long as it fails with EINTR: a signal that
-    /// arrived while the call waited is no failure of the call. `body`
-    /// returns what the system call does: -1 with errno set on failure.
+    /// Calls `body`, again while it fails with EINTR: a signal that arrived
+    /// while the call waited is no failure of the call. `body` returns what
+    /// the system call does: -1 with errno set on failure. At most
+    /// `maximumEINTRTries` calls: a storm of signals ends in the EINTR
+    /// failure rather than a spin for ever.
     public static func retryingEINTR<T: SignedInteger>(_ body: () -> T) -> T {
-        while true {
-            let result = body()
-            if result != -1 || errno != EINTR { return result }
+        var result = body()
+        var tries = 1
+        while result == -1, errno == EINTR, tries < maximumEINTRTries {
+            result = body()
+            tries += 1
         }
+        return result
     }
+
+    /// How many times `retryingEINTR` calls at most.
+    public static let maximumEINTRTries = 1_000
 
     /// `retryingEINTR`, throwing the failure (named `call`, on `path`)
     /// instead of returning -1.

@@ -34,6 +34,19 @@ struct SystemErrorTests {
         #expect(errno == ENOENT)
     }
 
+    @Test func aCallThatKeepsFailingWithEINTRIsGivenUpAfterTheBoundWithItsFailure() {
+        var calls = 0
+        let result = SystemError.retryingEINTR { () -> Int32 in
+            calls += 1
+            errno = EINTR
+            return -1
+        }
+        #expect(result == -1)
+        #expect(errno == EINTR)
+        #expect(calls == SystemError.maximumEINTRTries)
+        #expect(calls == 1_000)
+    }
+
     @Test func checkingThrowsTheCallItsPathAndErrno() {
         #expect(throws: SystemError(code: ENOENT, call: "open", path: "/nonexistent/chime")) {
             try SystemError.checking("open", path: "/nonexistent/chime") { open("/nonexistent/chime", O_RDONLY) }
