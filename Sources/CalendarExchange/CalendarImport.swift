@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import Synchronization
 import ICalendar
 
 /// iCalendar files into the store, in two steps so that nothing is written
@@ -107,10 +108,20 @@ public enum CalendarImport {
         var gatherings: [Int: Gathered] = [:]
         // With a writer, each VCALENDAR's survey, by the line of its BEGIN.
         var surveys: [Int: ICalendarItems.Survey]? = writer == nil ? nil : [:]
+        // Without a survey, the items' years are skimmed from the bytes if a TZID comes to need them.
+        let skimmedYears = ItemYears(bytes: surveys == nil ? copy bytes : [], limits: limits)
         func gathered(_ context: MappingContext, zones calendar: ICalendarComponent) -> Gathered {
             let (target, isNew) = target(for: context)
-            let gathering = ICalendarItems.Gathering(into: target.identifier, zones: ICalendarZones(calendar: calendar),
-                                                     survey: surveys.map { $0[calendar.line] ?? ICalendarItems.Survey() })
+            let survey = surveys.map { $0[calendar.line] ?? ICalendarItems.Survey() }
+            let itemYears: @Sendable () -> ClosedRange<Int>?
+            if let survey {
+                itemYears = { survey.itemYears(currentYear: ItemYears.currentYear) }
+            } else {
+                let line = calendar.line
+                itemYears = { skimmedYears.span(ofCalendarAt: line) }
+            }
+            let zones = ICalendarZones(calendar: calendar, itemYears: itemYears)
+            let gathering = ICalendarItems.Gathering(into: target.identifier, zones: zones, survey: survey)
             return Gathered(gathering: gathering, target: target, isNew: isNew, context: context)
         }
         var reading: ICalendarReader.Reading
@@ -209,6 +220,7 @@ public enum CalendarImport {
         }
         if let noCalendar { plan.faults.append(noCalendar) }
         bytes = []
+        skimmedYears.release()
         for line in order {
             // The last piece: what was final after the one before.
             write(line)
@@ -248,6 +260,45 @@ public enum CalendarImport {
         /// The calendar's own name (X-WR-CALNAME).
         static func name(of calendar: ICalendarComponent) -> String? {
             calendar["X-WR-CALNAME"].map { ICalendarText.unescape($0.value).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// The years each VCALENDAR's items span, by the line of its BEGIN,
+    /// for a plan made without a survey (see `ICalendarZones.init`): a
+    /// skimming reading of the file, made the first time a TZID is matched
+    /// by its VTIMEZONE (most files name IANA zones and never ask), while
+    /// the plan still holds the bytes.
+    private final class ItemYears: Sendable {
+        private let state: Mutex<(bytes: [UInt8], spans: [Int: ClosedRange<Int>]?)>
+        private let limits: ICalendarReader.Limits
+
+        init(bytes: [UInt8], limits: ICalendarReader.Limits) {
+            state = Mutex((bytes, nil))
+            self.limits = limits
+        }
+
+        static var currentYear: Int { LocalDateTime(localSeconds: Int64(Date().timeIntervalSince1970)).date.year }
+
+        func span(ofCalendarAt line: Int) -> ClosedRange<Int>? {
+            state.withLock { state in
+                if state.spans == nil, !state.bytes.isEmpty {
+                    var surveys: [Int: ICalendarItems.Survey] = [:]
+                    // The mapping's own reading reports whatever is wrong; this one only counts years.
+                    _ = try? ICalendarReader(limits: limits).read(state.bytes, skimmingItems: true) { component, calendar in
+                        surveys[calendar.line, default: ICalendarItems.Survey()].add(component)
+                        return true
+                    }
+                    let year = Self.currentYear
+                    state.spans = surveys.compactMapValues { $0.itemYears(currentYear: year) }
+                    state.bytes = []
+                }
+                return state.spans?[line]
+            }
+        }
+
+        /// Lets the bytes go: a span not asked for by now is not known.
+        func release() {
+            state.withLock { $0.bytes = [] }
         }
     }
 

@@ -14,21 +14,30 @@ public struct ICalendarZones: ICalendarZoneResolving {
     /// The VTIMEZONEs of the calendar, by TZID.
     let definitions: [String: ICalendarComponent]
     let years: ClosedRange<Int>?
+    let itemYears: @Sendable () -> ClosedRange<Int>?
     let wrTimezone: String?
     private let cache = Cache()
 
     /// Reads the VTIMEZONEs and X-WR-TIMEZONE of a VCALENDAR. `years`,
     /// when given, is the span of the calendar's items, over which a
-    /// VTIMEZONE must agree with an IANA zone; otherwise from the
-    /// VTIMEZONE's own DTSTARTs (not before 1970: Outlook writes 1601 for
-    /// "always") through the current year and five more.
-    public init(calendar: ICalendarComponent, years: ClosedRange<Int>? = nil) {
+    /// VTIMEZONE must agree with an IANA zone; else `itemYears` gives it,
+    /// asked only when a TZID comes to be matched by its VTIMEZONE (a
+    /// caller may have to read the file again to know it: see
+    /// `ICalendarItems.Survey.itemYears`); failing both, from the
+    /// VTIMEZONE's own DTSTARTs (not before 1970) through the current year
+    /// and five more. Outlook writes 1601 for "always", and a VTIMEZONE
+    /// that claims today's European or American rules since then agrees
+    /// with no IANA zone before 1996 or 2007: only the items' years tell
+    /// that it means Europe/Berlin or America/New_York.
+    public init(calendar: ICalendarComponent, years: ClosedRange<Int>? = nil,
+                itemYears: @escaping @Sendable () -> ClosedRange<Int>? = { nil }) {
         var definitions: [String: ICalendarComponent] = [:]
         for zone in calendar.components(named: "VTIMEZONE") {
             if let tzid = zone["TZID"]?.value, definitions[tzid] == nil { definitions[tzid] = zone }
         }
         self.definitions = definitions
         self.years = years
+        self.itemYears = itemYears
         wrTimezone = calendar["X-WR-TIMEZONE"].map { ICalendarText.unescape($0.value) }
     }
 
@@ -58,10 +67,12 @@ public struct ICalendarZones: ICalendarZoneResolving {
         let trimmed = tzid.trimmingCharacters(in: .whitespaces)
         if let name = WindowsZones.mainZone[trimmed] ?? Self.windowsByCase[trimmed.lowercased()],
            (try? TimeZoneRules.named(name)) != nil {
-            if let definition, let rules = try? Self.rules(of: definition, years: span(definition)),
-               Self.agrees(name, with: rules, years: span(definition)) == false,
-               let better = Self.matching(rules, years: span(definition), preferring: WindowsZones.zones.first { $0.windows == trimmed }?.iana ?? []) {
-                return better
+            if let definition {
+                let range = span(definition)
+                if let rules = try? Self.rules(of: definition, years: range), !Self.agrees(name, with: rules, years: range),
+                   let better = Self.matching(rules, years: range, preferring: WindowsZones.zones.first { $0.windows == trimmed }?.iana ?? []) {
+                    return better
+                }
             }
             return name
         }
@@ -105,7 +116,7 @@ public struct ICalendarZones: ICalendarZoneResolving {
     }
 
     private func span(_ definition: ICalendarComponent) -> ClosedRange<Int> {
-        if let years { return years }
+        if let years = years ?? itemYears() { return years }
         let now = LocalDateTime(localSeconds: Int64(Date().timeIntervalSince1970)).date.year
         var first = now
         for observance in definition.components where observance.name == "STANDARD" || observance.name == "DAYLIGHT" {

@@ -1,3 +1,4 @@
+import CalendarExchange
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
@@ -73,6 +74,41 @@ struct ImportExportTests {
             if ours.count == expected.count { agreed += ours.count }
         }
         #expect(agreed >= 20, "only \(agreed) occurrences compared")
+    }
+
+    @Test("Outlook's VTIMEZONEs under TZIDs of their own, with rules 'since 1601', are the IANA zones they agree with over the items' years, through chime import and --check (surveyed) and a plan without a writer (a subscription's, a sync's), with recurring-ical-events' occurrences")
+    func outlookCustomZones() throws {
+        let file = Self.fixture("zones/outlook-custom.ics")
+        let expected = try Oracles.expand(file, from: "2025-01-01", to: "2028-01-01").map(\.start.description).sorted()
+        #expect(expected.count == 10)
+        let range = Date(timeIntervalSince1970: RFC3339.instant("2025-01-01T00:00:00Z")!)..<Date(timeIntervalSince1970: RFC3339.instant("2028-01-01T00:00:00Z")!)
+        func zonesAndStarts(_ store: CalendarStore) throws -> (zones: Set<String>, starts: [String]) {
+            var zones: Set<String> = []
+            let starts = try store.events(overlapping: range).map { event -> String in
+                guard case .zoned(let time, let zone, let fold) = event.start else { return "not zoned: \(event.start)" }
+                zones.insert(zone)
+                return Oracles.Moment.instant(try TimeZoneRules.named(zone).resolve(time, fold: fold).instant).description
+            }
+            return (zones, starts.sorted())
+        }
+        let scratch = Scratch()
+        #expect(scratch.run("import", "--check", file).status == 0)
+        scratch.ok("import", file)
+        let imported = try zonesAndStarts(try scratch.store())
+        #expect(imported.zones == ["Europe/Berlin", "America/New_York"])
+        #expect(imported.starts == expected)
+        let exported = scratch.ok("export").text
+        #expect(exported.contains("TZID:Europe/Berlin") && exported.contains("TZID:America/New_York"), "\(exported)")
+        #expect(!exported.contains("POSIX:"), "\(exported)")
+
+        let store = try CalendarStore(path: ":memory:", machineTimeZone: .utc)
+        let plan = try CalendarImport.plan(try CalendarImport.bytes(of: file), source: file, defaultCalendar: try store.defaultCalendarForNewEvents(),
+                                           store: store)
+        #expect(plan.faults.isEmpty)
+        _ = try CalendarImport.apply([plan], store: store)
+        let planned = try zonesAndStarts(store)
+        #expect(planned.zones == ["Europe/Berlin", "America/New_York"])
+        #expect(planned.starts == expected)
     }
 
     @Test("a broken component stops the import with its file, line and UID and writes nothing; --skip-broken imports the rest; --check writes nothing")

@@ -85,6 +85,36 @@ struct ICalendarSurveyTests {
         #expect(takenInAll > 0, "no fixture item was ever final: the property was not exercised")
     }
 
+    @Test("a survey tells the years its items' starts, due dates and recurrence IDs fall in, through five years past the current one when an item repeats; a skimming reading tells the same")
+    func itemYears() throws {
+        func survey(_ text: String, skimming: Bool = false) throws -> ICalendarItems.Survey {
+            let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + text + "END:VCALENDAR\r\n").utf8)
+            var survey = ICalendarItems.Survey()
+            let reading = try ICalendarReader().read(bytes, skimmingItems: skimming) { component, _ in
+                survey.add(component)
+                return true
+            }
+            #expect(reading.problems.isEmpty)
+            return survey
+        }
+        let items = """
+            BEGIN:VEVENT\r\nUID:a\r\nDTSTART;TZID=Europe/Berlin:20270322T090000\r\nDTEND;TZID=Europe/Berlin:20400322T093000\r\nEND:VEVENT\r\n\
+            BEGIN:VTODO\r\nUID:b\r\nDUE;VALUE=DATE:20240110\r\nEND:VTODO\r\n\
+            BEGIN:VEVENT\r\nUID:a\r\nRECURRENCE-ID:20290101T000000Z\r\nDTSTART:20290102T000000Z\r\nEND:VEVENT\r\n\
+            BEGIN:VJOURNAL\r\nUID:c\r\nDTSTART:19900101\r\nEND:VJOURNAL\r\n
+            """
+        // A DTEND is not counted: an item's end is within days of its start, but for a typo like this one.
+        #expect(try survey(items).itemYears(currentYear: 2026) == 2024...2029)
+        #expect(try survey(items, skimming: true).itemYears(currentYear: 2026) == 2024...2029)
+        let repeating = items + "BEGIN:VEVENT\r\nUID:d\r\nDTSTART:20250101\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
+        #expect(try survey(repeating).itemYears(currentYear: 2026) == 2024...2031)
+        #expect(try survey(repeating, skimming: true).itemYears(currentYear: 2026) == 2024...2031)
+        #expect(try survey(repeating).itemYears(currentYear: 2020) == 2024...2029)
+        // A start that is not a date does not count; a survey of no timed item knows no years.
+        #expect(try survey("BEGIN:VEVENT\r\nUID:e\r\nDTSTART:tomorrow\r\nEND:VEVENT\r\n").itemYears(currentYear: 2026) == nil)
+        #expect(ICalendarItems.Survey().itemYears(currentYear: 2026) == nil)
+    }
+
     @Test("an item is final only when its UID comes once and without RECURRENCE-ID: a series with a moved occurrence, a revised item and items without a UID wait for finish")
     func whatWaits() throws {
         func event(_ uid: String?, _ extra: [String] = [], summary: String = "Item") -> [String] {

@@ -74,6 +74,25 @@ struct ICalendarZonesTests {
         #expect(try zones.zone(forTZID: "My Zone") == "Europe/Berlin")
     }
 
+    /// Outlook writes 1601 as the start of a VTIMEZONE's rules; today's
+    /// European rules have held only since 1996 (the autumn change was in
+    /// September before) and today's American ones since 2007.
+    @Test("Outlook's VTIMEZONEs of today's rules 'since 1601' under TZIDs of their own resolve to Europe/Berlin and America/New_York over their items' years, and to a POSIX rule when the items reach back to 1990")
+    func customOutlookZonesOverTheItemsYears() throws {
+        let calendar = try fixture("outlook-custom")
+        let recent = ICalendarZones(calendar: calendar, itemYears: { 2026...2032 })
+        #expect(try recent.zone(forTZID: "Customized Time Zone") == "Europe/Berlin")
+        #expect(try recent.zone(forTZID: "Customized Time Zone 1") == "America/New_York")
+        let reachingBack = ICalendarZones(calendar: calendar, itemYears: { 1990...2032 })
+        #expect(try reachingBack.zone(forTZID: "Customized Time Zone") == "POSIX:<+0100>-1<+0200>,M3.5.0,M10.5.0/3")
+        #expect(try reachingBack.zone(forTZID: "Customized Time Zone 1") == "POSIX:<-0500>5<-0400>,M3.2.0,M11.1.0")
+        // Given years win over the items' (a caller that knows better).
+        let given = ICalendarZones(calendar: calendar, years: 1990...2032, itemYears: { 2026...2032 })
+        #expect(try given.zone(forTZID: "Customized Time Zone").hasPrefix("POSIX:"))
+        // Knowing neither, the VTIMEZONE's own years (1970 on) are matched, as before.
+        #expect(try ICalendarZones(calendar: calendar).zone(forTZID: "Customized Time Zone").hasPrefix("POSIX:"))
+    }
+
     @Test("a VTIMEZONE that matches no IANA zone becomes a POSIX rule that reads wall times across its changes")
     func customPOSIX() throws {
         let zones = ICalendarZones(calendar: try fixture("custom"))
