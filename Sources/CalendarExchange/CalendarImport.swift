@@ -108,19 +108,13 @@ public enum CalendarImport {
         var gatherings: [Int: Gathered] = [:]
         // With a writer, each VCALENDAR's survey, by the line of its BEGIN.
         var surveys: [Int: ICalendarItems.Survey]? = writer == nil ? nil : [:]
-        // Without a survey, the items' years are skimmed from the bytes if a TZID comes to need them.
-        let skimmedYears = ItemYears(bytes: surveys == nil ? copy bytes : [], limits: limits)
+        // The items' years, read from the bytes if a TZID comes to need them.
+        let itemYears = ItemYears(bytes: copy bytes, limits: limits)
         func gathered(_ context: MappingContext, zones calendar: ICalendarComponent) -> Gathered {
             let (target, isNew) = target(for: context)
             let survey = surveys.map { $0[calendar.line] ?? ICalendarItems.Survey() }
-            let itemYears: @Sendable () -> ClosedRange<Int>?
-            if let survey {
-                itemYears = { survey.itemYears(currentYear: ItemYears.currentYear) }
-            } else {
-                let line = calendar.line
-                itemYears = { skimmedYears.span(ofCalendarAt: line) }
-            }
-            let zones = ICalendarZones(calendar: calendar, itemYears: itemYears)
+            let line = calendar.line
+            let zones = ICalendarZones(calendar: calendar, itemYears: { itemYears.span(ofCalendarAt: line) })
             let gathering = ICalendarItems.Gathering(into: target.identifier, zones: zones, survey: survey)
             return Gathered(gathering: gathering, target: target, isNew: isNew, context: context)
         }
@@ -220,7 +214,7 @@ public enum CalendarImport {
         }
         if let noCalendar { plan.faults.append(noCalendar) }
         bytes = []
-        skimmedYears.release()
+        itemYears.release()
         for line in order {
             // The last piece: what was final after the one before.
             write(line)
@@ -263,11 +257,12 @@ public enum CalendarImport {
         }
     }
 
-    /// The years each VCALENDAR's items span, by the line of its BEGIN,
-    /// for a plan made without a survey (see `ICalendarZones.init`): a
-    /// skimming reading of the file, made the first time a TZID is matched
-    /// by its VTIMEZONE (most files name IANA zones and never ask), while
-    /// the plan still holds the bytes.
+    /// The years each VCALENDAR's items span, by the line of its BEGIN
+    /// (see `ICalendarZones.init`): a reading of the file of its own, made
+    /// the first time a TZID is matched by its VTIMEZONE (files that name
+    /// IANA zones never ask, and a large import's survey skims past the
+    /// times), while the plan still holds the bytes. Each item is handed
+    /// over and let go, so that the tree is not held.
     private final class ItemYears: Sendable {
         private let state: Mutex<(bytes: [UInt8], spans: [Int: ClosedRange<Int>]?)>
         private let limits: ICalendarReader.Limits
@@ -284,7 +279,7 @@ public enum CalendarImport {
                 if state.spans == nil, !state.bytes.isEmpty {
                     var surveys: [Int: ICalendarItems.Survey] = [:]
                     // The mapping's own reading reports whatever is wrong; this one only counts years.
-                    _ = try? ICalendarReader(limits: limits).read(state.bytes, skimmingItems: true) { component, calendar in
+                    _ = try? ICalendarReader(limits: limits).read(state.bytes) { component, calendar in
                         surveys[calendar.line, default: ICalendarItems.Survey()].add(component)
                         return true
                     }

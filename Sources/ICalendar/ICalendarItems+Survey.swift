@@ -15,9 +15,9 @@ extension ICalendarItems {
     /// reading (`ICalendarReader.read(_:skimmingItems:handingOver:)`)
     /// does not have.
     ///
-    /// It also tells the years the items span (`itemYears`), over which a
-    /// VTIMEZONE under a TZID of the file's own must agree with an IANA
-    /// zone (`ICalendarZones`).
+    /// Of a reading that is not skimmed, it also tells the years the items
+    /// span (`itemYears`), over which a VTIMEZONE under a TZID of the
+    /// file's own must agree with an IANA zone (`ICalendarZones`).
     public struct Survey: Sendable {
         private var seen: Set<Int> = []
         private var pending: Set<Int> = []

@@ -21,18 +21,9 @@ extension ICalendarReader {
         var joined: [UInt8] = []
         /// Takes a top-level VCALENDAR's sound components as they close (see `read(_:handingOver:)`).
         var handOver: ((ICalendarComponent, ICalendarComponent) -> Bool)?
-        /// Whether a VCALENDAR's VEVENTs and VTODOs are read for their UID,
-        /// RECURRENCE-ID and times alone (see `read(_:skimmingItems:handingOver:)`).
+        /// Whether a VCALENDAR's VEVENTs and VTODOs are read for their UID
+        /// and RECURRENCE-ID alone (see `read(_:skimmingItems:handingOver:)`).
         var skimsItems = false
-
-        /// The lines a skimmed item is read for: its identity (UID,
-        /// RECURRENCE-ID) and the years it spans (DTSTART, DUE, RRULE), what
-        /// `ICalendarItems.Survey` takes.
-        static func isSkimmedFor(_ line: UnsafeBufferPointer<UInt8>, length: Int) -> Bool {
-            ICalendarContentLine.nameIs(line, length: length, "UID") || ICalendarContentLine.nameIs(line, length: length, "RECURRENCE-ID")
-                || ICalendarContentLine.nameIs(line, length: length, "DTSTART") || ICalendarContentLine.nameIs(line, length: length, "DUE")
-                || ICalendarContentLine.nameIs(line, length: length, "RRULE")
-        }
 
         init(input: UnsafeBufferPointer<UInt8>, limits: Limits) {
             self.input = input
@@ -46,7 +37,7 @@ extension ICalendarReader {
             /// Faults past `maximumFaultsPerComponent`, counted, not kept.
             var faultsLeftOut = 0
             var lastFaultLine = 0
-            /// An item skimmed, or a component inside one: its lines but BEGIN, END and those `isSkimmedFor` are counted, not read.
+            /// An item skimmed, or a component inside one: its lines but BEGIN, END, UID and RECURRENCE-ID are counted, not read.
             var skimmed = false
         }
 
@@ -212,7 +203,8 @@ extension ICalendarReader {
                                         reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
                 return
             }
-            if !isBegin, !isEnd, stack[stack.count - 1].skimmed, !Self.isSkimmedFor(line, length: nameLength) {
+            if !isBegin, !isEnd, stack[stack.count - 1].skimmed, !ICalendarContentLine.nameIs(line, length: nameLength, "UID"),
+               !ICalendarContentLine.nameIs(line, length: nameLength, "RECURRENCE-ID") {
                 try countProperty(line: number)
                 return
             }

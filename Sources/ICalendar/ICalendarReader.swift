@@ -85,7 +85,7 @@ public struct ICalendarReader: Sendable {
     /// component by component without holding the whole tree.
     ///
     /// `skimmingItems`: the VCALENDARs' VEVENTs and VTODOs (and what they
-    /// hold) are read for their UID, RECURRENCE-ID, DTSTART, DUE and RRULE alone, their other
+    /// hold) are read for their UID and RECURRENCE-ID alone, their other
     /// lines counted against the limits but not read: a first look at a
     /// large file (`ICalendarItems.Survey`) in a third of a read's time.
     /// What is wrong in the lines not read goes unnoticed, so that such a
