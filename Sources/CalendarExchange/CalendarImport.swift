@@ -1,8 +1,8 @@
 import CalendarModel
 import CalendarStore
 import Foundation
-import Synchronization
 import ICalendar
+import Synchronization
 
 /// iCalendar files into the store, in two steps so that nothing is written
 /// unless the whole of every file reads (or the caller chose to skip what
