@@ -277,14 +277,14 @@ public enum CalendarImport {
         func span(ofCalendarAt line: Int) -> ClosedRange<Int>? {
             state.withLock { state in
                 if state.spans == nil, !state.bytes.isEmpty {
-                    var surveys: [Int: ICalendarItems.Survey] = [:]
+                    var tallies: [Int: ICalendarItems.YearSpan] = [:]
                     // The mapping's own reading reports whatever is wrong; this one only counts years.
                     _ = try? ICalendarReader(limits: limits).read(state.bytes) { component, calendar in
-                        surveys[calendar.line, default: ICalendarItems.Survey()].add(component)
+                        tallies[calendar.line, default: ICalendarItems.YearSpan()].add(component)
                         return true
                     }
                     let year = Self.currentYear
-                    state.spans = surveys.compactMapValues { $0.itemYears(currentYear: year) }
+                    state.spans = tallies.compactMapValues { $0.years(currentYear: year) }
                     state.bytes = []
                 }
                 return state.spans?[line]

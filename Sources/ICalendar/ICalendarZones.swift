@@ -23,7 +23,7 @@ public struct ICalendarZones: ICalendarZoneResolving {
     /// VTIMEZONE must agree with an IANA zone; else `itemYears` gives it,
     /// asked only when a TZID comes to be matched by its VTIMEZONE (a
     /// caller may have to read the file again to know it: see
-    /// `ICalendarItems.Survey.itemYears`); failing both, from the
+    /// `ICalendarItems.YearSpan`); failing both, from the
     /// VTIMEZONE's own DTSTARTs (not before 1970) through the current year
     /// and five more. Outlook writes 1601 for "always", and a VTIMEZONE
     /// that claims today's European or American rules since then agrees

@@ -85,11 +85,11 @@ struct ICalendarSurveyTests {
         #expect(takenInAll > 0, "no fixture item was ever final: the property was not exercised")
     }
 
-    @Test("a survey tells the years its items' starts, due dates and recurrence IDs fall in, through five years past the current one when an item repeats")
-    func itemYears() throws {
-        func survey(_ text: String) throws -> ICalendarItems.Survey {
+    @Test("a year span tells the years a calendar's items' starts, due dates and recurrence IDs fall in, through five years past the current one when an item repeats")
+    func yearSpan() throws {
+        func survey(_ text: String) throws -> ICalendarItems.YearSpan {
             let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + text + "END:VCALENDAR\r\n").utf8)
-            var survey = ICalendarItems.Survey()
+            var survey = ICalendarItems.YearSpan()
             let reading = try ICalendarReader().read(bytes) { component, _ in
                 survey.add(component)
                 return true
@@ -104,13 +104,13 @@ struct ICalendarSurveyTests {
             BEGIN:VJOURNAL\r\nUID:c\r\nDTSTART:19900101\r\nEND:VJOURNAL\r\n
             """
         // A DTEND is not counted: an item's end is within days of its start, but for a typo like this one.
-        #expect(try survey(items).itemYears(currentYear: 2026) == 2024...2029)
+        #expect(try survey(items).years(currentYear: 2026) == 2024...2029)
         let repeating = items + "BEGIN:VEVENT\r\nUID:d\r\nDTSTART:20250101\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
-        #expect(try survey(repeating).itemYears(currentYear: 2026) == 2024...2031)
-        #expect(try survey(repeating).itemYears(currentYear: 2020) == 2024...2029)
+        #expect(try survey(repeating).years(currentYear: 2026) == 2024...2031)
+        #expect(try survey(repeating).years(currentYear: 2020) == 2024...2029)
         // A start that is not a date does not count; a survey of no timed item knows no years.
-        #expect(try survey("BEGIN:VEVENT\r\nUID:e\r\nDTSTART:tomorrow\r\nEND:VEVENT\r\n").itemYears(currentYear: 2026) == nil)
-        #expect(ICalendarItems.Survey().itemYears(currentYear: 2026) == nil)
+        #expect(try survey("BEGIN:VEVENT\r\nUID:e\r\nDTSTART:tomorrow\r\nEND:VEVENT\r\n").years(currentYear: 2026) == nil)
+        #expect(ICalendarItems.YearSpan().years(currentYear: 2026) == nil)
     }
 
     @Test("an item is final only when its UID comes once and without RECURRENCE-ID: a series with a moved occurrence, a revised item and items without a UID wait for finish")
