@@ -304,8 +304,16 @@ extension CalendarStore {
     /// `ImportWriter`): the page cache is held small throughout (see
     /// `withImportPageCache`), not only while each piece writes, so that
     /// what the pieces dirtied is spilled rather than kept to the commit.
+    /// The pieces' own transactions are folded into it (see
+    /// `Database.transaction(_:foldingNested:)`): the import is all or
+    /// nothing, so a throw inside `body` must leave it, as `ImportWriter`'s
+    /// failure does through `CalendarImport.apply`.
     public func importTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
-        try transaction { () throws -> T in try withImportPageCache { try body() } }
+        do {
+            return try database.transaction(.immediate, foldingNested: true) { try withImportPageCache { try body() } }
+        } catch let error as DatabaseError {
+            throw StoreError.database(error)
+        }
     }
 
     /// Runs `body` with the page cache at `importPageCacheKilobytes` at

@@ -43,6 +43,9 @@ public final class Database: @unchecked Sendable {
     private var prepares = 0
     /// Depth of nested `transaction` calls inside an outer one, for savepoint names.
     var savepointDepth = 0
+    /// Depth of `transaction(_:foldingNested:)` calls with `foldingNested`:
+    /// while above zero, nested transactions take no savepoints.
+    var foldingDepth = 0
 
     /// Opens (and by default creates) the database at `path`. `":memory:"` opens
     /// a private in-memory database. See `DatabaseOptions` for the defaults.

@@ -130,6 +130,21 @@ struct StreamingImportTests {
         #expect(try store.items(of: try store.calendar(named: "Personal").identifier).events.count == 2_501)
     }
 
+    @Test("an item the store refuses, in the third piece, after two were written in the same transaction (without savepoints of their own): 65 naming it, nothing written")
+    func storeRefusalAfterPiecesWereWritten() throws {
+        let scratch = Scratch()
+        scratch.add("event", "Already here", "--start", "2026-12-02T10:00")
+        let counter = try scratch.changeCounter()
+        // It reads and maps; only the store finds it too costly to expand.
+        let costly = ["BEGIN:VEVENT", "UID:costly@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "RRULE:FREQ=SECONDLY;COUNT=900000000", "SUMMARY:Costly", "END:VEVENT"]
+        let path = try Self.file(scratch, "refused.ics", Self.fillers(2_500) + costly)
+        try scratch.refuses(["import", path], status: 65, mentioning: ["costly@chime.test", "too costly to expand"])
+        #expect(try scratch.changeCounter() == counter, "a refused import wrote to the store")
+        let everything = Date(timeIntervalSince1970: 1_577_836_800)..<Date(timeIntervalSince1970: 1_830_297_600) // 2020-01-01T00:00:00Z ..< 2028-01-01T00:00:00Z
+        #expect(try scratch.store().events(overlapping: everything).map(\.title) == ["Already here"])
+    }
+
     @Test("two files of more than a piece, imported at once into an empty calendar, that give the same UIDs: the second's pieces find the first's items and update the one it revises")
     func twoFilesOfTheSameUIDs() throws {
         let scratch = Scratch()

@@ -101,6 +101,64 @@ struct TransactionTests {
         }
     }
 
+    @Test("transactions nested in a folding one take no savepoints: a caught throw keeps their writes, the outer throw undoes all")
+    func foldingNested() throws {
+        try withItems { db, _ throws in
+            try db.transaction(foldingNested: true) {
+                try db.transaction {
+                    try db.execute("INSERT INTO items VALUES ('piece 1')")
+                    // Deeper transactions fold too; the depth is back to the outer one's after.
+                    #expect(throws: ExpectedFailure()) {
+                        try db.transaction {
+                            try db.execute("INSERT INTO items VALUES ('piece 2')")
+                            throw ExpectedFailure()
+                        }
+                    }
+                }
+                #expect(try keys(db) == ["piece 1", "piece 2"], "a folded transaction's throw leaves what it wrote")
+            }
+            #expect(try keys(db) == ["piece 1", "piece 2"])
+            // The fold ends with its transaction: later nested ones are savepoints again.
+            try db.transaction {
+                #expect(throws: ExpectedFailure()) {
+                    try db.transaction {
+                        try db.execute("INSERT INTO items VALUES ('undone')")
+                        throw ExpectedFailure()
+                    }
+                }
+            }
+            #expect(try keys(db) == ["piece 1", "piece 2"])
+            #expect(throws: ExpectedFailure()) {
+                try db.transaction(foldingNested: true) {
+                    try db.transaction { try db.execute("INSERT INTO items VALUES ('inner')") }
+                    throw ExpectedFailure()
+                }
+            }
+            #expect(try keys(db) == ["piece 1", "piece 2"])
+            #expect(!db.isInTransaction)
+        }
+    }
+
+    @Test("a folding transaction inside another is that one's savepoint, and folds what is nested in it")
+    func foldingInsideSavepoint() throws {
+        try withItems { db, _ throws in
+            try db.transaction {
+                try db.execute("INSERT INTO items VALUES ('outer')")
+                #expect(throws: ExpectedFailure()) {
+                    try db.transaction(foldingNested: true) {
+                        try? db.transaction {
+                            try db.execute("INSERT INTO items VALUES ('folded')")
+                            throw ExpectedFailure()
+                        }
+                        #expect(try keys(db) == ["outer", "folded"])
+                        throw ExpectedFailure()
+                    }
+                }
+            }
+            #expect(try keys(db) == ["outer"])
+        }
+    }
+
     @Test("a failing COMMIT (a deferred foreign key) rolls back and throws")
     func failingCommit() throws {
         try withTemporaryDatabase { db, _ throws in
