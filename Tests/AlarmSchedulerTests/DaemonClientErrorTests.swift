@@ -69,7 +69,7 @@ struct DaemonClientErrorTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (client, listener) = try listen { peer in Self.readRequest(peer) }
         defer { close(listener) }
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 5) } == .refused)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 30) } == .refused)
     }
 
     @Test("an answer that is not a JSON object is a bad reply")
@@ -80,7 +80,7 @@ struct DaemonClientErrorTests {
             _ = "[1, 2]\n".withCString { send(peer, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
         }
         defer { close(listener) }
-        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 5) } == .badReply)
+        #expect(code { () throws(DaemonClientError) in _ = try client.send(.status, timeout: 30) } == .badReply)
     }
 
     @Test("a socket path longer than a Unix socket takes is a bad request, not an absent daemon")

@@ -96,7 +96,7 @@ struct DaemonInProcessTests {
         // The machine moves to UTC: the same wall-clock time is now two seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
         // The zone watch (inotify) re-plans on the daemon's queue; `advance` waits for that to end.
-        #expect(Self.waitUntil(seconds: 10) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
+        #expect(Self.waitUntil(seconds: 60) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
         clock.advance(to: Double(due - 1))
         #expect(notifier.first(titled: "Floating") == nil, "rang before its time: \(lines.withLock { $0 })")
         clock.advance(to: Double(due))
@@ -209,7 +209,7 @@ struct DaemonInProcessTests {
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         let now = Double(Self.start)
         for (latitude, time) in [(31.26, now - 2), (31.27, now - 1)] {
-            let reply = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 121.4737, time: time))]))
+            let reply = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 121.4737, time: time))]), timeout: 30)
             guard case .location(let outcome) = reply else { Issue.record("refused: \(reply)"); continue }
             #expect(outcome.taken == 1, "\(reply)")
         }

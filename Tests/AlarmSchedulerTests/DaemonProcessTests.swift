@@ -89,7 +89,7 @@ struct DaemonProcessTests {
         usleep(300_000)
         // Added after the daemon started: it learns of it through the store's folder.
         let due = try addReminder("Tea", dueIn: 2)
-        let firings = daemon.waitForFirings(1, seconds: 5)
+        let firings = daemon.waitForFirings(1, seconds: 30)
         try #require(firings.count == 1, "printed: \(daemon.printed.map(\.line))")
         #expect(firings[0].line.contains("Tea") && !firings[0].line.contains("(late)"))
         let lateness = firings[0].at.timeIntervalSince(due)
@@ -112,7 +112,7 @@ struct DaemonProcessTests {
         try prepare()
         _ = try addReminder("Coffee", dueIn: 1)
         var daemon = try Running(store: storePath, runtime: runtime)
-        #expect(daemon.waitForFirings(1, seconds: 4).count == 1, "printed: \(daemon.printed.map(\.line))")
+        #expect(daemon.waitForFirings(1, seconds: 30).count == 1, "printed: \(daemon.printed.map(\.line))")
         daemon.kill(SIGKILL)
 
         daemon = try Running(store: storePath, runtime: runtime)
@@ -124,7 +124,7 @@ struct DaemonProcessTests {
         _ = try addReminder("Lunch", dueIn: 1)
         usleep(2_500_000)
         daemon = try Running(store: storePath, runtime: runtime)
-        let firings = daemon.waitForFirings(1, seconds: 3)
+        let firings = daemon.waitForFirings(1, seconds: 30)
         #expect(firings.count == 1 && firings.first?.line.contains("Lunch") == true && firings.first?.line.hasSuffix("(late)") == true,
                 "printed: \(daemon.printed.map(\.line))")
         usleep(300_000)
@@ -147,7 +147,7 @@ struct DaemonProcessTests {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         try #require(connected == 0)
-        var limit = timeval(tv_sec: 3, tv_usec: 0)
+        var limit = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         var reply: [UInt8] = []
@@ -166,7 +166,7 @@ struct DaemonProcessTests {
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let socketPath = runtime + "/chime/chimed.sock"
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }
         var info = stat()
         try #require(lstat(socketPath, &info) == 0)
@@ -182,17 +182,17 @@ struct DaemonProcessTests {
         #expect(oversized.first?.contains("longer than") == true)
 
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        guard case .status(let status) = try client.send(.status) else { Issue.record("no status answer"); return }
+        guard case .status(let status) = try client.send(.status, timeout: 30) else { Issue.record("no status answer"); return }
         #expect(status.ok && status.pid == Int(daemon.process.processIdentifier))
         _ = try addReminder("Tea", dueIn: 30)
         // Told of the change directly, as `chime` does.
-        #expect(try client.send(.changed).ok)
-        guard case .next(let next) = try client.send(.next(count: 5)) else { Issue.record("no next answer"); return }
+        #expect(try client.send(.changed, timeout: 30).ok)
+        guard case .next(let next) = try client.send(.next(count: 5), timeout: 30) else { Issue.record("no next answer"); return }
         #expect(next.map(\.title) == ["Tea"])
         // Snoozing needs a firing that rang.
-        #expect(try client.send(line: Data(#"{"request":"snooze"}"#.utf8), answering: .snooze).refusal?.contains("key") == true)
-        #expect(try client.send(.snooze(key: "nonesuch@1")).refusal?.contains("no firing") == true)
-        #expect(try client.send(.status).ok)
+        #expect(try client.send(line: Data(#"{"request":"snooze"}"#.utf8), answering: .snooze, timeout: 30).refusal?.contains("key") == true)
+        #expect(try client.send(.snooze(key: "nonesuch@1"), timeout: 30).refusal?.contains("no firing") == true)
+        #expect(try client.send(.status, timeout: 30).ok)
     }
 
     @Test("setting the wall clock wakes the daemon to re-plan (a CLOCK_REALTIME timerfd)", .enabled(if: geteuid() == 0, "setting the clock needs root"))
@@ -200,13 +200,13 @@ struct DaemonProcessTests {
         try prepare()
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while !daemon.printed.contains(where: { $0.line.contains("started") }) && Date() < deadline { usleep(20_000) }
         // Set the clock to what it reads: a setting all the same, and harmless.
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         try #require(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: \(String(cString: strerror(errno)))")
-        let seen = Date().addingTimeInterval(3)
+        let seen = Date().addingTimeInterval(30)
         while !daemon.printed.contains(where: { $0.line.contains("the clock was set") }) && Date() < seen { usleep(20_000) }
         #expect(daemon.printed.contains { $0.line.contains("the clock was set; re-planning") }, "printed: \(daemon.printed.map(\.line))")
     }
@@ -226,14 +226,14 @@ struct DaemonProcessTests {
         try importRegionZZ(into: store)
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
-        #expect(!daemon.wait(forPrefix: "chimed: started", seconds: 5).isEmpty, "printed: \(daemon.printed.map(\.line))")
+        #expect(!daemon.wait(forPrefix: "chimed: started", seconds: 30).isEmpty, "printed: \(daemon.printed.map(\.line))")
         let year = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date.year
         let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
                                 due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=ZZ"),
                                 alarms: [Alarm(trigger: .relative(seconds: 0))]))
         let notice = "chimed: notice: No holiday data for \(year) (zz)"
-        let notices = daemon.wait(forPrefix: notice, seconds: 3)
+        let notices = daemon.wait(forPrefix: notice, seconds: 30)
         #expect(notices.count == 1, "printed: \(daemon.printed.map(\.line))")
         #expect(daemon.standardError.filter { $0.hasPrefix(notice) } == notices, "standard error: \(daemon.standardError)")
         #expect(notices.first?.contains("chime holidays update") == true)
@@ -252,7 +252,7 @@ struct DaemonProcessTests {
         let today = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970)).date
         let missing = [today.year] + (today.month == 12 ? [today.year + 1] : [])
         var daemon = try Running(store: storePath, runtime: runtime)
-        let notices = daemon.wait(forPrefix: "chimed: notice:", seconds: 3)
+        let notices = daemon.wait(forPrefix: "chimed: notice:", seconds: 30)
         #expect(notices.count == missing.count && notices.allSatisfy { line in missing.contains { line.contains(String($0)) } },
                 "printed: \(daemon.printed.map(\.line))")
         #expect(Set(notices).count == notices.count, "a notice repeated: \(notices)")

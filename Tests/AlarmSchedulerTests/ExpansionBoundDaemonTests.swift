@@ -53,13 +53,13 @@ struct ExpansionBoundDaemonTests {
         let now = Int64(Date().timeIntervalSince1970)
         let daemon = try DaemonProcessTests.Running(store: base.storePath, runtime: base.runtime)
         defer { daemon.kill(SIGTERM) }
-        try #require(!daemon.wait(forPrefix: "chimed: started", seconds: 20).isEmpty, "\(daemon.printed.map(\.line))")
+        try #require(!daemon.wait(forPrefix: "chimed: started", seconds: 60).isEmpty, "\(daemon.printed.map(\.line))")
         // Started two days ago: its 100,000 seconds are over, and COUNT would run on for 31,000 years.
         try addSeries(1, rule: "FREQ=SECONDLY;COUNT=999999999999", title: "P", start: now - 2 * 86_400)
         _ = try base.addReminder("Tea", dueIn: 3)
         let firings = daemon.waitForFirings(1, seconds: 30)
         #expect(firings.count == 1 && firings.first?.line.contains("Tea") == true, "printed: \(daemon.printed.map(\.line))")
-        let status = try DaemonClient(environment: ["XDG_RUNTIME_DIR": base.runtime]).send(.status)
+        let status = try DaemonClient(environment: ["XDG_RUNTIME_DIR": base.runtime]).send(.status, timeout: 30)
         #expect(status.ok)
         let named = daemon.printed.map(\.line).filter { $0.hasPrefix("chimed: event 'P' [") && $0.contains("is too costly to expand") }
         #expect(named.count == 1, "printed: \(daemon.printed.map(\.line))")
@@ -69,7 +69,7 @@ struct ExpansionBoundDaemonTests {
         // Restarted on the same store: planning meets the series again, and goes on.
         let again = try DaemonProcessTests.Running(store: base.storePath, runtime: base.runtime)
         defer { again.kill(SIGTERM) }
-        try #require(!again.wait(forPrefix: "chimed: started", seconds: 20).isEmpty, "\(again.printed.map(\.line))")
+        try #require(!again.wait(forPrefix: "chimed: started", seconds: 60).isEmpty, "\(again.printed.map(\.line))")
         #expect(again.printed.contains { $0.line.hasPrefix("chimed: event 'P' [") && $0.line.contains("is too costly") })
         _ = try base.addReminder("Coffee", dueIn: 3)
         let more = again.waitForFirings(1, seconds: 30)

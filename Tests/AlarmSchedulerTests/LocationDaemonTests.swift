@@ -62,7 +62,7 @@ struct LocationDaemonTests {
     func startDaemon() throws -> DaemonProcessTests.Running {
         let daemon = try DaemonProcessTests.Running(store: storePath, runtime: runtime)
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while (try? client.send(.status, timeout: 1)) == nil && Date() < deadline { usleep(20_000) }
         return daemon
     }
@@ -84,7 +84,7 @@ struct LocationDaemonTests {
         #expect(try feed([Self.inside, Self.margin, Self.inside, Self.margin]).status == 0)
         #expect(firings(daemon).isEmpty, "printed: \(daemon.printed.map(\.line))")
         #expect(try feed([Self.margin, Self.away, Self.away]).status == 0)
-        let first = daemon.waitForFirings(1, seconds: 3)
+        let first = daemon.waitForFirings(1, seconds: 30)
         #expect(first.count == 1 && first.first?.line.contains("Buy milk [\(reminder.identifier.short)]") == true,
                 "printed: \(daemon.printed.map(\.line))")
         #expect(!(first.first?.line.contains("(late)") ?? true))
@@ -115,7 +115,7 @@ struct LocationDaemonTests {
         defer { daemon.shutdown() }
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
         func feed(latitude: Double) throws {
-            let answer = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 13.405, accuracy: 5, time: clock.now))]))
+            let answer = try client.send(.location(fixes: [.position(.init(latitude: latitude, longitude: 13.405, accuracy: 5, time: clock.now))]), timeout: 30)
             guard case .location(let reply) = answer else { Issue.record("refused: \(answer)"); return }
             #expect(reply.taken == 1, "\(reply)")
         }
@@ -140,7 +140,7 @@ struct LocationDaemonTests {
         let daemon = try startDaemon()
         defer { daemon.kill(SIGTERM) }
         #expect(try feed([Self.away, Self.away]).status == 0)
-        #expect(daemon.waitForFirings(1, seconds: 3).count == 1, "printed: \(daemon.printed.map(\.line))")
+        #expect(daemon.waitForFirings(1, seconds: 30).count == 1, "printed: \(daemon.printed.map(\.line))")
         #expect(firings(daemon).count == 1)
     }
 
@@ -181,7 +181,7 @@ struct LocationDaemonTests {
         let fed = try feed([], arguments: ["52.5227", "13.405", "--accuracy", "5"])
         #expect(fed.status == 0 && fed.errors.contains("no daemon is running") && fed.errors.contains("kept"), "\(fed.errors)")
         daemon = try startDaemon()
-        let fired = daemon.waitForFirings(1, seconds: 3)
+        let fired = daemon.waitForFirings(1, seconds: 30)
         #expect(fired.count == 1 && fired.first?.line.contains("Buy milk") == true, "printed: \(daemon.printed.map(\.line))")
         #expect(firings(daemon).count == 1)
         daemon.kill(SIGTERM)
@@ -195,7 +195,7 @@ struct LocationDaemonTests {
         defer { daemon.kill(SIGTERM) }
         #expect(try feed([Self.inside]).status == 0)
         try CalendarStore(path: storePath, machineTimeZone: .utc).complete(reminder.identifier)
-        let deadline = Date().addingTimeInterval(3)
+        let deadline = Date().addingTimeInterval(30)
         while !daemon.printed.contains(where: { $0.line.contains("watching 0 geofence(s)") }) && Date() < deadline { usleep(20_000) }
         #expect(try feed([Self.away]).status == 0)
         #expect(firings(daemon).isEmpty, "printed: \(daemon.printed.map(\.line))")
@@ -213,13 +213,13 @@ struct LocationDaemonTests {
             {"request":"location","fixes":[{"lat":52.52,"lon":13.405,"accuracy":5,"time":\(now)},{"lat":95,"lon":13.405},\
             {"lat":52.5227,"lon":13.405,"time":\(now - 10)},{"lat":true,"lon":13.405},{"lat":52.5227,"lon":13.405,"time":\(now + 1)}]}
             """
-        let answer = try client.send(line: Data(request.utf8), answering: .location)
+        let answer = try client.send(line: Data(request.utf8), answering: .location, timeout: 30)
         guard case .location(let reply) = answer else { Issue.record("refused: \(answer)"); return }
         #expect(reply.taken == 2 && reply.ignored == 1 && reply.refused == 2 && reply.transitions == 1, "\(reply)")
         let errors = reply.errors ?? []
         #expect(errors.count == 2 && errors[0].hasPrefix("fix 2: latitude '95.0'") && errors[1].hasPrefix("fix 4: \"lat\" is not a number"),
                 "\(errors)")
-        #expect(try client.send(line: Data(#"{"request":"location"}"#.utf8), answering: .location).refusal?.contains("\"fixes\"") == true)
-        #expect(daemon.waitForFirings(1, seconds: 3).count == 1)
+        #expect(try client.send(line: Data(#"{"request":"location"}"#.utf8), answering: .location, timeout: 30).refusal?.contains("\"fixes\"") == true)
+        #expect(daemon.waitForFirings(1, seconds: 30).count == 1)
     }
 }

@@ -22,7 +22,7 @@ struct LogLineTests {
         _ = try process.addReminder(Self.forging, dueIn: 1)
         let daemon = try DaemonProcessTests.Running(store: process.storePath, runtime: process.runtime)
         defer { daemon.kill(SIGTERM) }
-        let firings = daemon.waitForFirings(1, seconds: 5)
+        let firings = daemon.waitForFirings(1, seconds: 30)
         try #require(firings.count >= 1, "printed: \(daemon.printed.map(\.line))")
         // The forged line would have come in the same write.
         usleep(300_000)

@@ -59,7 +59,7 @@ struct JSONOutputTests {
         let daemon = Daemon(options: options, notifier: LogNotifier(write: { _ in }), log: { _ in })
         try daemon.start()
         defer { daemon.shutdown() }
-        let reply = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(.next(count: 5))
+        let reply = try DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime]).send(.next(count: 5), timeout: 30)
         guard case .next(let answered) = reply else {
             Issue.record("the daemon refused: \(reply)")
             return

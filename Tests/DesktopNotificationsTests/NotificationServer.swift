@@ -48,7 +48,7 @@ final class NotificationServer: Sendable {
         monitor.standardError = FileHandle.nullDevice
         do { try monitor.run() } catch { throw ServerError(description: "dbus-monitor did not start: \(error)") }
         let log = directory + "/monitor.log"
-        guard Self.waitUntil(seconds: 3, { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("NameAcquired") }) else {
+        guard Self.waitUntil(seconds: 30, { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("NameAcquired") }) else {
             throw ServerError(description: "dbus-monitor did not attach to \(address)")
         }
 
@@ -122,7 +122,7 @@ final class NotificationServer: Sendable {
     }
 
     /// The first answer reported for `key`, waiting at most `seconds`.
-    func response(for key: String, within seconds: Double = 3) -> NotificationResponse? {
+    func response(for key: String, within seconds: Double = 30) -> NotificationResponse? {
         var found: NotificationResponse?
         _ = Self.waitUntil(seconds: seconds) {
             found = responses.withLock { $0.first { $0.key == key }?.response }
@@ -140,7 +140,7 @@ final class NotificationServer: Sendable {
 
     /// The first Notify call (with its answer) whose summary is `summary`,
     /// after `skipping` earlier ones with that summary, waiting at most `seconds`.
-    func notify(summary: String, skipping: Int = 0, within seconds: Double = 3) -> BusLog.Notify? {
+    func notify(summary: String, skipping: Int = 0, within seconds: Double = 30) -> BusLog.Notify? {
         var found: BusLog.Notify?
         _ = Self.waitUntil(seconds: seconds) {
             let matching = notifyCalls().filter { $0.summary == summary && $0.returnedID != nil }

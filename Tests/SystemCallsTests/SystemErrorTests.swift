@@ -100,7 +100,7 @@ struct SystemErrorTests {
         usleep(100_000)
         var byte: UInt8 = 42
         #expect(write(ends[1], &byte, 1) == 1)
-        #expect(finished.wait(timeout: .now() + 10) == .success)
+        #expect(finished.wait(timeout: .now() + 60) == .success)
         let result = outcome.withLock { $0 }
         #expect(result.count == 1)
         #expect(result.byte == 42)
