@@ -16,18 +16,28 @@ extension ICalendarItems {
         public mutating func add(_ component: ICalendarComponent) {
             guard component.name == "VEVENT" || component.name == "VTODO" else { return }
             for name in ["DTSTART", "DUE", "RECURRENCE-ID"] {
-                // A DATE or DATE-TIME value begins with its year; any other is the mapping's fault to report, not this tally's.
-                guard let value = component[name]?.value.utf8.prefix(4), value.count == 4,
-                      value.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { continue }
-                let year = value.reduce(0) { $0 * 10 + Int($1 - 48) }
-                firstYear = min(firstYear, year)
-                lastYear = max(lastYear, year)
+                if let value = component[name]?.value { count(value.utf8[...]) }
+            }
+            // An RDATE's dates are occurrences of their own, in any year: each of a list (a PERIOD begins with its start).
+            for property in component.properties(named: "RDATE") {
+                for value in property.value.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true) { count(value) }
             }
             if component["RRULE"] != nil { recurs = true }
         }
 
-        /// The years the items' starts, due dates and recurrence IDs fall
-        /// in, through `currentYear` and five more when one of them
+        /// Counts the year a value begins with. A DATE, DATE-TIME or PERIOD
+        /// begins with its year; any other value is the mapping's fault to
+        /// report, not this tally's.
+        private mutating func count(_ value: Substring.UTF8View) {
+            let digits = value.prefix(4)
+            guard digits.count == 4, digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return }
+            let year = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+            firstYear = min(firstYear, year)
+            lastYear = max(lastYear, year)
+        }
+
+        /// The years the items' starts, due dates, recurrence IDs and RDATEs
+        /// fall in, through `currentYear` and five more when one of them
         /// repeats (a series goes on into the years people look at); nil
         /// when no item has a time.
         public func years(currentYear: Int) -> ClosedRange<Int>? {

@@ -85,7 +85,7 @@ struct ICalendarSurveyTests {
         #expect(takenInAll > 0, "no fixture item was ever final: the property was not exercised")
     }
 
-    @Test("a year span tells the years a calendar's items' starts, due dates and recurrence IDs fall in, through five years past the current one when an item repeats")
+    @Test("a year span tells the years a calendar's items' starts, due dates, recurrence IDs and RDATEs fall in, through five years past the current one when an item repeats")
     func yearSpan() throws {
         func survey(_ text: String) throws -> ICalendarItems.YearSpan {
             let bytes = Array(("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n" + text + "END:VCALENDAR\r\n").utf8)
@@ -108,6 +108,12 @@ struct ICalendarSurveyTests {
         let repeating = items + "BEGIN:VEVENT\r\nUID:d\r\nDTSTART:20250101\r\nRRULE:FREQ=YEARLY\r\nEND:VEVENT\r\n"
         #expect(try survey(repeating).years(currentYear: 2026) == 2024...2031)
         #expect(try survey(repeating).years(currentYear: 2020) == 2024...2029)
+        // Each of an RDATE's dates counts, in lists, in more than one RDATE, and as the start of a PERIOD.
+        let added = items + """
+            BEGIN:VEVENT\r\nUID:f\r\nDTSTART:20260105T090000Z\r\nRDATE:20270105T090000Z,20310105T090000Z\r\n\
+            RDATE;VALUE=PERIOD:20190105T090000Z/PT1H\r\nRDATE;VALUE=DATE:20280105\r\nEND:VEVENT\r\n
+            """
+        #expect(try survey(added).years(currentYear: 2026) == 2019...2031)
         // A start that is not a date does not count; a survey of no timed item knows no years.
         #expect(try survey("BEGIN:VEVENT\r\nUID:e\r\nDTSTART:tomorrow\r\nEND:VEVENT\r\n").years(currentYear: 2026) == nil)
         #expect(ICalendarItems.YearSpan().years(currentYear: 2026) == nil)
