@@ -127,7 +127,7 @@ extension CalendarStore {
     private enum Precedence { case newer, older, same }
 
     /// The page cache an import writes through, in kilobytes (see `importChecked`).
-    public static let importPageCacheKilobytes: Int64 = 512
+    public static let importPageCacheKilobytes: Int64 = 1_024
 
     /// What an import does with one item of its batch (or one it removes),
     /// in the batch's order.
@@ -320,9 +320,12 @@ extension CalendarStore {
     /// most. The store's page cache (128 MB at most) would hold every page
     /// a batch dirties until it commits: a third of a 10,000-event import's
     /// peak memory. Past a small cap SQLite spills them to the WAL, which
-    /// measured no slower here (chime-bench ical, 2,048 KB against 128 MB);
-    /// 512 KB keeps a 10,000-event import written in pieces at 2.5 times
-    /// its file, where 2,048 KB took it to 3.0.
+    /// measured no slower here (chime-bench ical, 2,048 KB against 128 MB).
+    /// But each page spilled and changed again is read back and spilled
+    /// anew: for a 10,000-event import (chime-bench ical), 512 KB read 71 MB
+    /// from the WAL and wrote 58 MB to it, 1,024 KB 34 MB and 22 MB, 2,048 KB
+    /// 19 MB and 8 MB; the import's memory was 2.34, 2.48 and 2.84 times its
+    /// file. 1,024 KB keeps it well within 3 times, for half the I/O.
     private func withImportPageCache<T>(_ body: () throws -> T) throws -> T {
         let cacheSize: Int64? = try database.scalar("PRAGMA cache_size")
         // cache_size is in kilobytes when negative, else in pages (4 KB, the store's).
