@@ -58,8 +58,8 @@ public final class CalendarStore {
     /// place, whose WAL a store renamed there next would be read with).
     /// A store made now starts with
     /// `defaultCalendar` (by default a new one titled `defaultCalendarTitle`)
-    /// as the default for events and reminders: what a plan made against an
-    /// empty store in memory targets.
+    /// as the default for events and reminders (a calendar planned for
+    /// before the store was made).
     public init(path: String, readOnly: Bool = false, creating: Bool = true, machineTimeZone: TimeZoneRules = .current(),
                 now: @escaping @Sendable () -> Date = { Date() }, defaultCalendar: ItemCalendar? = nil) throws(StoreError) {
         self.path = path

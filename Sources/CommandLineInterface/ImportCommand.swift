@@ -3,6 +3,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import ICalendar
+import SystemCalls
 
 /// `chime import`: iCalendar files (or standard input) into a calendar.
 enum ImportCommand: Command {
@@ -62,33 +63,40 @@ enum ImportCommand: Command {
                                      ? ExitStatus.dataError : ExitStatus.notFound)
             }
         }
-        // With no store yet, a file that cannot be imported must not create
-        // one: it is read first against an empty store in memory, and the
-        // store is made only to write, with that one's default calendar,
-        // which the first look targets. --check only looks. The look counts
-        // what it reads and holds nothing of it (a writer without a store).
-        let exists = FileManager.default.fileExists(atPath: StoreOptions.path(parsed, context: context))
-        var newStoreDefault: ItemCalendar?
-        if checking || !exists {
+        // --check only looks, against the store or, with none yet, an empty
+        // one in memory; the look counts what it reads and holds nothing of
+        // it (a writer without a store).
+        if checking {
             let (_, store) = try StoreOptions.start(parsed, positionals: nil, access: .reading, context: context, command: command)
             let plans = try plan(files, into: store, writer: ImportWriter(store: nil), parsed: parsed, context: context)
             let faults = plans.flatMap(\.faults)
-            if checking {
-                for fault in faults { context.standardError("\(command): \(fault)") }
-                for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
-                report(plans, reports: nil, parsed: parsed, context: context)
-                if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
-                return
-            }
-            if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
-            newStoreDefault = try StoreOptions.run(command) { () throws(StoreError) in try store.defaultCalendarForNewEvents() }
+            for fault in faults { context.standardError("\(command): \(fault)") }
+            for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
+            report(plans, reports: nil, parsed: parsed, context: context)
+            if !faults.isEmpty { throw .data("\(command): \(faults.count) component\(faults.count == 1 ? "" : "s") cannot be imported") }
+            return
         }
-        // The import proper, in one transaction: each file is written in
-        // pieces while it is read (ImportWriter), so that its items are
-        // never all held, and a fault it will not skip rolls all back.
-        let store = try StoreOptions.open(parsed, context: context, command: command, newStoreDefault: newStoreDefault)
-        let (plans, reports) = try StoreOptions.transaction(store, command, forImport: true) {
-            () throws(CommandFailure) -> ([CalendarImport.Plan], [ImportReport]) in
+        let path = StoreOptions.path(parsed, context: context)
+        var imported: Imported?
+        if !FileManager.default.fileExists(atPath: path) { imported = try importIntoNewStore(files, at: path, parsed: parsed, context: context) }
+        if imported == nil {
+            imported = try importFiles(files, into: try StoreOptions.open(parsed, context: context, command: command), parsed: parsed, context: context)
+        }
+        guard let (plans, reports) = imported else { return }
+        for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
+        report(plans, reports: reports, parsed: parsed, context: context)
+    }
+
+    /// What an import read, and what became of it.
+    typealias Imported = (plans: [CalendarImport.Plan], reports: [ImportReport])
+
+    /// The import proper, in one transaction: each file is written in
+    /// pieces while it is read (ImportWriter), so that its items are never
+    /// all held, and a fault it will not skip rolls all back.
+    static func importFiles(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, parsed: ParsedArguments,
+                            context: CommandContext) throws(CommandFailure) -> Imported {
+        let command = syntax.name
+        return try StoreOptions.transaction(store, command, forImport: true) { () throws(CommandFailure) -> Imported in
             let writer = ImportWriter(store: store)
             let plans = try plan(files, into: store, writer: writer, parsed: parsed, context: context)
             let faults = plans.flatMap(\.faults)
@@ -96,8 +104,80 @@ enum ImportCommand: Command {
             let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store, writer: writer) }
             return (plans, reports)
         }
-        for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
-        report(plans, reports: reports, parsed: parsed, context: context)
+    }
+
+    /// With no store yet, a file that cannot be imported must not create
+    /// one. The import makes its store under a name of its own beside
+    /// `path`, and puts it in place only once it is whole and closed (its
+    /// WAL folded in): a failure, or an interruption, leaves no store at
+    /// `path`. The files are read once, as into a store that exists (a
+    /// first look against an empty store, then the import, cost a 10,000-event
+    /// file's first import a third more). Nil, with nothing done, when a
+    /// store appeared at `path` meanwhile (another command made it): the
+    /// import is then to go into that one.
+    static func importIntoNewStore(_ files: [(source: String, bytes: [UInt8]?)], at path: String, parsed: ParsedArguments,
+                                   context: CommandContext) throws(CommandFailure) -> Imported? {
+        let command = syntax.name
+        try StoreOptions.requireFolder(of: path, parsed, context: context, command: command)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let building = folder + "/." + url.lastPathComponent + ".importing-\(getpid())"
+        let leftovers = ["", "-wal", "-shm", "-journal"].map { building + $0 }
+        // The default location's folders the store makes, taken away again
+        // (deepest first, and only while empty) when nothing is put there.
+        var madeFolders: [String] = []
+        var ancestor = url.deletingLastPathComponent()
+        while ancestor.path != "/", !FileManager.default.fileExists(atPath: ancestor.path), madeFolders.count < 64 {
+            madeFolders.append(ancestor.path)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
+        var placed = false
+        defer {
+            for file in leftovers { unlink(file) }
+            if !placed { for made in madeFolders { rmdir(made) } }
+        }
+        for file in leftovers { unlink(file) }
+        // In a scope of its own, so that the store is closed before it is moved.
+        func build() throws(CommandFailure) -> Imported {
+            let store: CalendarStore
+            do {
+                store = try CalendarStore(path: building, machineTimeZone: context.machineTimeZone(), now: context.now)
+            } catch {
+                throw StoreOptions.failure(error, command: command)
+            }
+            return try importFiles(files, into: store, parsed: parsed, context: context)
+        }
+        let imported = try build()
+        if FileManager.default.fileExists(atPath: building + "-wal") {
+            throw CommandFailure(message: "\(command): the new store \(building) was not closed cleanly; nothing was put at \(path)",
+                                 status: ExitStatus.storeFailure)
+        }
+        // link(2) puts it in place only where nothing is: a store made
+        // meanwhile is never replaced. Where the file system has no links,
+        // rename(2) after a look, which a store made in between could lose to.
+        func unplaced(_ failure: SystemError) -> CommandFailure {
+            CommandFailure(message: "\(command): cannot put the new store at \(path): \(failure)", status: ExitStatus.storeFailure)
+        }
+        if link(building, path) != 0 {
+            let failure = SystemError.last("link", path: path)
+            switch failure.code {
+            case EEXIST:
+                return nil
+            case EPERM, EOPNOTSUPP:
+                guard !FileManager.default.fileExists(atPath: path) else { return nil }
+                guard rename(building, path) == 0 else { throw unplaced(SystemError.last("rename", path: path)) }
+            default:
+                throw unplaced(failure)
+            }
+        }
+        placed = true
+        // The name in the folder, on disk with the file.
+        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+        return imported
     }
 
     /// Reports `faults` and gives the failure of an import that writes nothing for them.

@@ -64,14 +64,12 @@ enum StoreOptions {
         StoreLocation.path(explicit: parsed[ChimeOptions.db], environment: context.environment)
     }
 
-    /// Opens (creating when needed, with `newStoreDefault` as its default
-    /// calendar when given) the store the command line names.
-    static func open(_ parsed: ParsedArguments, context: CommandContext, command: String,
-                     newStoreDefault: ItemCalendar? = nil) throws(CommandFailure) -> CalendarStore {
+    /// Opens (creating when needed) the store the command line names.
+    static func open(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
         let path = path(parsed, context: context)
         try requireFolder(of: path, parsed, context: context, command: command)
         do {
-            return try CalendarStore(path: path, machineTimeZone: context.machineTimeZone(), now: context.now, defaultCalendar: newStoreDefault)
+            return try CalendarStore(path: path, machineTimeZone: context.machineTimeZone(), now: context.now)
         } catch {
             throw failure(error, command: command)
         }

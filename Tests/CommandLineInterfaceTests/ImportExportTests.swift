@@ -168,6 +168,35 @@ struct ImportExportTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.path), "a refused first import created the store")
     }
 
+    @Test("a first import makes its store beside the path and puts it there whole: only the store (0600) is left in the folder; a refused one leaves no store, nor the default location's folders it made")
+    func firstImportPutsTheStoreInPlaceWhole() throws {
+        let scratch = Scratch()
+        let file = scratch.folder + "/work.ics"
+        try """
+        BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:a@test\r\nDTSTAMP:20261201T000000Z\r\n\
+        DTSTART;TZID=Asia/Shanghai:20261203T090000\r\nDTEND;TZID=Asia/Shanghai:20261203T100000\r\nSUMMARY:Planning\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(scratch.ok("import", file).text.hasSuffix("work.ics: 1 event, 0 reminders into 'Personal': 1 added, 0 updated, 0 unchanged"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.folder).sorted() == ["chime.db", "work.ics"])
+        var info = stat()
+        #expect(stat(scratch.path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
+        #expect(scratch.ok("list", "events").text.contains("Planning"))
+        #expect(scratch.ok("import", file).text.hasSuffix(": 0 added, 0 updated, 1 unchanged"))
+
+        let broken = scratch.folder + "/broken.ics"
+        try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:b@test\r\nSUMMARY:No start\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+            .write(toFile: broken, atomically: true, encoding: .utf8)
+        let home = scratch.folder + "/home"
+        let refused = CapturedRun(["import", broken], environment: ["XDG_DATA_HOME": home + "/data"])
+        #expect(refused.status == 65)
+        #expect(refused.errors.joined(separator: "\n").contains("nothing imported"), "\(refused.errors)")
+        #expect(!FileManager.default.fileExists(atPath: home), "a refused first import left the default location's folders")
+        let imported = CapturedRun(["import", file], environment: ["XDG_DATA_HOME": home + "/data"])
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home + "/data/chime") == ["chime.db"])
+        #expect(stat(home + "/data/chime", &info) == 0 && info.st_mode & 0o777 == 0o700)
+    }
+
     @Test("a file naming its calendar in X-WR-CALNAME goes to that calendar, made if missing; --calendar overrides it")
     func calendarChoice() throws {
         let scratch = Scratch()
