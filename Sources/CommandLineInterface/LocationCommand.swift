@@ -166,9 +166,11 @@ enum LocationCommand: Command {
 
     /// The newest position the running chimed took, when it runs on this
     /// store: it writes a position that changes no state to the store at
-    /// most every ten seconds, so the store's may be older.
+    /// most every ten seconds, so the store's may be older. With no daemon
+    /// the answer is at once; a busy one (planning a large store) is given
+    /// the client's usual time, as every other command gives it.
     static func daemonPosition(storePath: String, context: CommandContext) -> Fix? {
-        guard case .status(let status)? = try? DaemonClient(environment: context.environment).send(.status, timeout: 1),
+        guard case .status(let status)? = try? DaemonClient(environment: context.environment).send(.status),
               URL(fileURLWithPath: status.store).standardizedFileURL == URL(fileURLWithPath: storePath).standardizedFileURL,
               let position = status.position
         else { return nil }
