@@ -137,6 +137,7 @@ enum ImportCommand: Command {
             if !placed { for made in madeFolders { rmdir(made) } }
         }
         for file in leftovers { unlink(file) }
+        removeAbandonedStores(beside: url)
         // In a scope of its own, so that the store is closed before it is moved.
         func build() throws(CommandFailure) -> Imported {
             let store: CalendarStore
@@ -178,6 +179,20 @@ enum ImportCommand: Command {
             close(descriptor)
         }
         return imported
+    }
+
+    /// The stores that first imports into `path` were making when they
+    /// were killed (their process is gone), with their WAL and shared
+    /// memory: they hold personal data nobody will use.
+    static func removeAbandonedStores(beside path: URL) {
+        let prefix = "." + path.lastPathComponent + ".importing-"
+        let folder = path.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names.prefix(100_000) where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count).prefix { $0.isASCII && $0.isNumber }
+            guard let pid = pid_t(digits), pid > 0, pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder + "/" + name)
+        }
     }
 
     /// Reports `faults` and gives the failure of an import that writes nothing for them.
