@@ -130,17 +130,38 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 extension CivilDate {
     /// Parses `2026-12-01` (ISO 8601 extended) or `20261201` (RFC 5545 DATE).
     public init?(parsing text: some StringProtocol) {
-        let chars = Array(text.utf8)
-        let digits: [UInt8]
-        if chars.count == 10, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-") {
-            digits = Array(chars[0..<4] + chars[5..<7] + chars[8..<10])
-        } else if chars.count == 8 {
-            digits = chars
-        } else {
+        guard let date = text.utf8.withContiguousStorageIfAvailable(CivilDate.init(utf8:))
+                ?? Array(text.utf8).withUnsafeBufferPointer(CivilDate.init(utf8:)) else { return nil }
+        self = date
+    }
+
+    /// `init(parsing:)` on the text's bytes, which it reads in place: a
+    /// store holds dates as text, and reads thousands at a time.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        let fields: (year: Int?, month: Int?, day: Int?)
+        switch bytes.count {
+        case 10 where bytes[4] == UInt8(ascii: "-") && bytes[7] == UInt8(ascii: "-"):
+            fields = (Self.decimal(bytes, from: 0, width: 4), Self.decimal(bytes, from: 5, width: 2), Self.decimal(bytes, from: 8, width: 2))
+        case 8:
+            fields = (Self.decimal(bytes, from: 0, width: 4), Self.decimal(bytes, from: 4, width: 2), Self.decimal(bytes, from: 6, width: 2))
+        default:
             return nil
         }
-        guard let values = CivilDate.decimal(digits, widths: [4, 2, 2]) else { return nil }
-        self.init(year: values[0], month: values[1], day: values[2])
+        guard let year = fields.year, let month = fields.month, let day = fields.day else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The number the `width` ASCII digits at `start` write, or nil when one is not a digit.
+    @inline(__always)
+    static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, width: Int) -> Int? {
+        var value = 0
+        for index in start..<start + width {
+            // Wrapping: a byte below '0' wraps past 9.
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            value = value * 10 + Int(digit)
+        }
+        return value
     }
 
     /// Splits a run of ASCII digits into numbers of the given widths.

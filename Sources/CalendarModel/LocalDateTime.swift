@@ -67,22 +67,32 @@ extension LocalDateTime {
     /// Parses `2026-12-01T08:50:00`, `2026-12-01T08:50` or the RFC 5545 form
     /// `20261201T085000`. A trailing zone designator is not accepted here.
     public init?(parsing text: some StringProtocol) {
-        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let date = CivilDate(parsing: parts[0]) else { return nil }
-        let time = Array(parts[1].utf8)
-        let values: [Int]?
-        switch time.count {
+        guard let time = text.utf8.withContiguousStorageIfAvailable(LocalDateTime.init(utf8:))
+                ?? Array(text.utf8).withUnsafeBufferPointer(LocalDateTime.init(utf8:)) else { return nil }
+        self = time
+    }
+
+    /// `init(parsing:)` on the text's bytes, which it reads in place: a
+    /// store holds exception and extra dates as text, and reads thousands
+    /// at a time.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let separator = bytes.firstIndex(of: UInt8(ascii: "T")),
+              let date = CivilDate(utf8: UnsafeBufferPointer(rebasing: bytes[..<separator])) else { return nil }
+        let time = UnsafeBufferPointer(rebasing: bytes[(separator + 1)...])
+        let fields: (hour: Int?, minute: Int?, second: Int?)
+        let colon = UInt8(ascii: ":")
+        switch (separator, time.count) {
         // One form throughout, as ISO 8601 requires: 2026-12-01T08:50:00 or 20261201T085000.
-        case 8 where parts[0].count == 10 && time[2] == UInt8(ascii: ":") && time[5] == UInt8(ascii: ":"):
-            values = CivilDate.decimal(Array(time[0..<2] + time[3..<5] + time[6..<8]), widths: [2, 2, 2])
-        case 5 where parts[0].count == 10 && time[2] == UInt8(ascii: ":"):
-            values = CivilDate.decimal(Array(time[0..<2] + time[3..<5]), widths: [2, 2]).map { $0 + [0] }
-        case 6 where parts[0].count == 8:
-            values = CivilDate.decimal(time, widths: [2, 2, 2])
+        case (10, 8) where time[2] == colon && time[5] == colon:
+            fields = (CivilDate.decimal(time, from: 0, width: 2), CivilDate.decimal(time, from: 3, width: 2), CivilDate.decimal(time, from: 6, width: 2))
+        case (10, 5) where time[2] == colon:
+            fields = (CivilDate.decimal(time, from: 0, width: 2), CivilDate.decimal(time, from: 3, width: 2), 0)
+        case (8, 6):
+            fields = (CivilDate.decimal(time, from: 0, width: 2), CivilDate.decimal(time, from: 2, width: 2), CivilDate.decimal(time, from: 4, width: 2))
         default:
-            values = nil
+            return nil
         }
-        guard let values else { return nil }
-        self.init(date: date, hour: values[0], minute: values[1], second: values[2])
+        guard let hour = fields.hour, let minute = fields.minute, let second = fields.second else { return nil }
+        self.init(date: date, hour: hour, minute: minute, second: second)
     }
 }

@@ -216,12 +216,17 @@ extension CalendarStore {
 
     /// The dates of a comma-separated column; most rows have none, and are
     /// answered without reading the text.
+    /// Read in place: a whole calendar's rows hold thousands.
     private static func dates(_ row: Statement, _ column: ItemColumn) -> [LocalDateTime] {
-        row.withUTF8(column.rawValue, \.isEmpty) ?? true ? [] : dates(text(row, column))
-    }
-
-    static func dates(_ text: String) -> [LocalDateTime] {
-        text.isEmpty ? [] : text.split(separator: ",").compactMap { LocalDateTime(parsing: $0) }
+        row.withUTF8(column.rawValue) { bytes in
+            var dates: [LocalDateTime] = []
+            var start = 0
+            for end in 0...bytes.count where end == bytes.count || bytes[end] == UInt8(ascii: ",") {
+                if end > start, let date = LocalDateTime(utf8: UnsafeBufferPointer(rebasing: bytes[start..<end])) { dates.append(date) }
+                start = end + 1
+            }
+            return dates
+        } ?? []
     }
 
     // MARK: Alarms
