@@ -85,8 +85,8 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         var breakDays: Int?
         var region: String?
 
-        for piece in body.split(separator: ";", omittingEmptySubsequences: false) {
-            let pair = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        for piece in body.splitOnASCII(";") {
+            let pair = piece.splitOnASCII("=", maxSplits: 1)
             let name = pair[0].uppercased()
             guard pair.count == 2, !name.isEmpty else {
                 throw RecurrenceRuleError(part: piece.isEmpty ? "rule" : name.isEmpty ? String(piece) : name, reason: piece.isEmpty ? "has an empty part between ';'" : "is not NAME=VALUE")
@@ -97,7 +97,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
 
             func integers(_ signed: Bool) throws(RecurrenceRuleError) -> [Int] {
                 var result: [Int] = []
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                for item in value.splitOnASCII(",") {
                     guard let number = Self.integer(item, signed: signed) else {
                         throw RecurrenceRuleError(part: name, reason: "has '\(item)', which is not \(signed ? "a non-zero integer" : "a number")")
                     }
@@ -139,7 +139,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
             case "BYMONTH": byMonth = try integers(false)
             case "BYSETPOS": bySetPos = try integers(true)
             case "BYDAY":
-                for item in value.split(separator: ",", omittingEmptySubsequences: false) {
+                for item in value.splitOnASCII(",") {
                     guard item.count >= 2, let weekday = Weekday(code: item.suffix(2)) else {
                         throw RecurrenceRuleError(part: "BYDAY", reason: "has '\(item)', which is not a weekday such as MO, 2TU or -1FR")
                     }
@@ -248,5 +248,27 @@ extension String {
         while let first = slice.first, first.isWhitespace { slice.removeFirst() }
         while let last = slice.last, last.isWhitespace { slice.removeLast() }
         return slice
+    }
+}
+
+extension Substring {
+    /// `split(separator:maxSplits:omittingEmptySubsequences: false)` on
+    /// the UTF-8 bytes: a rule's separators are ASCII, and splitting by
+    /// Character (grapheme breaking) took ten times the instructions, a
+    /// third of reading a rule (callgrind, a whole calendar's export).
+    fileprivate func splitOnASCII(_ separator: Unicode.Scalar, maxSplits: Int = .max) -> [Substring] {
+        let byte = UInt8(ascii: separator)
+        var pieces: [Substring] = []
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == byte, pieces.count < maxSplits {
+                pieces.append(Substring(utf8[start..<index]))
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        pieces.append(Substring(utf8[start...]))
+        return pieces
     }
 }
