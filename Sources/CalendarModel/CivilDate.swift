@@ -163,21 +163,4 @@ extension CivilDate {
         }
         return value
     }
-
-    /// Splits a run of ASCII digits into numbers of the given widths.
-    static func decimal(_ digits: [UInt8], widths: [Int]) -> [Int]? {
-        guard digits.count == widths.reduce(0, +) else { return nil }
-        var values: [Int] = []
-        var index = 0
-        for width in widths {
-            var value = 0
-            for byte in digits[index..<index + width] {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            values.append(value)
-            index += width
-        }
-        return values
-    }
 }

@@ -44,10 +44,12 @@ public enum RFC3339 {
         } else {
             guard body.count > 6 else { return nil }
             let designator = Array(body.suffix(6).utf8)
+            let (hours, minutes) = designator.withUnsafeBufferPointer {
+                (CivilDate.decimal($0, from: 1, width: 2), CivilDate.decimal($0, from: 4, width: 2))
+            }
             guard designator[0] == UInt8(ascii: "+") || designator[0] == UInt8(ascii: "-"), designator[3] == UInt8(ascii: ":"),
-                  let parts = CivilDate.decimal(Array(designator[1..<3] + designator[4..<6]), widths: [2, 2]),
-                  parts[0] <= 23, parts[1] <= 59 else { return nil }
-            let magnitude = parts[0] * 3600 + parts[1] * 60
+                  let hours, let minutes, hours <= 23, minutes <= 59 else { return nil }
+            let magnitude = hours * 3600 + minutes * 60
             offset = designator[0] == UInt8(ascii: "-") ? -magnitude : magnitude
             body = body.dropLast(6)
         }

@@ -309,11 +309,7 @@ extension CalendarStore {
     /// nothing, so a throw inside `body` must leave it, as `ImportWriter`'s
     /// failure does through `CalendarImport.apply`.
     public func importTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
-        do {
-            return try database.transaction(.immediate, foldingNested: true) { try withImportPageCache { try body() } }
-        } catch let error as DatabaseError {
-            throw StoreError.database(error)
-        }
+        try transaction(foldingNested: true) { () throws -> T in try withImportPageCache { try body() } }
     }
 
     /// Runs `body` with the page cache at `importPageCacheKilobytes` at

@@ -115,8 +115,14 @@ public final class CalendarStore {
     /// and is rethrown as it is. Failing to begin or commit throws
     /// `StoreError.database`.
     public func transaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
+        try transaction(foldingNested: false, body)
+    }
+
+    /// `transaction`, with the transactions nested in it folded into it
+    /// when `foldingNested` (see `Database.transaction(_:foldingNested:_:)`).
+    func transaction<T, Failure: Error>(foldingNested: Bool, _ body: () throws(Failure) -> T) throws -> T {
         do {
-            return try database.transaction(.immediate) { try body() }
+            return try database.transaction(.immediate, foldingNested: foldingNested) { try body() }
         } catch let error as DatabaseError {
             throw StoreError.database(error)
         }

@@ -77,12 +77,13 @@ enum ImportCommand: Command {
             return
         }
         let path = StoreOptions.path(parsed, context: context)
-        var imported: Imported?
-        if !FileManager.default.fileExists(atPath: path) { imported = try importIntoNewStore(files, at: path, parsed: parsed, context: context) }
-        if imported == nil {
+        let imported: Imported
+        if !FileManager.default.fileExists(atPath: path), let made = try importIntoNewStore(files, at: path, parsed: parsed, context: context) {
+            imported = made
+        } else {
             imported = try importFiles(files, into: try StoreOptions.open(parsed, context: context, command: command), parsed: parsed, context: context)
         }
-        guard let (plans, reports) = imported else { return }
+        let (plans, reports) = imported
         for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
         report(plans, reports: reports, parsed: parsed, context: context)
     }
