@@ -67,7 +67,7 @@ let package = Package(
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["TestSupport", "RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalDAVSync", "CalendarStore", "CalendarModel",
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalDAVSync", "CalendarExchange", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler", "Geofencing", "SQLiteDatabase", "HTTPDownload"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["TestSupport", "SQLiteDatabase"]),
         .testTarget(name: "AlarmSchedulerTests", dependencies: ["TestSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",

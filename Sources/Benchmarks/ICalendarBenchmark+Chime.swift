@@ -49,8 +49,10 @@ extension ICalendarBenchmark {
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         return try store.importTransaction {
             let writer = ImportWriter(store: store)
-            let plan = try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path,
-                                               defaultCalendar: try store.defaultCalendarForNewEvents(), store: store, writer: writer)
+            let defaultCalendar = try store.defaultCalendarForNewEvents()
+            let plan = try writer.concurrently {
+                try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path, defaultCalendar: defaultCalendar, store: store, writer: writer)
+            }
             guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
             try planned()
             _ = try CalendarImport.apply([plan], store: store, writer: writer)

@@ -21,7 +21,8 @@ public enum CalendarImport {
         /// only counted).
         public var streamedEvents = 0
         public var streamedReminders = 0
-        var streamedReport: ImportReport?
+        /// The pieces' source, whose report the writer keeps (see `apply`).
+        var streamedSource: ImportWriter.Source?
 
         public init(calendar: ItemCalendar, isNew: Bool, items: CalendarItems) {
             self.calendar = calendar
@@ -99,7 +100,8 @@ public enum CalendarImport {
             let chosen = fixed ?? (context.remindersOnly ? reminderCalendar ?? defaultCalendar : defaultCalendar)
             guard fixed == nil, let title = context.title, !title.isEmpty else { return (chosen, false) }
             if let existing = made[title] { return (existing, true) }
-            if let existing = try? store.calendar(named: title) { return (existing, false) }
+            let stored = writer.map { $0.onStore { try? store.calendar(named: title) } } ?? (try? store.calendar(named: title))
+            if let existing = stored { return (existing, false) }
             let calendar = ItemCalendar(title: title)
             made[title] = calendar
             return (calendar, true)
@@ -190,11 +192,9 @@ public enum CalendarImport {
             var part = streamed[line] ?? Part(calendar: gathered.target, isNew: gathered.isNew, items: CalendarItems())
             part.streamedEvents += items.events.count
             part.streamedReminders += items.reminders.count
-            if let report = writer.write(items, into: gathered.target, isNew: gathered.isNew, from: .init(plan: planNumber, calendarLine: line)) {
-                var merged = part.streamedReport ?? ImportReport()
-                merged.append(report, keepingEntries: false)
-                part.streamedReport = merged
-            }
+            let source = ImportWriter.Source(plan: planNumber, calendarLine: line)
+            writer.write(items, into: gathered.target, isNew: gathered.isNew, from: source)
+            part.streamedSource = source
             streamed[line] = part
         }
         if !settled {
@@ -324,7 +324,7 @@ public enum CalendarImport {
                     if part.isNew, saved.insert(part.calendar.identifier).inserted {
                         try store.save(part.calendar)
                     }
-                    var report = part.streamedReport ?? ImportReport()
+                    var report = part.streamedSource.flatMap { writer?.report(of: $0) } ?? ImportReport()
                     report.append(try store.importItems(part.items, into: part.calendar.identifier, removingMissing: removingMissing,
                                                         asSubscriptionRefresh: asSubscriptionRefresh, lookup: writer == nil ? .calendar : .uids))
                     reports.append(report)

@@ -93,13 +93,14 @@ enum ImportCommand: Command {
 
     /// The import proper, in one transaction: each file is written in
     /// pieces while it is read (ImportWriter), so that its items are never
-    /// all held, and a fault it will not skip rolls all back.
+    /// all held, and a fault it will not skip rolls all back. The reading
+    /// runs on a thread of its own beside the writing (`concurrently`).
     static func importFiles(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, parsed: ParsedArguments,
                             context: CommandContext) throws(CommandFailure) -> Imported {
         let command = syntax.name
         return try StoreOptions.transaction(store, command, forImport: true) { () throws(CommandFailure) -> Imported in
             let writer = ImportWriter(store: store)
-            let plans = try plan(files, into: store, writer: writer, parsed: parsed, context: context)
+            let plans = try writer.concurrently { () throws(CommandFailure) in try plan(files, into: store, writer: writer, parsed: parsed, context: context) }
             let faults = plans.flatMap(\.faults)
             if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
             let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store, writer: writer) }
@@ -208,9 +209,13 @@ enum ImportCommand: Command {
     static func plan(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, writer: ImportWriter,
                      parsed: ParsedArguments, context: CommandContext) throws(CommandFailure) -> [CalendarImport.Plan] {
         let command = syntax.name
-        let (defaultCalendar, reminderCalendar) = try StoreOptions.run(command) { () throws(StoreError) in
-            (try store.defaultCalendarForNewEvents(), try store.defaultCalendarForNewReminders())
-        }
+        let (defaultCalendar, reminderCalendar) = try writer.onStore {
+            Result { () throws(CommandFailure) in
+                try StoreOptions.run(command) { () throws(StoreError) in
+                    (try store.defaultCalendarForNewEvents(), try store.defaultCalendarForNewReminders())
+                }
+            }
+        }.get()
         var plans: [CalendarImport.Plan] = []
         for file in files {
             do {

@@ -1,0 +1,98 @@
+import Dispatch
+import Synchronization
+
+/// The way from an import's reading thread to the thread that holds its
+/// store (see `ImportWriter.concurrently`): pieces to write, calls to make
+/// on the store, and the end of the reading, taken in the order they were
+/// posted. At most `capacity` pieces wait, so that the reading runs at
+/// most that far ahead of the writing and the import's memory stays
+/// bounded: a piece posted past it waits for room.
+final class ImportHandoff<Piece: Sendable>: Sendable {
+    enum Message: Sendable {
+        case piece(Piece)
+        /// Run on the store's thread; the poster waits for it (see `call`).
+        case call(@Sendable () -> Void)
+        /// The reading has ended: the store's thread stops serving.
+        case done
+    }
+
+    private let messages = Mutex<[Message]>([])
+    private let posted = DispatchSemaphore(value: 0)
+    private let room: DispatchSemaphore
+
+    init(capacity: Int) {
+        room = DispatchSemaphore(value: max(1, capacity))
+    }
+
+    /// Reading side: hands a piece over, waiting while `capacity` wait already.
+    func post(piece: Piece) {
+        room.wait()
+        post(.piece(piece))
+    }
+
+    /// Reading side: the reading is over.
+    func postDone() {
+        post(.done)
+    }
+
+    /// Reading side: runs `body` on the store's thread and waits for it.
+    func call<T>(_ body: () -> T) -> T {
+        withoutActuallyEscaping(body) { body in
+            // Both live until `finished` is signalled, while this thread waits.
+            let box = CallBox(body)
+            let finished = DispatchSemaphore(value: 0)
+            post(.call {
+                box.run()
+                finished.signal()
+            })
+            finished.wait()
+            return box.take()
+        }
+    }
+
+    private func post(_ message: Message) {
+        messages.withLock { $0.append(message) }
+        posted.signal()
+    }
+
+    /// Store side: hands each piece to `write` and runs each call, in the
+    /// order posted, until the reading is over.
+    func serve(_ write: (Piece) -> Void) {
+        while true {
+            posted.wait()
+            let message = messages.withLock { $0.removeFirst() }
+            switch message {
+            case .piece(let piece):
+                room.signal()
+                write(piece)
+            case .call(let body):
+                body()
+            case .done:
+                return
+            }
+        }
+    }
+}
+
+/// A call from the reading thread and its result, touched by one thread at
+/// a time: the store's runs it while the caller waits, the caller then
+/// takes the result. The call is let go as soon as it has run, so that no
+/// reference to it outlives `withoutActuallyEscaping`.
+private final class CallBox<T>: @unchecked Sendable {
+    private var body: (() -> T)?
+    private var result: T?
+
+    init(_ body: @escaping () -> T) {
+        self.body = body
+    }
+
+    func run() {
+        result = body?()
+        body = nil
+    }
+
+    func take() -> T {
+        defer { result = nil }
+        return result!
+    }
+}

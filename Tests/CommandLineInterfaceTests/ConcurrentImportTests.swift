@@ -1,0 +1,110 @@
+@testable import CalendarExchange
+import CalendarModel
+import CalendarStore
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import TestSupport
+import Testing
+
+/// An import reads on a thread of its own while the thread that holds the
+/// store writes (`ImportWriter.concurrently`, through `ImportHandoff`):
+/// what crosses between them, in what order, and how far ahead the
+/// reading may run.
+@Suite("an import's reading thread and its store's")
+struct ConcurrentImportTests {
+    /// The calling thread, as a number to compare across threads.
+    static var thread: UInt { UInt(pthread_self()) }
+
+    @Test("pieces and calls arrive on the serving thread in the order they were posted, and a call's answer goes back to its poster")
+    func orderAndCalls() {
+        let handoff = ImportHandoff<Int>(capacity: 1)
+        let seen = Mutex<[String]>([])
+        let server = Self.thread
+        let reader = Thread {
+            handoff.post(piece: 1)
+            let answer = handoff.call { () -> String in
+                seen.withLock { $0.append(Self.thread == server ? "call on the server" : "call elsewhere") }
+                return "forty-two"
+            }
+            seen.withLock { $0.append("answer \(answer)") }
+            handoff.post(piece: 2)
+            handoff.postDone()
+        }
+        reader.start()
+        handoff.serve { piece in seen.withLock { $0.append("piece \(piece)") } }
+        #expect(seen.withLock { $0 } == ["piece 1", "call on the server", "answer forty-two", "piece 2"])
+    }
+
+    @Test("the reading is never more than the piece being written and `capacity` waiting ahead of the writing")
+    func readingAheadIsBounded() {
+        for capacity in [1, 3] {
+            let handoff = ImportHandoff<Int>(capacity: capacity)
+            let posted = Atomic<Int>(0)
+            let reader = Thread {
+                for piece in 0..<12 {
+                    handoff.post(piece: piece)
+                    posted.add(1, ordering: .sequentiallyConsistent)
+                }
+                handoff.postDone()
+            }
+            reader.start()
+            var ahead: [Int] = []
+            var order: [Int] = []
+            handoff.serve { piece in
+                // While piece k is written, pieces k + 1 … k + capacity may have been posted besides it, and no more.
+                let most = min(12, piece + 1 + capacity)
+                let deadline = Date().addingTimeInterval(60)
+                while posted.load(ordering: .sequentiallyConsistent) < most && Date() < deadline { usleep(1_000) }
+                // Time to run further ahead, were it not bounded.
+                usleep(5_000)
+                ahead.append(posted.load(ordering: .sequentiallyConsistent) - piece)
+                order.append(piece)
+            }
+            #expect(order == Array(0..<12))
+            #expect(ahead == (0..<12).map { min(12, $0 + 1 + capacity) - $0 }, "capacity \(capacity)")
+        }
+    }
+
+    @Test("concurrently: the pieces are written on the store's thread, the reading's store calls run there, and its error comes back after every piece it handed over is written")
+    func writerAcrossThreads() throws {
+        let fixture = try StoreFixture(zone: "UTC")
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents()
+        struct Refused: Error, Equatable { var after: Int }
+        func events(_ range: Range<Int>) -> CalendarItems {
+            var items = CalendarItems()
+            for index in range {
+                let nine = LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 1)!, hour: 9, minute: index)! // 2026-12-01T09:00 on, a minute apart
+                items.events.append(CalendarItems.Series(event: Event(calendarIdentifier: calendar.identifier, title: "Event \(index)",
+                                                                      start: .zoned(nine, zone: "UTC"), end: .zoned(nine, zone: "UTC"),
+                                                                      externalKey: "event-\(index)@chime.test")))
+            }
+            return items
+        }
+        let storeThread = Self.thread
+        let writer = ImportWriter(store: store, pieceSize: 2)
+        let source = ImportWriter.Source(plan: 1, calendarLine: 1)
+        let readingThread = Mutex<UInt>(0)
+        #expect(throws: Refused(after: 6)) {
+            try store.importTransaction { () throws(Refused) in
+                try writer.concurrently { () throws(Refused) in
+                    readingThread.withLock { $0 = Self.thread }
+                    for first in stride(from: 0, to: 6, by: 2) {
+                        writer.write(events(first..<first + 2), into: calendar, isNew: false, from: source)
+                    }
+                    let callThread = writer.onStore { Self.thread }
+                    #expect(callThread == storeThread)
+                    throw Refused(after: 6)
+                }
+            }
+        }
+        #expect(readingThread.withLock { $0 } != storeThread)
+        #expect(writer.report(of: source)?.added == 6, "every piece handed over was written before the error came back")
+        #expect(writer.failure == nil)
+        // The import's transaction rolled back with the error.
+        let everything = Date(timeIntervalSince1970: 1_796_083_200)..<Date(timeIntervalSince1970: 1_796_169_600) // 2026-12-01T00:00:00Z ..< 2026-12-02T00:00:00Z
+        #expect(try store.events(overlapping: everything).isEmpty)
+    }
+}
