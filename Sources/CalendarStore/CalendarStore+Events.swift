@@ -658,7 +658,7 @@ extension CalendarStore {
     /// Where an event may lie in time: the span of instants it may occupy,
     /// widened for floating and all-day times (whose instants follow the
     /// machine's zone), with no end for series that have none.
-    struct EventRange {
+    struct EventRange: Sendable {
         var low: Int64
         var high: Int64?
         var isLong: Bool

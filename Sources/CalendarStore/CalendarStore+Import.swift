@@ -52,8 +52,40 @@ extension CalendarStore {
                             asSubscriptionRefresh: Bool = false, lookup: ImportLookup = .calendar) throws(StoreError) -> ImportReport {
         try StoreError.wrap {
             try database.transaction(.immediate) {
-                try importChecked(items, into: calendar, removingMissing: removingMissing, asSubscriptionRefresh: asSubscriptionRefresh,
-                                  lookup: removingMissing ? .calendar : lookup)
+                try importChecked({ try prepared(items, calendar: calendar) }, into: calendar, removingMissing: removingMissing,
+                                  asSubscriptionRefresh: asSubscriptionRefresh, lookup: removingMissing ? .calendar : lookup)
+            }
+        }
+    }
+
+    /// A batch checked and made ready to write (see `prepareImport`), or
+    /// why it cannot be.
+    public struct PreparedImport: Sendable {
+        fileprivate let calendar: ItemIdentifier
+        fileprivate let checked: Result<PreparedBatch, StoreError>
+    }
+
+    /// The batch as `importItems` checks it and makes it ready to write
+    /// (normalized, validated, each series' range found by expanding it),
+    /// for `importItems(_:lookup:)` to write. Made without writing (its
+    /// workday rules read holiday data): so that a large import can prepare
+    /// its next piece on a store of its own (the same file opened
+    /// read-only, on another thread) while this one writes the last.
+    public func prepareImport(_ items: CalendarItems, into calendar: ItemIdentifier) -> PreparedImport {
+        PreparedImport(calendar: calendar, checked: Result { () throws(StoreError) in
+            try StoreError.wrap { try prepared(items, calendar: calendar) }
+        })
+    }
+
+    /// `importItems` of a batch `prepareImport` made ready, into the
+    /// calendar it was prepared for; its failure to prepare is thrown here,
+    /// after the calendar is found to take the import.
+    @discardableResult
+    public func importItems(_ prepared: PreparedImport, lookup: ImportLookup = .calendar) throws(StoreError) -> ImportReport {
+        try StoreError.wrap {
+            try database.transaction(.immediate) {
+                try importChecked({ () throws(StoreError) in try prepared.checked.get() }, into: prepared.calendar, removingMissing: false,
+                                  asSubscriptionRefresh: false, lookup: lookup)
             }
         }
     }
@@ -83,8 +115,12 @@ extension CalendarStore {
         }
     }
 
+    /// The batch by UID in its order, each series with the ranges of its
+    /// rows (see `prepared`), and how many copies of a UID given twice were left out.
+    fileprivate typealias PreparedBatch = (items: [(key: String, item: Incoming, ranges: [EventRange])], duplicates: Int)
+
     /// An item of the batch, ready to compare and write.
-    private enum Incoming {
+    fileprivate enum Incoming: Sendable {
         case event(CalendarItems.Series)
         case reminder(Reminder)
 
@@ -157,13 +193,14 @@ extension CalendarStore {
         }
     }
 
-    private func importChecked(_ items: CalendarItems, into calendarIdentifier: ItemIdentifier, removingMissing: Bool,
+    /// The import of the batch `prepare` makes ready, once the calendar is found to take it.
+    private func importChecked(_ prepare: () throws -> PreparedBatch, into calendarIdentifier: ItemIdentifier, removingMissing: Bool,
                                asSubscriptionRefresh: Bool, lookup: ImportLookup) throws -> ImportReport {
         let calendar = try self.calendar(identifier: calendarIdentifier)
         if !calendar.allowsContentModifications, !isWritingAsSource {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
-        let (batch, duplicates) = try prepared(items, calendar: calendarIdentifier)
+        let (batch, duplicates) = try prepare()
         let taken = try takenIdentifiers(among: batch.lazy.map(\.item))
         let contents: CalendarItems
         switch lookup {
@@ -368,8 +405,7 @@ extension CalendarStore {
     /// order, each series with the ranges its rows are written with (found
     /// once: a finite series' range walks all its occurrences), with how
     /// many copies of a UID given twice were left out.
-    private func prepared(_ items: CalendarItems, calendar: ItemIdentifier)
-        throws -> ([(key: String, item: Incoming, ranges: [EventRange])], Int) {
+    private func prepared(_ items: CalendarItems, calendar: ItemIdentifier) throws -> PreparedBatch {
         var batch: [(key: String, item: Incoming, ranges: [EventRange])] = []
         // Its size at once: grown by doubling, a large batch would be held twice while it moves.
         batch.reserveCapacity(items.events.count + items.reminders.count)

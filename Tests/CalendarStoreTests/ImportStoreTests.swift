@@ -1,6 +1,8 @@
 import CalendarModel
 import CalendarStore
+import Dispatch
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -144,6 +146,40 @@ struct ImportStoreTests {
         #expect(try store.items(of: calendar) == CalendarItems())
         let keyless = CalendarItems(reminders: [Reminder(calendarIdentifier: calendar, title: "No UID")])
         #expect(throws: StoreError.self) { try store.importItems(keyless, into: calendar) }
+    }
+
+    @Test("a batch prepared on a read-only store of the same file, on another thread, imports as the batch itself would, and again as unchanged; its failure to prepare is thrown on import, after the calendar's refusal")
+    func preparedElsewhere() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let preparer = try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
+        let items = try feed(calendar)
+        let prepared = Thread.detachedResult { preparer.prepareImport(items, into: calendar) }
+        let report = try store.importItems(prepared, lookup: .calendar)
+        #expect(report.added == 2 && report.changedStore)
+        let other = try StoreFixture()
+        let direct = try other.open()
+        let directCalendar = try direct.defaultCalendarForNewEvents().identifier
+        try direct.importItems(try feed(directCalendar), into: directCalendar)
+        let written = try store.items(of: calendar), expected = try direct.items(of: directCalendar)
+        #expect(written.events.map(\.event.title) == expected.events.map(\.event.title))
+        #expect(written.events.map { $0.detached.map(\.start) } == expected.events.map { $0.detached.map(\.start) })
+        #expect(written.reminders.map(\.externalKey) == expected.reminders.map(\.externalKey))
+        let again = try store.importItems(preparer.prepareImport(try feed(calendar), into: calendar))
+        #expect(again.unchanged == 2 && !again.changedStore)
+
+        var bad = try feed(calendar)
+        bad.reminders.append(Reminder(calendarIdentifier: calendar, title: "Bad", priority: 12, externalKey: "bad@example.org"))
+        let counter = try store.changeCounter()
+        let failed = preparer.prepareImport(bad, into: calendar)
+        let error = #expect(throws: StoreError.self) { try store.importItems(failed) }
+        #expect(error?.description.contains("bad@example.org") == true)
+        #expect(try store.changeCounter() == counter)
+        let archive = ItemCalendar(title: "Archive", allowsContentModifications: false)
+        try store.save(archive)
+        let refused = #expect(throws: StoreError.self) { try store.importItems(preparer.prepareImport(bad, into: archive.identifier)) }
+        #expect(refused?.description == "calendar 'Archive' is read-only")
     }
 
     @Test("a UID given twice keeps the copy with the higher SEQUENCE; a detached occurrence whose series is missing is refused")
@@ -298,4 +334,25 @@ struct AcknowledgeAlarmsTests {
         #expect(try !store.acknowledgeAlarms(of: meeting.identifier, at: at))
         #expect(try store.event(identifier: meeting.identifier).alarms.first?.acknowledged == nil)
     }
+}
+
+extension Thread {
+    /// `body`'s result, computed on a thread of its own and waited for:
+    /// what `body` holds is touched by that thread alone meanwhile.
+    static func detachedResult<T>(_ body: @escaping () -> T) -> T {
+        let handed = Mutex(HandedWork(body: body))
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            handed.withLock { $0.result = $0.body() }
+            done.signal()
+        }.start()
+        done.wait()
+        return handed.withLock { $0.result! }
+    }
+}
+
+/// Work handed to another thread by `Thread.detachedResult`, and its result.
+private struct HandedWork<T>: @unchecked Sendable {
+    let body: () -> T
+    var result: T?
 }
