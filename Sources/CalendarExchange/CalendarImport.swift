@@ -21,6 +21,8 @@ public enum CalendarImport {
         /// only counted).
         public var streamedEvents = 0
         public var streamedReminders = 0
+        /// The detached occurrences of the series the writer wrote.
+        public var streamedOccurrences = 0
         /// The pieces' source, whose report the writer keeps (see `apply`).
         var streamedSource: ImportWriter.Source?
 
@@ -47,7 +49,7 @@ public enum CalendarImport {
         public var feedName: String?
 
         /// Every event, detached occurrences included, written or not.
-        public var eventCount: Int { parts.reduce(0) { $0 + $1.streamedEvents + $1.items.allEvents.count } }
+        public var eventCount: Int { parts.reduce(0) { $0 + $1.streamedEvents + $1.streamedOccurrences + $1.items.allEvents.count } }
         public var reminderCount: Int { parts.reduce(0) { $0 + $1.reminderCount } }
     }
 
@@ -177,6 +179,8 @@ public enum CalendarImport {
         surveys = nil
         // What the writer wrote of each VCALENDAR, by the line of its BEGIN.
         var streamed: [Int: Part] = [:]
+        // Final entries that did not make a batch of their own, for the rest (never seen: a series' occurrences all name it).
+        var unwritten: [Int: [ICalendarItems.Entry]] = [:]
         let planNumber = writer?.beginPlan() ?? 0
         func write(_ line: Int) {
             guard let writer, let gathered = gatherings[line] else { return }
@@ -185,12 +189,21 @@ public enum CalendarImport {
             var items = CalendarItems()
             for entry in entries {
                 switch entry.item {
-                case .event(let event): items.events.append(CalendarItems.Series(event: event))
+                case .event(let event) where entry.detached.isEmpty && entry.followingSeries.isEmpty:
+                    items.events.append(CalendarItems.Series(event: event))
+                case .event(let event):
+                    // A series settled with its occurrences and the later parts of its splits.
+                    guard let series = try? CalendarItems(events: [event] + entry.followingSeries + entry.detached) else {
+                        unwritten[line, default: []].append(entry)
+                        continue
+                    }
+                    items.events += series.events
                 case .reminder(let reminder): items.reminders.append(reminder)
                 }
             }
             var part = streamed[line] ?? Part(calendar: gathered.target, isNew: gathered.isNew, items: CalendarItems())
             part.streamedEvents += items.events.count
+            part.streamedOccurrences += items.events.reduce(0) { $0 + $1.detached.count }
             part.streamedReminders += items.reminders.count
             let source = ImportWriter.Source(plan: planNumber, calendarLine: line)
             writer.write(items, into: gathered.target, isNew: gathered.isNew, from: source)
@@ -220,7 +233,8 @@ public enum CalendarImport {
             write(line)
             guard let gathered = gatherings.removeValue(forKey: line) else { continue }
             let (target, isNew) = (gathered.target, gathered.isNew)
-            let result = gathered.gathering.finish()
+            var result = gathered.gathering.finish()
+            result.entries += unwritten[line] ?? []
             plan.warnings += result.warnings.map { ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason) }
             plan.faults += result.problems.map {
                 ImportFault(source: source, line: $0.line, component: $0.component, uid: $0.uid, reason: $0.reason)

@@ -41,11 +41,17 @@ extension ICalendarItems {
     /// that hands a VCALENDAR's components over as it reads them (so that
     /// the file's whole tree is never held): `add` each in file order, then
     /// `finish`. The occurrences (RECURRENCE-ID) are held until `finish`,
-    /// as their series may come after them.
+    /// as their series may come after them; with a survey, only until the
+    /// last of their UID's components has come.
     public struct Gathering<Zones: ICalendarZoneResolving> {
         private var result = Result()
         private var masters: [String: Int] = [:]
-        private var overrides: [(String, ICalendarComponent)] = []
+        /// The occurrences in file order; nil where one was settled early (see `settle`).
+        private var overrides: [(String, ICalendarComponent)?] = []
+        /// With a survey: where each UID's occurrences stand in `overrides`,
+        /// and how many of its components have come, for UIDs not final once mapped.
+        private var overridesByUID: [String: [Int]] = [:]
+        private var arrived: [String: Int] = [:]
         private let rules = RuleCache()
         private let calendarIdentifier: ItemIdentifier
         private let zones: Zones
@@ -66,8 +72,12 @@ extension ICalendarItems {
         /// How many final items wait to be taken.
         public var finalCount: Int { finals.count }
 
-        /// The final items mapped since the last call (see `Survey`):
-        /// final, each a plain event or reminder with no occurrences. What
+        /// The final items mapped since the last call (see `Survey`): an
+        /// item whose UID comes once, with no occurrences, as it is mapped;
+        /// one whose UID comes again or has occurrences (RECURRENCE-ID),
+        /// with its revisions settled and its occurrences (`detached`,
+        /// `followingSeries`, or entries of their own when its series is not
+        /// in the calendar), once the last of its components has come. What
         /// is not taken comes with the rest from `finish`.
         public mutating func takeFinal() -> [Entry] {
             defer { finals = [] }
@@ -79,6 +89,20 @@ extension ICalendarItems {
             guard added < 1_000_000 else { return }
             added += 1
             let uid = component["UID"].map { ICalendarText.unescape($0.value) }
+            place(component, uid: uid)
+            guard let uid, component.name == "VEVENT" || component.name == "VTODO", let survey,
+                  let expected = survey.componentCount(ofPending: uid) else { return }
+            let count = arrived[uid, default: 0] + 1
+            if count < expected {
+                arrived[uid] = count
+            } else {
+                arrived[uid] = nil
+                settle(uid)
+            }
+        }
+
+        /// Maps a component, or holds it as an occurrence, or reports it.
+        private mutating func place(_ component: ICalendarComponent, uid: String?) {
             func problem(_ reason: String) {
                 result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
             }
@@ -94,6 +118,7 @@ extension ICalendarItems {
             let key = uid ?? derivedUID(of: component)
             if component["RECURRENCE-ID"] != nil {
                 guard uid != nil else { problem("has a RECURRENCE-ID but no UID to name its series"); return }
+                if survey != nil { overridesByUID[key, default: []].append(overrides.count) }
                 overrides.append((key, component))
                 return
             }
@@ -123,6 +148,34 @@ extension ICalendarItems {
             }
         }
 
+        /// The last of `uid`'s components has come: its occurrences are
+        /// placed (as `finish` places them) and it is final, with them.
+        private mutating func settle(_ uid: String) {
+            let places = overridesByUID.removeValue(forKey: uid) ?? []
+            var components: [(String, ICalendarComponent)] = []
+            for place in places {
+                if let held = overrides[place] { components.append(held) }
+                overrides[place] = nil
+            }
+            let firstNew = result.entries.count
+            for (uid, component) in Self.inPlacingOrder(components) { placeOccurrence(component, uid: uid) }
+            // Its series' entry, and those of occurrences whose series is not in the calendar.
+            var settled = Array(result.entries[firstNew...])
+            result.entries.removeSubrange(firstNew...)
+            if let index = masters.removeValue(forKey: uid) {
+                settled.insert(result.entries.remove(at: index), at: 0)
+                for (other, place) in masters where place > index { masters[other] = place - 1 }
+            }
+            finals += settled
+        }
+
+        /// Splits first, in order, so that single occurrences after a cut find the part they belong to.
+        private static func inPlacingOrder(_ overrides: [(String, ICalendarComponent)]) -> [(String, ICalendarComponent)] {
+            let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
+            return overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }
+                + overrides.filter { !isSplit($0.1) }
+        }
+
         /// The items of every component added, with what could not be mapped.
         public consuming func finish() -> Result {
             if !finals.isEmpty {
@@ -130,83 +183,83 @@ extension ICalendarItems {
                 result.entries.insert(contentsOf: takeFinal(), at: 0)
                 for (index, entry) in result.entries.enumerated() { masters[entry.uid] = index }
             }
-            // Splits first, in order, so that single occurrences after a cut find the part they belong to.
-            let isSplit = { (c: ICalendarComponent) in c["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" }
-            let ordered = overrides.filter { isSplit($0.1) }.sorted { ($0.1["RECURRENCE-ID"]?.value ?? "") < ($1.1["RECURRENCE-ID"]?.value ?? "") }
-                + overrides.filter { !isSplit($0.1) }
-            for (uid, component) in ordered {
-                func problem(_ reason: String) {
-                    result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
-                }
-                let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
-                do throws(MappingError) {
-                    // What its alarms' Chime fields warned of, read once with them (also when the rest then fails).
-                    defer { result.warnings += mapper.warnings.list }
-                    if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
-                        guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
-                            throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
-                        }
-                        try split(&result.entries[index], master: master, at: component, mapper: mapper)
-                        continue
-                    }
-                    guard let index = masters[uid] else {
-                        // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
-                        guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
-                        var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-                        guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
-                        let original = try mapper.time(recurrenceID).wallClock
-                        // Keyed as a split's later part is: the series, when it comes, replaces it (see `Entry`).
-                        event.externalKey = uid + "#" + original.basicFormat
-                        event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
-                        event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
-                        result.entries.append(Entry(uid: uid, item: .event(event)))
-                        continue
-                    }
-                    switch result.entries[index].item {
-                    case .reminder(var master):
-                        guard component.name == "VTODO" else { throw MappingError("is a VEVENT occurrence of a VTODO") }
-                        var origin = master.origin ?? ICalendarOrigin()
-                        origin.unmodelled += component.unfoldedText
-                        master.origin = origin
-                        result.entries[index].item = .reminder(master)
-                    case .event(let master):
-                        guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
-                        guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
-                        let original = try mapper.originalStart(recurrenceID, in: master.start)
-                        var event = try mapper.event(component, keepsUID: false)
-                        event.externalKey = nil
-                        event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
-                        event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
-                        event.seriesIdentifier = master.identifier
-                        event.originalStart = original
-                        // After a cut it belongs to the later part, on that part's shifted wall clock.
-                        let entry = result.entries[index]
-                        if let part = entry.followingSeries.last(where: { ICalendarItems.cut(of: $0).map { $0 <= original } ?? false }),
-                           let cut = ICalendarItems.cut(of: part) {
-                            event.seriesIdentifier = part.identifier
-                            event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
-                        }
-                        let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
-                        if let start = event.originalStart, owner.exceptionDates.contains(start) {
-                            // RECURRENCE-ID names an instance of the recurrence set (RFC 5545 §3.8.4.4), from which EXDATE took this one (§3.8.5.1).
-                            result.warnings.append(Problem(component: component.name, line: component.line, uid: uid,
-                                                           reason: "is an occurrence its series excludes (EXDATE \(start)): left out"))
-                            continue
-                        }
-                        if let earlier = entry.detached.firstIndex(where: { $0.identifier == event.identifier }) {
-                            // The occurrence again: the later revision stands, the later in the file on a tie.
-                            if !ICalendarItems.isEarlier(event.origin, than: entry.detached[earlier].origin) { result.entries[index].detached[earlier] = event }
-                            continue
-                        }
-                        result.entries[index].detached.append(event)
-                    }
-                } catch {
-                    problem(error.reason)
-                }
-            }
-            // The occurrences were mapped after every series: back to the file's order.
+            for (uid, component) in Self.inPlacingOrder(overrides.compactMap { $0 }) { placeOccurrence(component, uid: uid) }
+            // The occurrences were mapped after every series (some as their UID settled): back to the file's order.
             result.warnings.sort { $0.line < $1.line }
+            result.problems.sort { $0.line < $1.line }
             return result
+        }
+
+        /// An occurrence (RECURRENCE-ID) onto its series, or an entry of its own without one.
+        private mutating func placeOccurrence(_ component: ICalendarComponent, uid: String) {
+            func problem(_ reason: String) {
+                result.problems.append(Problem(component: component.name, line: component.line, uid: uid, reason: reason))
+            }
+            let mapper = Mapper(calendar: calendarIdentifier, uid: uid, zones: zones, rules: rules)
+            do throws(MappingError) {
+                // What its alarms' Chime fields warned of, read once with them (also when the rest then fails).
+                defer { result.warnings += mapper.warnings.list }
+                if component["RECURRENCE-ID"]?[parameter: "RANGE"]?.uppercased() == "THISANDFUTURE" {
+                    guard let index = masters[uid], case .event(let master) = result.entries[index].item, component.name == "VEVENT" else {
+                        throw MappingError("is a THISANDFUTURE occurrence whose series is not in the file")
+                    }
+                    try split(&result.entries[index], master: master, at: component, mapper: mapper)
+                    return
+                }
+                guard let index = masters[uid] else {
+                    // An invitation to one occurrence: a plain event that keeps its UID and RECURRENCE-ID.
+                    guard component.name == "VEVENT" else { throw MappingError("is an occurrence whose series is not in the file") }
+                    var event = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                    let original = try mapper.time(recurrenceID).wallClock
+                    // Keyed as a split's later part is: the series, when it comes, replaces it (see `Entry`).
+                    event.externalKey = uid + "#" + original.basicFormat
+                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "orphan", occurrence: original)
+                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                    result.entries.append(Entry(uid: uid, item: .event(event)))
+                    return
+                }
+                switch result.entries[index].item {
+                case .reminder(var master):
+                    guard component.name == "VTODO" else { throw MappingError("is a VEVENT occurrence of a VTODO") }
+                    var origin = master.origin ?? ICalendarOrigin()
+                    origin.unmodelled += component.unfoldedText
+                    master.origin = origin
+                    result.entries[index].item = .reminder(master)
+                case .event(let master):
+                    guard component.name == "VEVENT" else { throw MappingError("is a VTODO occurrence of a VEVENT") }
+                    guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
+                    let original = try mapper.originalStart(recurrenceID, in: master.start)
+                    var event = try mapper.event(component, keepsUID: false)
+                    event.externalKey = nil
+                    event.identifier = identifier(calendar: calendarIdentifier, uid: uid, kind: "occurrence", occurrence: original)
+                    event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
+                    event.seriesIdentifier = master.identifier
+                    event.originalStart = original
+                    // After a cut it belongs to the later part, on that part's shifted wall clock.
+                    let entry = result.entries[index]
+                    if let part = entry.followingSeries.last(where: { ICalendarItems.cut(of: $0).map { $0 <= original } ?? false }),
+                       let cut = ICalendarItems.cut(of: part) {
+                        event.seriesIdentifier = part.identifier
+                        event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
+                    }
+                    let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
+                    if let start = event.originalStart, owner.exceptionDates.contains(start) {
+                        // RECURRENCE-ID names an instance of the recurrence set (RFC 5545 §3.8.4.4), from which EXDATE took this one (§3.8.5.1).
+                        result.warnings.append(Problem(component: component.name, line: component.line, uid: uid,
+                                                       reason: "is an occurrence its series excludes (EXDATE \(start)): left out"))
+                        return
+                    }
+                    if let earlier = entry.detached.firstIndex(where: { $0.identifier == event.identifier }) {
+                        // The occurrence again: the later revision stands, the later in the file on a tie.
+                        if !ICalendarItems.isEarlier(event.origin, than: entry.detached[earlier].origin) { result.entries[index].detached[earlier] = event }
+                        return
+                    }
+                    result.entries[index].detached.append(event)
+                }
+            } catch {
+                problem(error.reason)
+            }
         }
     }
 

@@ -2,12 +2,14 @@ import CalendarModel
 
 extension ICalendarItems {
     /// A first look at a VCALENDAR's items that tells, before they are
-    /// mapped, which are final once mapped: those whose UID comes once,
-    /// with no RECURRENCE-ID. A `Gathering` given the survey hands those
-    /// over as it maps them (`takeFinal`), so that a caller can write a
-    /// large file in pieces and never hold all its items; the others (a
-    /// series whose occurrences, splits or revisions may still come) stay
-    /// until `finish`, as they do without one.
+    /// mapped, which are final once mapped (those whose UID comes once,
+    /// with no RECURRENCE-ID), and for the others how many components
+    /// carry their UID. A `Gathering` given the survey hands the final
+    /// items over as it maps them (`takeFinal`), and the others (a series
+    /// with its occurrences, splits or revisions) once the last of their
+    /// UID's components has come, so that a caller can write a large file
+    /// in pieces and never hold all its items. Without a survey, items with
+    /// occurrences or revisions stay until `finish`.
     ///
     /// UIDs are kept as hashes: a collision only keeps a final item to
     /// the end, as if it were not. An item without a UID is never final:
@@ -15,7 +17,8 @@ extension ICalendarItems {
     /// reading (`ICalendarReader.read(_:skimmingItems:handingOver:)`)
     /// does not have.
     public struct Survey: Sendable {
-        private var seen: Set<Int> = []
+        /// How many components carry each UID.
+        private var counts: [Int: Int] = [:]
         private var pending: Set<Int> = []
 
         public init() {}
@@ -24,13 +27,22 @@ extension ICalendarItems {
         public mutating func add(_ component: ICalendarComponent) {
             guard component.name == "VEVENT" || component.name == "VTODO", let uid = component["UID"] else { return }
             let key = ICalendarText.unescape(uid.value).hashValue
-            if component["RECURRENCE-ID"] != nil || !seen.insert(key).inserted { pending.insert(key) }
+            counts[key, default: 0] += 1
+            if component["RECURRENCE-ID"] != nil || counts[key]! > 1 { pending.insert(key) }
         }
 
         /// Whether the item keyed `key` is final once mapped.
         func isFinal(_ key: String) -> Bool {
             let hash = key.hashValue
-            return seen.contains(hash) && !pending.contains(hash)
+            return counts[hash] != nil && !pending.contains(hash)
+        }
+
+        /// For a UID whose item is not final once mapped (it comes again,
+        /// or has occurrences), how many components carry it: the item is
+        /// final once the last of them is mapped. Nil for any other key.
+        func componentCount(ofPending key: String) -> Int? {
+            let hash = key.hashValue
+            return pending.contains(hash) ? counts[hash] : nil
         }
     }
 }

@@ -5,9 +5,10 @@ import TestSupport
 import Testing
 
 /// A `Gathering` given a `Survey` hands over the items that are final as
-/// it maps them (a large import writes them in pieces): what it hands over
-/// and what `finish` gives after must together be what a gathering
-/// without a survey gives.
+/// it maps them, and those with occurrences or revisions once the last
+/// component of their UID has come (a large import writes them in pieces):
+/// what it hands over and what `finish` gives after must together be what
+/// a gathering without a survey gives.
 @Suite("iCalendar items taken as they settle")
 struct ICalendarSurveyTests {
     static let calendar = ItemIdentifier("0123456789abcdef0123456789abcdef")!
@@ -29,35 +30,43 @@ struct ICalendarSurveyTests {
     /// components unless `surveyed` gives others), taking what is final
     /// after each component; what was taken, and the rest.
     static func gatheredInPieces(_ calendar: ICalendarComponent, surveyed: [ICalendarComponent]? = nil)
-        -> (taken: [ICalendarItems.Entry], rest: ICalendarItems.Result) {
+        -> (taken: [ICalendarItems.Entry], rest: ICalendarItems.Result, takenAfter: [String: Int]) {
         var survey = ICalendarItems.Survey()
         for component in surveyed ?? calendar.components { survey.add(component) }
         let zones = ICalendarZones(calendar: calendar)
         var gathering = ICalendarItems.Gathering(into: Self.calendar, zones: zones, survey: survey)
         var taken: [ICalendarItems.Entry] = []
-        for component in calendar.components {
+        // The position of the component after which each UID was taken.
+        var takenAfter: [String: Int] = [:]
+        for (position, component) in calendar.components.enumerated() {
             gathering.add(component)
-            taken += gathering.takeFinal()
+            let final = gathering.takeFinal()
+            for entry in final { takenAfter[entry.uid] = position }
+            taken += final
         }
-        return (taken, gathering.finish())
+        return (taken, gathering.finish(), takenAfter)
     }
 
     @Test("over every fixture, what is taken as it settles and what finish gives are together what a gathering without a survey gives")
     func piecesAddUpToTheWhole() throws {
-        var takenInAll = 0
+        var takenInAll = 0, takenWithOccurrences = 0
         for (name, calendar) in try Self.fixtureCalendars() {
             let whole = ICalendarItems.read(calendar: calendar, into: Self.calendar, zones: ICalendarZones(calendar: calendar))
-            let (taken, rest) = Self.gatheredInPieces(calendar)
+            let (taken, rest, takenAfter) = Self.gatheredInPieces(calendar)
             takenInAll += taken.count
+            takenWithOccurrences += taken.count { !$0.detached.isEmpty || !$0.followingSeries.isEmpty }
             #expect(Set(taken + rest.entries) == Set(whole.entries), "\(name)")
             #expect(taken.count + rest.entries.count == whole.entries.count, "\(name)")
             #expect(rest.problems == whole.problems, "\(name)")
             #expect(Set(rest.warnings) == Set(whole.warnings), "\(name)")
-            for entry in taken {
-                #expect(entry.detached.isEmpty && entry.followingSeries.isEmpty, "\(name): \(entry.uid) was taken with occurrences")
+            // Nothing is taken before the last component of its UID.
+            for (uid, position) in takenAfter {
+                let last = calendar.components.lastIndex { $0["UID"].map { ICalendarText.unescape($0.value) } == uid }
+                #expect(last == position, "\(name): \(uid) was taken after component \(position), its last is \(last.map(String.init) ?? "none")")
             }
         }
         #expect(takenInAll > 0, "no fixture item was ever final: the property was not exercised")
+        #expect(takenWithOccurrences > 0, "no fixture series was taken with its occurrences: the property was not exercised")
     }
 
     @Test("over every fixture, a survey of a skimming reading, which holds the items' UIDs and RECURRENCE-IDs alone, takes what a survey of the whole items takes")
@@ -77,6 +86,7 @@ struct ICalendarSurveyTests {
             for calendar in whole.components where calendar.name == "VCALENDAR" {
                 let fromWhole = Self.gatheredInPieces(calendar)
                 let fromSkimmed = Self.gatheredInPieces(calendar, surveyed: skimmed[calendar.line] ?? [])
+                #expect(fromSkimmed.takenAfter == fromWhole.takenAfter, "\(name)")
                 takenInAll += fromSkimmed.taken.count
                 #expect(Set(fromSkimmed.taken.map(\.uid)) == Set(fromWhole.taken.map(\.uid)), "\(name)")
                 #expect(Set(fromSkimmed.taken + fromSkimmed.rest.entries) == Set(fromWhole.taken + fromWhole.rest.entries), "\(name)")
@@ -119,7 +129,7 @@ struct ICalendarSurveyTests {
         #expect(ICalendarItems.YearSpan().years(currentYear: 2026) == nil)
     }
 
-    @Test("an item is final only when its UID comes once and without RECURRENCE-ID: a series with a moved occurrence, a revised item and items without a UID wait for finish")
+    @Test("an item whose UID comes once is taken as it is mapped; a series with a moved occurrence and a revised item once their UID's last component has come, settled; items without a UID wait for finish")
     func whatWaits() throws {
         func event(_ uid: String?, _ extra: [String] = [], summary: String = "Item") -> [String] {
             ["BEGIN:VEVENT"] + (uid.map { ["UID:\($0)"] } ?? []) + ["DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z", "SUMMARY:\(summary)"]
@@ -136,15 +146,16 @@ struct ICalendarSurveyTests {
             + ["BEGIN:VTODO", "UID:todo@chime.test", "DTSTAMP:20261201T000000Z", "SUMMARY:Todo", "END:VTODO", "END:VCALENDAR"]
         let read = try ICalendarReader().read(lines.joined(separator: "\r\n") + "\r\n")
         let calendar = try #require(read.components.first)
-        let (taken, rest) = Self.gatheredInPieces(calendar)
-        #expect(taken.map(\.uid).filter { !$0.hasSuffix("@derived") } == ["single@chime.test", "todo@chime.test"])
-        #expect(taken.count == 2, "an event without a UID is keyed by its content, which a skimmed survey does not read: it waits")
-        let waited = rest.entries.map(\.uid).filter { !$0.hasSuffix("@derived") }
-        #expect(waited == ["series@chime.test", "revised@chime.test"])
-        guard case .event(let revised)? = rest.entries.first(where: { $0.uid == "revised@chime.test" })?.item else {
+        let (taken, rest, takenAfter) = Self.gatheredInPieces(calendar)
+        #expect(taken.map(\.uid) == ["single@chime.test", "series@chime.test", "revised@chime.test", "todo@chime.test"])
+        // Components 0 to 8: the series' moved occurrence is the seventh, the revision the eighth.
+        #expect(takenAfter == ["single@chime.test": 0, "series@chime.test": 6, "revised@chime.test": 7, "todo@chime.test": 8])
+        // An event without a UID is keyed by its content, which a skimmed survey does not read: the twins (one content, one key) and Alone wait.
+        #expect(rest.entries.count == 2 && rest.entries.allSatisfy { $0.uid.hasSuffix("@derived") })
+        guard case .event(let revised)? = taken.first(where: { $0.uid == "revised@chime.test" })?.item else {
             Issue.record("no revised event"); return
         }
         #expect(revised.title == "Revised", "the later revision stands, as without a survey")
-        #expect(rest.entries.first { $0.uid == "series@chime.test" }?.detached.count == 1)
+        #expect(taken.first { $0.uid == "series@chime.test" }?.detached.count == 1)
     }
 }
