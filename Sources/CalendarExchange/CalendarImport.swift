@@ -81,8 +81,11 @@ public enum CalendarImport {
     /// (`ICalendarItems.Survey`: its whole contexts, and which items are
     /// final once mapped; its items skimmed for their UIDs, so that the
     /// faults and warnings are the second reading's), then to map it, the
-    /// writer taking the final items as they come, in pieces; only the
-    /// rest is held (`Part.items`).
+    /// writer taking the final items as they come, in pieces (a series
+    /// with occurrences once the last component of its UID has come); only
+    /// the rest is held (`Part.items`). Called inside the writer's
+    /// `concurrently`, the plan runs on a thread of its own: its store
+    /// calls go through the writer (`onStore`).
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
                             limits: ICalendarReader.Limits = .standard, writer: ImportWriter? = nil) throws(ImportFault) -> Plan {
