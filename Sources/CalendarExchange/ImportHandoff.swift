@@ -39,14 +39,14 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     func call<T>(_ body: () -> T) -> T {
         withoutActuallyEscaping(body) { body in
             // Both live until `finished` is signalled, while this thread waits.
-            let box = CallBox(body)
+            let work = HandedOverWork<T, Never>(body)
             let finished = DispatchSemaphore(value: 0)
             post(.call {
-                box.run()
+                work.run()
                 finished.signal()
             })
             finished.wait()
-            return box.take()
+            return work.take().get()
         }
     }
 
@@ -74,25 +74,27 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     }
 }
 
-/// A call from the reading thread and its result, touched by one thread at
-/// a time: the store's runs it while the caller waits, the caller then
-/// takes the result. The call is let go as soon as it has run, so that no
-/// reference to it outlives `withoutActuallyEscaping`.
-private final class CallBox<T>: @unchecked Sendable {
-    private var body: (() -> T)?
-    private var result: T?
+/// Work handed to another thread and its outcome, touched by one thread
+/// at a time: one runs it, the other takes the outcome once told it has
+/// run (a call the reading makes on the store's thread, the reading of
+/// `ImportWriter.concurrently`). The work is let go as soon as it has
+/// run, so that no reference to it outlives `withoutActuallyEscaping`.
+final class HandedOverWork<T, Failure: Error>: @unchecked Sendable {
+    private var body: (() throws(Failure) -> T)?
+    private var outcome: Result<T, Failure>?
 
-    init(_ body: @escaping () -> T) {
+    init(_ body: @escaping () throws(Failure) -> T) {
         self.body = body
     }
 
     func run() {
-        result = body?()
-        body = nil
+        guard let body else { return }
+        outcome = Result { () throws(Failure) -> T in try body() }
+        self.body = nil
     }
 
-    func take() -> T {
-        defer { result = nil }
-        return result!
+    func take() -> Result<T, Failure> {
+        defer { outcome = nil }
+        return outcome!
     }
 }

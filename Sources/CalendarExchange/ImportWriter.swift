@@ -90,13 +90,13 @@ public final class ImportWriter: @unchecked Sendable {
     /// more than two pieces ahead. Without a store, `reading` runs here.
     public func concurrently<T, Failure: Error>(_ reading: () throws(Failure) -> T) throws(Failure) -> T {
         precondition(pthread_equal(pthread_self(), storeThread) != 0, "ImportWriter.concurrently: not on the thread that holds the store")
-        guard store != nil, handoff == nil else { return try reading() }
+        guard let store, handoff == nil else { return try reading() }
         let handoff = ImportHandoff<Piece>(capacity: 1)
         self.handoff = handoff
         defer { self.handoff = nil }
         let outcome = withoutActuallyEscaping(reading) { reading in
-            let task = ReadingTask(reading)
-            let (path, zone, now) = (store!.path, store!.machineTimeZone, store!.now)
+            let task = HandedOverWork(reading)
+            let (path, zone, now) = (store.path, store.machineTimeZone, store.now)
             let thread = Thread {
                 self.preparer = FileManager.default.fileExists(atPath: path)
                     ? try? CalendarStore(path: path, readOnly: true, creating: false, machineTimeZone: zone, now: now) : nil
@@ -174,30 +174,5 @@ public final class ImportWriter: @unchecked Sendable {
         filledBy[calendar] = nil
         shared.insert(calendar)
         return .uids
-    }
-}
-
-/// The reading of `ImportWriter.concurrently` and its outcome, touched by
-/// one thread at a time: the reading thread runs it, the store's takes the
-/// outcome once the reading has posted its end. The reading is let go as
-/// soon as it has run, so that no reference to it outlives
-/// `withoutActuallyEscaping`.
-private final class ReadingTask<T, Failure: Error>: @unchecked Sendable {
-    private var body: (() throws(Failure) -> T)?
-    private var outcome: Result<T, Failure>?
-
-    init(_ body: @escaping () throws(Failure) -> T) {
-        self.body = body
-    }
-
-    func run() {
-        guard let body else { return }
-        outcome = Result { () throws(Failure) -> T in try body() }
-        self.body = nil
-    }
-
-    func take() -> Result<T, Failure> {
-        defer { outcome = nil }
-        return outcome!
     }
 }
