@@ -130,7 +130,7 @@ extension DesktopNotifierTests {
             let firstID = try #require(first.returnedID)
             try server.chooseInMenu("[\(firstID),snooze]")
             let answered = Date().timeIntervalSince1970
-            try server.dunstctl("context")
+            try server.openContextMenu()
             // The daemon closes a notification once its answer is handled: the return is a new one.
             let second = try #require(server.notify(summary: "Stretch", skipping: 1, within: 30), "chimed: \(daemon.printed)")
             #expect(try #require(second.sent) - answered >= 1.5)
@@ -156,7 +156,7 @@ extension DesktopNotifierTests {
             let (reminder, _) = try reminder("Water plants", dueIn: 1)
             let call = try #require(server.notify(summary: "Water plants", within: 30), "chimed: \(daemon.printed)")
             try server.chooseInMenu("[\(try #require(call.returnedID)),done]")
-            try server.dunstctl("context")
+            try server.openContextMenu()
             let completed = NotificationServer.waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
             #expect(completed, "chimed: \(daemon.printed)")
         }
@@ -171,7 +171,7 @@ extension DesktopNotifierTests {
             let id = try #require(call.returnedID)
             #expect(try server.displayed() == 1)
             try server.chooseInMenu("[\(id),\(action)]")
-            try server.dunstctl("context")
+            try server.openContextMenu()
             #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
             // A snooze of 2 s brings it back later, as a new notification.
             #expect(NotificationServer.waitUntil(seconds: 30) { (try? server.displayed()) == 0 }, "dunst still shows it")
@@ -220,7 +220,7 @@ extension DesktopNotifierTests {
             // Not a second firing: the log has one line of it, from the first process.
             #expect(!second.printed.contains { $0.hasPrefix("chimed: fired") })
             try server.chooseInMenu("[\(id),done]")
-            try server.dunstctl("context")
+            try server.openContextMenu()
             let completed = NotificationServer.waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
             #expect(completed, "chimed: \(second.printed)")
             #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")

@@ -85,7 +85,7 @@ struct DesktopNotifierTests {
         try server.notifier.show(firing, late: false)
         let id = try #require(server.notify(summary: "Menu \(action)")?.returnedID)
         try server.chooseInMenu("[\(id),\(action)]")
-        try server.dunstctl("context")
+        try server.openContextMenu()
         #expect(server.response(for: firing.key) == expected)
         // One answer, reported once (dunst leaves it on screen; closing it is the daemon's part).
         usleep(200_000)
@@ -102,7 +102,7 @@ struct DesktopNotifierTests {
         try server.notifier.show(again, late: false)
         let id = try #require(server.notify(summary: "Snoozed once", skipping: 1)?.returnedID)
         try server.chooseInMenu("[\(id),dismiss]")
-        try server.dunstctl("context")
+        try server.openContextMenu()
         #expect(server.response(for: again.key) == .dismiss)
         #expect(server.responses.withLock { $0.contains { $0.key == first.key } } == false)
     }
@@ -151,7 +151,7 @@ struct DesktopNotifierTests {
         #expect(call.replacesID == shown.id)
         #expect(call.hints["sound-name"] == nil)
         try server.chooseInMenu("[\(shown.id),done]")
-        try server.dunstctl("context")
+        try server.openContextMenu()
         #expect(NotificationServer.waitUntil(seconds: 30) { answers.withLock { $0 } == [.done] })
         later.withdraw(key: firing.key)
         #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(shown.id) })

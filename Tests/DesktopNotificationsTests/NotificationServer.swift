@@ -103,6 +103,41 @@ final class NotificationServer: Sendable {
         try text.write(toFile: directory + "/choice", atomically: true, encoding: .utf8)
     }
 
+    /// Opens dunst's context menu, as `dunstctl context` does, once the
+    /// stand-in dmenu has something to show.
+    ///
+    /// dunst builds the menu on a thread of its own from what it has on
+    /// screen at that moment, and shows a notification on its main loop
+    /// some time after answering Notify: asked too early, it finds no
+    /// actions and starts no dmenu, and nothing ever answers. So this waits
+    /// for the notification on screen, and asks again (three times at most)
+    /// while no dmenu has started; where none ever does, the error holds
+    /// the tails of dunst's and the stand-in's logs.
+    func openContextMenu(seconds: Double = 10) throws {
+        _ = Self.waitUntil(seconds: seconds) { ((try? displayed()) ?? 0) > 0 }
+        let before = menusStarted()
+        for _ in 1...3 {
+            try dunstctl("context")
+            if Self.waitUntil(seconds: seconds, { menusStarted() > before }) { return }
+        }
+        throw ServerError(description: """
+            dunst started no dmenu for its context menu (\((try? displayed()) ?? -1) on screen)
+            dunst.log: \(tail("dunst.log"))
+            dmenu.log: \(tail("dmenu.log"))
+            """)
+    }
+
+    /// How many times dunst has started the stand-in dmenu.
+    private func menusStarted() -> Int {
+        ((try? String(contentsOfFile: directory + "/dmenu.log", encoding: .utf8)) ?? "")
+            .split(separator: "\n").filter { $0.hasPrefix("== started ") }.count
+    }
+
+    private func tail(_ log: String) -> String {
+        let lines = ((try? String(contentsOfFile: directory + "/" + log, encoding: .utf8)) ?? "(none)").split(separator: "\n")
+        return lines.suffix(15).joined(separator: "\n")
+    }
+
     /// How many notifications dunst has on screen now (`dunstctl count displayed`).
     func displayed() throws(ServerError) -> Int {
         let text = try Self.run("/usr/bin/dunstctl", ["count", "displayed"], environment: environment.withLock { $0 }, capture: true)
