@@ -46,12 +46,15 @@ extension ICalendarBenchmark {
     /// between the plan (read, mapped, and all but the last piece written)
     /// and the write of the rest.
     static func importFile(_ path: String, into storePath: String, planned: () throws -> Void = {}) throws -> Int {
+        // Surveyed while the store is made, as `chime import` does.
+        let file = SurveyedFile(source: path)
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         return try store.importTransaction {
             let writer = ImportWriter(store: store)
             let defaultCalendar = try store.defaultCalendarForNewEvents()
             let plan = try writer.concurrently {
-                try CalendarImport.plan(try CalendarImport.bytes(of: path), source: path, defaultCalendar: defaultCalendar, store: store, writer: writer)
+                guard let (bytes, surveyed) = try file.take() else { throw BenchmarkError(description: "import: the survey was taken") }
+                return try CalendarImport.plan(bytes, source: path, defaultCalendar: defaultCalendar, store: store, writer: writer, surveyed: surveyed)
             }
             guard plan.faults.isEmpty else { throw BenchmarkError(description: "import: \(plan.faults.count) faults: \(plan.faults[0])") }
             try planned()

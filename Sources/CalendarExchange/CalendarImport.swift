@@ -86,9 +86,14 @@ public enum CalendarImport {
     /// the rest is held (`Part.items`). Called inside the writer's
     /// `concurrently`, the plan runs on a thread of its own: its store
     /// calls go through the writer (`onStore`).
+    ///
+    /// `surveyed`: the survey of these very bytes, made beforehand
+    /// (`survey`, `SurveyedFile`), which a plan with a writer then does
+    /// not make again.
     public static func plan(_ bytes: consuming [UInt8], source: String, into fixed: ItemCalendar? = nil, calendarName: String? = nil,
                             defaultCalendar: ItemCalendar, reminderCalendar: ItemCalendar? = nil, store: CalendarStore,
-                            limits: ICalendarReader.Limits = .standard, writer: ImportWriter? = nil) throws(ImportFault) -> Plan {
+                            limits: ICalendarReader.Limits = .standard, writer: ImportWriter? = nil,
+                            surveyed: Surveyed? = nil) throws(ImportFault) -> Plan {
         // A VCALENDAR's items are mapped in its context: the calendar its
         // name or its kinds of items choose, its VTIMEZONEs and X-WR-TIMEZONE.
         // So that the file's whole tree is never held, one pass maps each
@@ -98,7 +103,7 @@ public enum CalendarImport {
         // them, an event after a first reminder), a second pass maps every
         // item again in the whole contexts the first one found.
         let isItem = { (component: ICalendarComponent) in component.name == "VEVENT" || component.name == "VTODO" }
-        var kinds: [Int: (events: Bool, reminders: Bool)] = [:]
+        var kinds: [Int: ItemKinds] = [:]
         // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
         var made: [String: ItemCalendar] = [:]
         func target(for context: MappingContext) -> (calendar: ItemCalendar, isNew: Bool) {
@@ -126,25 +131,24 @@ public enum CalendarImport {
             return Gathered(gathering: gathering, target: target, isNew: isNew, context: context)
         }
         var reading: ICalendarReader.Reading
-        do {
-            reading = try ICalendarReader(limits: limits).read(bytes, skimmingItems: surveys != nil) { component, calendar in
-                guard isItem(component) else { return false }
-                var seen = kinds[calendar.line] ?? (false, false)
-                if component.name == "VEVENT" { seen.events = true } else { seen.reminders = true }
-                kinds[calendar.line] = seen
-                if surveys != nil {
-                    surveys?[calendar.line, default: ICalendarItems.Survey()].add(component)
+        if writer != nil {
+            let first = if let surveyed { surveyed } else { try survey(bytes, source: source, limits: limits) }
+            (reading, kinds, surveys) = (first.reading, first.kinds, first.calendars)
+        } else {
+            do {
+                reading = try ICalendarReader(limits: limits).read(bytes) { component, calendar in
+                    guard isItem(component) else { return false }
+                    kinds[calendar.line, default: ItemKinds()].note(component)
+                    if gatherings[calendar.line] == nil {
+                        let context = MappingContext(calendar, remindersOnly: component.name == "VTODO", calendarName: calendarName)
+                        gatherings[calendar.line] = gathered(context, zones: calendar)
+                    }
+                    gatherings[calendar.line]?.gathering.add(component)
                     return true
                 }
-                if gatherings[calendar.line] == nil {
-                    let context = MappingContext(calendar, remindersOnly: component.name == "VTODO", calendarName: calendarName)
-                    gatherings[calendar.line] = gathered(context, zones: calendar)
-                }
-                gatherings[calendar.line]?.gathering.add(component)
-                return true
+            } catch {
+                throw ImportFault(source: source, line: error.line, reason: error.reason)
             }
-        } catch {
-            throw ImportFault(source: source, line: error.line, reason: error.reason)
         }
         var plan = Plan(source: source, parts: [], faults: [], warnings: [], feedName: nil)
         func report(_ reading: ICalendarReader.Reading) {
@@ -252,6 +256,45 @@ public enum CalendarImport {
         }
         plan.faults.sort { $0.line < $1.line }
         return plan
+    }
+
+    /// The first reading of a file that a writer takes in pieces (see
+    /// `plan`): its VCALENDARs without their items (their whole contexts),
+    /// the kinds of items each holds, and each one's survey of its items.
+    /// It needs no store, so that it can be made while the store is opened.
+    public struct Surveyed: Sendable {
+        var reading: ICalendarReader.Reading
+        var kinds: [Int: ItemKinds]
+        var calendars: [Int: ICalendarItems.Survey]
+    }
+
+    /// Which kinds of items a VCALENDAR holds.
+    struct ItemKinds: Sendable {
+        var events = false
+        var reminders = false
+
+        mutating func note(_ item: ICalendarComponent) {
+            if item.name == "VEVENT" { events = true } else { reminders = true }
+        }
+    }
+
+    /// The survey `plan` makes of `bytes` before it maps them with a
+    /// writer: the items skimmed for their UIDs, the rest read whole. A
+    /// file the reader refuses as a whole throws, as `plan` does.
+    public static func survey(_ bytes: [UInt8], source: String, limits: ICalendarReader.Limits = .standard) throws(ImportFault) -> Surveyed {
+        var kinds: [Int: ItemKinds] = [:]
+        var calendars: [Int: ICalendarItems.Survey] = [:]
+        do {
+            let reading = try ICalendarReader(limits: limits).read(bytes, skimmingItems: true) { component, calendar in
+                guard component.name == "VEVENT" || component.name == "VTODO" else { return false }
+                kinds[calendar.line, default: ItemKinds()].note(component)
+                calendars[calendar.line, default: ICalendarItems.Survey()].add(component)
+                return true
+            }
+            return Surveyed(reading: reading, kinds: kinds, calendars: calendars)
+        } catch {
+            throw ImportFault(source: source, line: error.line, reason: error.reason)
+        }
     }
 
     /// What a VCALENDAR's items are mapped in (see `plan`): where they go, and the zones they are read in.

@@ -77,11 +77,15 @@ enum ImportCommand: Command {
             return
         }
         let path = StoreOptions.path(parsed, context: context)
+        // The first file is surveyed while the store is opened or made.
+        let first = SurveyedFile(source: files[0].source, bytes: files[0].bytes)
         let imported: Imported
-        if !FileManager.default.fileExists(atPath: path), let made = try importIntoNewStore(files, at: path, parsed: parsed, context: context) {
+        if !FileManager.default.fileExists(atPath: path),
+           let made = try importIntoNewStore(files, at: path, parsed: parsed, context: context, first: first) {
             imported = made
         } else {
-            imported = try importFiles(files, into: try StoreOptions.open(parsed, context: context, command: command), parsed: parsed, context: context)
+            imported = try importFiles(files, into: try StoreOptions.open(parsed, context: context, command: command), parsed: parsed,
+                                       context: context, first: first)
         }
         let (plans, reports) = imported
         for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
@@ -96,11 +100,13 @@ enum ImportCommand: Command {
     /// all held, and a fault it will not skip rolls all back. The reading
     /// runs on a thread of its own beside the writing (`concurrently`).
     static func importFiles(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, parsed: ParsedArguments,
-                            context: CommandContext) throws(CommandFailure) -> Imported {
+                            context: CommandContext, first: SurveyedFile? = nil) throws(CommandFailure) -> Imported {
         let command = syntax.name
         return try StoreOptions.transaction(store, command, forImport: true) { () throws(CommandFailure) -> Imported in
             let writer = ImportWriter(store: store)
-            let plans = try writer.concurrently { () throws(CommandFailure) in try plan(files, into: store, writer: writer, parsed: parsed, context: context) }
+            let plans = try writer.concurrently { () throws(CommandFailure) in
+                try plan(files, into: store, writer: writer, parsed: parsed, context: context, first: first)
+            }
             let faults = plans.flatMap(\.faults)
             if !faults.isEmpty && !parsed[skipBroken] { throw nothingImported(faults, context: context) }
             let reports = try StoreOptions.run(command) { () throws(StoreError) in try CalendarImport.apply(plans, store: store, writer: writer) }
@@ -118,7 +124,7 @@ enum ImportCommand: Command {
     /// store appeared at `path` meanwhile (another command made it): the
     /// import is then to go into that one.
     static func importIntoNewStore(_ files: [(source: String, bytes: [UInt8]?)], at path: String, parsed: ParsedArguments,
-                                   context: CommandContext) throws(CommandFailure) -> Imported? {
+                                   context: CommandContext, first: SurveyedFile? = nil) throws(CommandFailure) -> Imported? {
         let command = syntax.name
         try StoreOptions.requireFolder(of: path, parsed, context: context, command: command)
         let url = URL(fileURLWithPath: path)
@@ -148,7 +154,7 @@ enum ImportCommand: Command {
             } catch {
                 throw StoreOptions.failure(error, command: command)
             }
-            return try importFiles(files, into: store, parsed: parsed, context: context)
+            return try importFiles(files, into: store, parsed: parsed, context: context, first: first)
         }
         let imported = try build()
         if FileManager.default.fileExists(atPath: building + "-wal") {
@@ -205,9 +211,11 @@ enum ImportCommand: Command {
                      + "(--skip-broken imports the rest)")
     }
 
-    /// Every file read and mapped against `store`, each written (or counted) through `writer` as it is read.
+    /// Every file read and mapped against `store`, each written (or
+    /// counted) through `writer` as it is read; the first with its bytes
+    /// and survey from `first`, where it has them still.
     static func plan(_ files: [(source: String, bytes: [UInt8]?)], into store: CalendarStore, writer: ImportWriter,
-                     parsed: ParsedArguments, context: CommandContext) throws(CommandFailure) -> [CalendarImport.Plan] {
+                     parsed: ParsedArguments, context: CommandContext, first: SurveyedFile? = nil) throws(CommandFailure) -> [CalendarImport.Plan] {
         let command = syntax.name
         let (defaultCalendar, reminderCalendar) = try writer.onStore {
             Result { () throws(CommandFailure) in
@@ -217,11 +225,12 @@ enum ImportCommand: Command {
             }
         }.get()
         var plans: [CalendarImport.Plan] = []
-        for file in files {
+        for (index, file) in files.enumerated() {
             do {
-                let bytes = try file.bytes ?? CalendarImport.bytes(of: file.source)
+                let ahead = index == 0 ? try first?.take() : nil
+                let bytes = try ahead?.bytes ?? file.bytes ?? CalendarImport.bytes(of: file.source)
                 plans.append(try CalendarImport.plan(bytes, source: file.source, calendarName: parsed[calendar], defaultCalendar: defaultCalendar,
-                                                     reminderCalendar: reminderCalendar, store: store, writer: writer))
+                                                     reminderCalendar: reminderCalendar, store: store, writer: writer, surveyed: ahead?.surveyed))
             } catch {
                 throw .data("\(command): \(error)")
             }

@@ -108,3 +108,60 @@ struct ConcurrentImportTests {
         #expect(try store.events(overlapping: everything).isEmpty)
     }
 }
+
+@Suite("a file surveyed while the store is opened")
+struct SurveyedFileTests {
+    /// What importing `path` into a new store gives: the plan's faults and
+    /// warnings, and each event's title and start as stored. With `ahead`,
+    /// the bytes and the survey come from it, as `chime import` takes them.
+    static func imported(_ path: String, ahead: SurveyedFile?) throws -> (faults: [ImportFault], warnings: [ImportFault], events: [String]) {
+        let fixture = try StoreFixture(zone: "UTC")
+        let store = try fixture.open()
+        let plan = try store.importTransaction {
+            let writer = ImportWriter(store: store, pieceSize: 2)
+            let defaultCalendar = try store.defaultCalendarForNewEvents()
+            let plan = try writer.concurrently {
+                let taken = try ahead?.take()
+                let bytes = if let taken { taken.bytes } else { try CalendarImport.bytes(of: path) }
+                return try CalendarImport.plan(bytes, source: path, defaultCalendar: defaultCalendar, store: store, writer: writer,
+                                               surveyed: taken?.surveyed)
+            }
+            _ = try CalendarImport.apply([plan], store: store, writer: writer)
+            return plan
+        }
+        let all = Date(timeIntervalSince1970: 1_577_836_800)..<Date(timeIntervalSince1970: 1_893_456_000) // 2020-01-01T00:00:00Z ..< 2030-01-01T00:00:00Z
+        let events = try store.events(overlapping: all).map { "\($0.title) \($0.start)" }.sorted()
+        return (plan.faults, plan.warnings, events)
+    }
+
+    @Test("a file surveyed on a thread of its own, before the store is opened, imports as the plan's own survey does: the same faults, warnings and events; it is taken once, and a file that cannot be read fails when taken")
+    func surveyedAhead() throws {
+        let folder = TemporaryFolder("chime-surveyed")
+        let path = folder.appending("ahead.ics")
+        let fillers = (1...5).flatMap { day in
+            ["BEGIN:VEVENT", "UID:filler-\(day)@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:2026120\(day)T090000Z", "SUMMARY:Filler \(day)", "END:VEVENT"]
+        }
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN",
+                     "BEGIN:VEVENT", "UID:moved@chime.test", "DTSTAMP:20261201T000000Z", "RECURRENCE-ID:20261208T100000Z",
+                     "DTSTART:20261208T140000Z", "SUMMARY:Weekly (moved)", "END:VEVENT"]
+            + fillers
+            + ["BEGIN:VEVENT", "UID:broken@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:not a date", "SUMMARY:Broken", "END:VEVENT",
+               "BEGIN:VEVENT", "UID:moved@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T100000Z", "RRULE:FREQ=WEEKLY;COUNT=3",
+               "SUMMARY:Weekly", "END:VEVENT",
+               "END:VCALENDAR", "text after the calendar"]
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: false, encoding: .utf8)
+
+        let file = SurveyedFile(source: path)
+        let ahead = try Self.imported(path, ahead: file)
+        let own = try Self.imported(path, ahead: nil)
+        #expect(ahead.faults == own.faults && ahead.warnings == own.warnings && ahead.events == own.events)
+        #expect(ahead.faults.map(\.uid) == ["broken@chime.test"])
+        #expect(ahead.warnings.count == 1)
+        #expect(ahead.events.count == 8)
+        #expect(ahead.events.filter { $0.hasPrefix("Weekly (moved)") }.count == 1)
+        #expect(try file.take() == nil, "taken once")
+
+        let missing = SurveyedFile(source: folder.appending("missing.ics"))
+        #expect(throws: ImportFault.self) { try missing.take() }
+    }
+}
