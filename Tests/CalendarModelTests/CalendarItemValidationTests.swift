@@ -1,6 +1,8 @@
 import CalendarModel
+import Dispatch
 import Foundation
 import SeededRandom
+import Synchronization
 import Testing
 
 @Suite("Calendar item values refuse what they cannot hold")
@@ -19,6 +21,22 @@ struct CalendarItemValidationTests {
         for bad in ["", "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdeg"] {
             #expect(ItemIdentifier(bad) == nil, "\(bad)")
         }
+    }
+
+    @Test("random identifiers drawn on four threads at once, past many refills of the words drawn ahead, are all different, and their bits are not stuck")
+    func randomAcrossThreads() {
+        let drawn = Mutex<[ItemIdentifier]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let mine = (0..<2_500).map { _ in ItemIdentifier.random() }
+            drawn.withLock { $0 += mine }
+        }
+        let all = drawn.withLock { $0 }
+        #expect(all.count == 10_000)
+        #expect(Set(all).count == 10_000)
+        // Every one of the 128 bits is both set and clear somewhere: none is stuck by how the words are drawn.
+        let ones = all.reduce((high: UInt64(0), low: UInt64(0))) { ($0.high | $1.high, $0.low | $1.low) }
+        let zeros = all.reduce((high: UInt64(0), low: UInt64(0))) { ($0.high | ~$1.high, $0.low | ~$1.low) }
+        #expect(ones == (UInt64.max, UInt64.max) && zeros == (UInt64.max, UInt64.max))
     }
 
     @Test("of all 256 bytes, at the first, the seventeenth and the last digit, only the sixteen lowercase hex digits are taken, each for its value")
