@@ -181,12 +181,11 @@ public struct Event: Hashable, Sendable {
         guard start.isSameKind(as: end) else {
             throw ValidationError(field: "end", value: end.description, reason: "must be of the same kind as the start \(start) (both dates, or both times)")
         }
-        try start.validateZone()
-        try end.validateZone()
-        if case .zoned(_, let zone, _) = start, case .zoned(_, let endZone, _) = end {
+        // Each zone looked up once: validation runs for every item an import writes.
+        let rules = try start.validatedZoneRules()
+        let endRules = end.zoneName == start.zoneName ? rules : try end.validatedZoneRules()
+        if let rules, let endRules {
             // Zones may differ (a flight); compare instants.
-            let rules = (try? TimeZoneRules.named(zone)) ?? .utc
-            let endRules = endZone == zone ? rules : (try? TimeZoneRules.named(endZone)) ?? .utc
             if end.resolution(in: endRules).instant < start.resolution(in: rules).instant {
                 throw ValidationError(field: "end", value: end.description, reason: "is before the start \(start)")
             }

@@ -61,8 +61,13 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
 
     /// Refuses a zone name that is not a known IANA zone.
     public func validateZone() throws(ValidationError) {
-        guard let zoneName else { return }
-        do { _ = try TimeZoneRules.named(zoneName) } catch {
+        _ = try validatedZoneRules()
+    }
+
+    /// The rules of its zone, nil for a date or a floating time; throws as `validateZone` does.
+    public func validatedZoneRules() throws(ValidationError) -> TimeZoneRules? {
+        guard let zoneName else { return nil }
+        do { return try TimeZoneRules.named(zoneName) } catch {
             throw ValidationError(field: "time zone", value: zoneName, reason: "is not a known IANA time zone")
         }
     }
