@@ -52,6 +52,12 @@ public final class Database: @unchecked Sendable {
     /// while above zero, nested transactions take no savepoints.
     var foldingDepth = 0
 
+    /// SQLite set up for this process, once, before its first connection:
+    /// without memory statistics, which took a lock and counted for each of
+    /// the 740,000 allocations and frees of a 10,000-event import, 3% of
+    /// its instructions (callgrind).
+    private static let configured: Void = { _ = csqlite_config_no_memory_statistics() }()
+
     /// Opens (and by default creates) the database at `path`. `":memory:"` opens
     /// a private in-memory database. See `DatabaseOptions` for the defaults.
     public init(path: String, options: DatabaseOptions = DatabaseOptions()) throws {
@@ -62,6 +68,7 @@ public final class Database: @unchecked Sendable {
             try Database.createPrivateFile(atPath: path, permissions: permissions)
         }
 
+        _ = Self.configured
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch options.access {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
