@@ -68,6 +68,7 @@ extension CalendarStore {
     @discardableResult
     func writeItem(_ item: ItemIdentifier, _ statements: ItemRowStatements, _ values: [DatabaseValue],
                    alarms: [Alarm], in db: Database) throws -> Bool {
+        importWritten?.insert(item)
         let identifier = DatabaseValue.text(item.rawValue)
         let now = DatabaseValue.real(Date().timeIntervalSince1970)
         func insert(_ sql: String) throws -> Bool {

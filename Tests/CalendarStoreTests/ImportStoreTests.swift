@@ -182,6 +182,40 @@ struct ImportStoreTests {
         #expect(refused?.description == "calendar 'Archive' is read-only")
     }
 
+    @Test("in one import transaction, items whose identifiers an earlier batch used get new ones and nothing is overwritten, whether the store held items when it began or not")
+    func identifiersTakenWithinAnImport() throws {
+        for heldItems in [false, true] {
+            let fixture = try StoreFixture()
+            let store = try fixture.open()
+            let calendar = try store.defaultCalendarForNewEvents().identifier
+            let other = ItemCalendar(title: "Other")
+            try store.save(other)
+            if heldItems {
+                try store.importItems(CalendarItems(reminders: [Reminder(calendarIdentifier: other.identifier, title: "Held",
+                                                                           externalKey: "held@example.org")]), into: other.identifier)
+            }
+            let first = try feed(calendar)
+            // The same items, under other UIDs: the same identifiers.
+            var second = first
+            second.events[0].event.externalKey = "standup-copy@example.org"
+            second.reminders[0].externalKey = "notes-copy@example.org"
+            try store.importTransaction {
+                try store.importItems(first, into: calendar, lookup: .nothingStored)
+                try store.importItems(second, into: other.identifier, lookup: .nothingStored)
+            }
+            let mine = try store.items(of: calendar), theirs = try store.items(of: other.identifier)
+            #expect(mine.events.map(\.event.identifier) == [first.events[0].event.identifier], "held items: \(heldItems)")
+            #expect(mine.events.first?.detached.map(\.identifier) == first.events[0].detached.map(\.identifier))
+            #expect(mine.reminders.map(\.identifier) == [first.reminders[0].identifier])
+            #expect(theirs.events.map(\.event.externalKey) == ["standup-copy@example.org"])
+            #expect(theirs.events.first?.event.identifier != first.events[0].event.identifier)
+            #expect(theirs.events.first?.detached.count == 1)
+            #expect(theirs.events.first?.detached.first?.identifier != first.events[0].detached.first?.identifier)
+            #expect(theirs.reminders.filter { $0.externalKey == "notes-copy@example.org" }.first?.identifier != first.reminders[0].identifier)
+            #expect(theirs.reminders.count == (heldItems ? 2 : 1))
+        }
+    }
+
     @Test("a UID given twice keeps the copy with the higher SEQUENCE; a detached occurrence whose series is missing is refused")
     func duplicatesAndOrphans() throws {
         let fixture = try StoreFixture()
