@@ -70,6 +70,22 @@ public struct TimeZoneRules: Hashable, Sendable, CustomStringConvertible {
 
     // MARK: Queries
 
+    /// The largest change of offset the zone ever makes, in seconds: an
+    /// hour in most zones, a day where a whole one was skipped
+    /// (Pacific/Apia, 2011-12-30).
+    public var largestOffsetChange: Int32 {
+        var largest: Int32 = 0
+        for transition in table { largest = max(largest, abs(transition.after - transition.before)) }
+        if let footer {
+            let last = footerStart?.after ?? initialOffset
+            largest = max(largest, abs(footer.standardOffset - last))
+            if let daylight = footer.daylightOffset {
+                largest = max(largest, abs(daylight - last), abs(daylight - footer.standardOffset))
+            }
+        }
+        return largest
+    }
+
     /// Seconds east of UTC in force at a Unix time.
     public func offset(at instant: Int64) -> Int32 {
         if let footer, let last = footerStart, instant >= last.instant {

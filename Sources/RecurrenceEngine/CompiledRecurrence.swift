@@ -116,19 +116,106 @@ final class CompiledRecurrence: Sendable {
         guard let count = rule?.count else { return nil }
         return countEnd.withLock { cached in
             if let cached { return cached }
-            let bound = Recurrence.expansionBound
-            // One more than the bound, to tell a rule that ends there from one that goes on.
-            var cursor = OccurrenceCursor(self, after: nil, countEnd: nil, countLimit: min(count, bound + 1))
-            var last = Int64.min
-            var seen = 0
-            while seen < min(count, bound), let instant = cursor.nextRuleInstant() {
-                last = instant
-                seen += 1
-            }
-            let beyond = count > bound && seen == bound && cursor.nextRuleInstant() != nil
-            let result = CountEnd(instant: last, isBeyondBound: beyond)
+            let result = countEndByArithmetic(count).map { CountEnd(instant: $0, isBeyondBound: false) } ?? countEndByWalking(count)
             cached = result
             return result
         }
     }
+
+    /// Where COUNT ends, found by walking the rule's occurrences.
+    func countEndByWalking(_ count: Int) -> CountEnd {
+        let bound = Recurrence.expansionBound
+        // One more than the bound, to tell a rule that ends there from one that goes on.
+        var cursor = OccurrenceCursor(self, after: nil, countEnd: nil, countLimit: min(count, bound + 1))
+        var last = Int64.min
+        var seen = 0
+        while seen < min(count, bound), let instant = cursor.nextRuleInstant() {
+            last = instant
+            seen += 1
+        }
+        let beyond = count > bound && seen == bound && cursor.nextRuleInstant() != nil
+        return CountEnd(instant: last, isBeyondBound: beyond)
+    }
+
+    /// The instant of the COUNTth occurrence worked out rather than walked,
+    /// for the rules whose days repeat in a fixed pattern, at DTSTART's
+    /// time of day: DAILY with BYDAY weekdays or none, WEEKLY with BYDAY
+    /// weekdays, MONTHLY with one numbered weekday (`2TU`, `-1FR`), and
+    /// no other part. Nil for any other rule, which is walked.
+    ///
+    /// The walk took a tenth of the reading of a 10,000-event import
+    /// (1,278 COUNT rules, about 1,100 instructions an occurrence). Each
+    /// occurrence after DTSTART lies on a later day than the one before, at
+    /// the same wall time; in a zone whose offset never changes by more than
+    /// `arithmeticOffsetLimit`, no two of them read as one instant or out of
+    /// order, so the COUNTth is the COUNTth by the calendar alone (a zone
+    /// that skipped a day, Pacific/Apia, is walked). EXDATE never changes
+    /// COUNT, and RDATEs are not the rule's.
+    func countEndByArithmetic(_ count: Int) -> Int64? {
+        guard workdayRule == nil, count >= 1, count <= Recurrence.expansionBound, untilInstant == Int64.max,
+              plan.setPositions.isEmpty, plan.monthMask == 0, plan.monthDays.isEmpty, plan.yearDays.isEmpty, plan.weekNumbers.isEmpty,
+              plan.timesOfDay.count == 1 else { return nil }
+        let startDay = Int(ExpansionPlan.floorDivide64(startLocal, 86_400))
+        let timeOfDay = startLocal - Int64(startDay) * 86_400
+        guard Int64(plan.timesOfDay[0]) == timeOfDay, timeZone.largestOffsetChange <= Self.arithmeticOffsetLimit else { return nil }
+        // DTSTART is the first occurrence; `after` more follow it.
+        let after = count - 1
+        guard after > 0 else { return startInstant }
+        let day: Int
+        let mask = plan.weekdayMask
+        switch plan.frequency {
+        case .daily where plan.numberedWeekdays.isEmpty:
+            // With BYDAY, the weekdays of the days on the grid repeat every seven steps.
+            let hits = mask == 0 ? [1] : (1...7).filter { mask & (1 << PeriodExpander.weekday(startDay + $0 * plan.interval)) != 0 }
+            guard !hits.isEmpty else { return nil }
+            let steps = ((after - 1) / hits.count).multipliedReportingOverflow(by: mask == 0 ? 1 : 7)
+            let (offset, overflow) = (steps.partialValue + hits[(after - 1) % hits.count]).multipliedReportingOverflow(by: plan.interval)
+            guard !steps.overflow, !overflow, offset < 4_000_000 else { return nil }
+            day = startDay + offset
+        case .monthly where mask == 0 && plan.numberedWeekdays.count == 1 && (1...4).contains(abs(plan.numberedWeekdays[0].position)):
+            // One numbered weekday, which every month has (the fifth would not be).
+            let (position, wanted) = plan.numberedWeekdays[0]
+            func numbered(inMonth unit: Int) -> Int {
+                let year = ExpansionPlan.floorDivide(unit, 12), month = unit - year * 12 + 1
+                let first = CivilDate.dayNumber(year: year, month: month, day: 1)
+                if position > 0 { return first + (wanted - PeriodExpander.weekday(first) + 7) % 7 + (position - 1) * 7 }
+                let last = first + CivilDate.daysInMonth(year: year, month: month) - 1
+                return last - (PeriodExpander.weekday(last) - wanted + 7) % 7 + (position + 1) * 7
+            }
+            let inFirstMonth = numbered(inMonth: base) > startDay ? 1 : 0
+            if after <= inFirstMonth {
+                day = numbered(inMonth: base)
+            } else {
+                let (offset, overflow) = (after - inFirstMonth).multipliedReportingOverflow(by: plan.interval)
+                guard !overflow, offset < 130_000 else { return nil }
+                day = numbered(inMonth: base + offset)
+            }
+        case .weekly where plan.numberedWeekdays.isEmpty:
+            let perWeek = mask.nonzeroBitCount
+            guard perWeek > 0 else { return nil }
+            func days(ofWeek unit: Int) -> [Int] {
+                let first = unit * 7 + plan.weekOrigin
+                return (first..<first + 7).filter { mask & (1 << PeriodExpander.weekday($0)) != 0 }
+            }
+            // DTSTART's week holds those of its days after DTSTART's; every later week of the grid holds all of them.
+            let firstWeek = days(ofWeek: base).filter { $0 > startDay }
+            if after <= firstWeek.count {
+                day = firstWeek[after - 1]
+            } else {
+                let rest = after - firstWeek.count
+                let (offset, overflow) = ((rest - 1) / perWeek + 1).multipliedReportingOverflow(by: plan.interval)
+                guard !overflow, offset < 600_000 else { return nil }
+                day = days(ofWeek: base + offset)[(rest - 1) % perWeek]
+            }
+        default:
+            return nil
+        }
+        let wall = Int64(day) * 86_400 + timeOfDay
+        guard wall < ExpansionPlan.endOfTime else { return nil }
+        return timeZone.resolve(local: wall).instant
+    }
+
+    /// The largest change of offset a zone may make for `countEndByArithmetic`:
+    /// well short of the day between two occurrences.
+    static let arithmeticOffsetLimit: Int32 = 6 * 3600
 }

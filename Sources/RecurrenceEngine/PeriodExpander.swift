@@ -199,7 +199,10 @@ struct PeriodExpander {
     }
 
     @inline(__always)
-    private func weekday(_ day: Int) -> Int { ((day % 7) + 11) % 7 }
+    private func weekday(_ day: Int) -> Int { Self.weekday(day) }
+
+    /// The weekday of a day number, Sunday 0 (day 0, 1970-01-01, was a Thursday).
+    static func weekday(_ day: Int) -> Int { ((day % 7) + 11) % 7 }
 
     private mutating func sortAndMergeDays() {
         guard days.count > 1 else { return }
