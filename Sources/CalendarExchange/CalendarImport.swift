@@ -102,7 +102,6 @@ public enum CalendarImport {
         // out other (a VTIMEZONE after the items that use it, a name after
         // them, an event after a first reminder), a second pass maps every
         // item again in the whole contexts the first one found.
-        let isItem = { (component: ICalendarComponent) in component.name == "VEVENT" || component.name == "VTODO" }
         var kinds: [Int: ItemKinds] = [:]
         // Calendars made by this plan, by title: two VCALENDARs naming one go to one.
         var made: [String: ItemCalendar] = [:]
@@ -268,6 +267,9 @@ public enum CalendarImport {
         var calendars: [Int: ICalendarItems.Survey]
     }
 
+    /// Whether a component is one of the items a plan maps (VEVENT, VTODO).
+    static func isItem(_ component: ICalendarComponent) -> Bool { component.name == "VEVENT" || component.name == "VTODO" }
+
     /// Which kinds of items a VCALENDAR holds.
     struct ItemKinds: Sendable {
         var events = false
@@ -286,7 +288,7 @@ public enum CalendarImport {
         var calendars: [Int: ICalendarItems.Survey] = [:]
         do {
             let reading = try ICalendarReader(limits: limits).read(bytes, skimmingItems: true) { component, calendar in
-                guard component.name == "VEVENT" || component.name == "VTODO" else { return false }
+                guard isItem(component) else { return false }
                 kinds[calendar.line, default: ItemKinds()].note(component)
                 calendars[calendar.line, default: ICalendarItems.Survey()].add(component)
                 return true

@@ -152,6 +152,14 @@ extension CalendarStore {
             }
         }
 
+        /// Its rows' identifiers: a series' own, then its detached occurrences'.
+        var rowIdentifiers: [ItemIdentifier] {
+            switch self {
+            case .event(let series): [series.event.identifier] + series.detached.map(\.identifier)
+            case .reminder(let reminder): [reminder.identifier]
+            }
+        }
+
         var externalKey: String? {
             switch self {
             case .event(let series): series.event.externalKey
@@ -657,32 +665,12 @@ extension CalendarStore {
     /// without items, those it wrote since (`importWritten`): the query was
     /// a tenth of what the store's thread did for a 10,000-event import.
     private func takenIdentifiers(among batch: some Collection<Incoming>) throws -> Set<ItemIdentifier> {
-        if let written = importWritten {
-            var taken: Set<ItemIdentifier> = []
-            for item in batch {
-                switch item {
-                case .event(let series):
-                    if written.contains(series.event.identifier) { taken.insert(series.event.identifier) }
-                    for occurrence in series.detached where written.contains(occurrence.identifier) { taken.insert(occurrence.identifier) }
-                case .reminder(let reminder):
-                    if written.contains(reminder.identifier) { taken.insert(reminder.identifier) }
-                }
-            }
-            return taken
-        }
-        var identifiers: [String] = []
-        identifiers.reserveCapacity(batch.count)
-        for item in batch {
-            switch item {
-            case .event(let series):
-                identifiers.append(series.event.identifier.rawValue)
-                for occurrence in series.detached { identifiers.append(occurrence.identifier.rawValue) }
-            case .reminder(let reminder): identifiers.append(reminder.identifier.rawValue)
-            }
-        }
+        let identifiers = batch.flatMap(\.rowIdentifiers)
+        if let written = importWritten { return Set(identifiers.filter(written.contains)) }
         guard !identifiers.isEmpty else { return [] }
         var taken: Set<ItemIdentifier> = []
-        try database.forEachRow("SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))", [Self.jsonArray(identifiers)]) { row in
+        try database.forEachRow("SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))",
+                                [Self.jsonArray(identifiers.map(\.rawValue))]) { row in
             if let identifier = ItemIdentifier(try row.value(0) as String) { taken.insert(identifier) }
             return true
         }

@@ -178,9 +178,7 @@ final class CompiledRecurrence: Sendable {
             func numbered(inMonth unit: Int) -> Int {
                 let year = ExpansionPlan.floorDivide(unit, 12), month = unit - year * 12 + 1
                 let first = CivilDate.dayNumber(year: year, month: month, day: 1)
-                if position > 0 { return first + (wanted - PeriodExpander.weekday(first) + 7) % 7 + (position - 1) * 7 }
-                let last = first + CivilDate.daysInMonth(year: year, month: month) - 1
-                return last - (PeriodExpander.weekday(last) - wanted + 7) % 7 + (position + 1) * 7
+                return PeriodExpander.day(position, wanted, in: first, first + CivilDate.daysInMonth(year: year, month: month) - 1)
             }
             let inFirstMonth = numbered(inMonth: base) > startDay ? 1 : 0
             if after <= inFirstMonth {

@@ -134,12 +134,7 @@ struct PeriodExpander {
             }
         }
         for (position, wanted) in plan.numberedWeekdays {
-            let day: Int
-            if position > 0 {
-                day = first + (wanted - firstWeekday + 7) % 7 + (position - 1) * 7
-            } else {
-                day = last - (weekday(last) - wanted + 7) % 7 + (position + 1) * 7
-            }
+            let day = Self.day(position, wanted, in: first, last)
             if day >= first && day <= last && passesDayLimits(day, yearDays: true) { days.append(day) }
         }
     }
@@ -203,6 +198,13 @@ struct PeriodExpander {
 
     /// The weekday of a day number, Sunday 0 (day 0, 1970-01-01, was a Thursday).
     static func weekday(_ day: Int) -> Int { ((day % 7) + 11) % 7 }
+
+    /// The `position`th `wanted` weekday (from the end when negative) of the
+    /// days `first` through `last`; outside them when there is no such day.
+    static func day(_ position: Int, _ wanted: Int, in first: Int, _ last: Int) -> Int {
+        position > 0 ? first + (wanted - weekday(first) + 7) % 7 + (position - 1) * 7
+                     : last - (weekday(last) - wanted + 7) % 7 + (position + 1) * 7
+    }
 
     private mutating func sortAndMergeDays() {
         guard days.count > 1 else { return }
