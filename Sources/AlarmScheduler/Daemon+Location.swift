@@ -186,7 +186,6 @@ extension Daemon {
 
     private func firing(alarm: ItemIdentifier, kind: Transition.Kind, second: Int64) -> Firing? {
         guard let row = location.alarms[alarm], case .proximity(let place, _) = row.alarm.trigger else { return nil }
-        let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
         return Firing(instant: second, alarm: row.alarm, kind: .reminder, itemIdentifier: row.item, title: row.title, occurrence: nil,
                       explanation: Firing.crossingText(kind == .leave ? .leave : .enter, place), location: row.place,
                       notes: row.notes, crossing: "\(kind.rawValue)@\(second)")

@@ -6,7 +6,10 @@ import Synchronization
 /// on the store, and the end of the reading, taken in the order they were
 /// posted. At most `capacity` pieces wait, so that the reading runs at
 /// most that far ahead of the writing and the import's memory stays
-/// bounded: a piece posted past it waits for room.
+/// bounded: a piece posted past it waits for room. A piece written comes
+/// back to the reading side, which lets it go as it posts the next: its
+/// memory was allocated there, and freeing it was a tenth of what the
+/// store's thread did for a 10,000-event import.
 final class ImportHandoff<Piece: Sendable>: Sendable {
     enum Message: Sendable {
         case piece(Piece)
@@ -17,6 +20,8 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     }
 
     private let messages = Mutex<[Message]>([])
+    /// Pieces written, for the reading side to let go.
+    private let written = Mutex<[Piece]>([])
     private let posted = DispatchSemaphore(value: 0)
     private let room: DispatchSemaphore
 
@@ -27,12 +32,23 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     /// Reading side: hands a piece over, waiting while `capacity` wait already.
     func post(piece: Piece) {
         room.wait()
+        letWrittenGo()
         post(.piece(piece))
     }
 
     /// Reading side: the reading is over.
     func postDone() {
         post(.done)
+        letWrittenGo()
+    }
+
+    /// Reading side: lets the pieces written since go, here.
+    private func letWrittenGo() {
+        let pieces = written.withLock { pieces in
+            defer { pieces = [] }
+            return pieces
+        }
+        _ = consume pieces
     }
 
     /// Reading side: runs `body` on the store's thread and waits for it.
@@ -65,6 +81,7 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
             case .piece(let piece):
                 room.signal()
                 write(piece)
+                written.withLock { $0.append(piece) }
             case .call(let body):
                 body()
             case .done:

@@ -75,9 +75,12 @@ public final class ImportWriter: @unchecked Sendable {
 
     /// `pieceSize`: the items held before they are written. With the
     /// reading running ahead (`concurrently`), three pieces may be held at
-    /// once: 1,000 took a 10,000-event import to 2.91 times its file, 500
-    /// to 2.53 times, and no slower (chime-bench ical).
-    public init(store: CalendarStore?, pieceSize: Int = 500) {
+    /// once, their rows rendered (see `CalendarStore.prepareImport`): 500
+    /// took a 10,000-event import to 3.2 times its file, 350 to 2.8 times,
+    /// 250 to 2.5 times (chime-bench ical), and 250 or 350 were faster
+    /// than 500 (`chime import`, 30 alternate runs: medians 206, 204 and
+    /// 216 ms), the two threads taking turns more evenly.
+    public init(store: CalendarStore?, pieceSize: Int = 250) {
         self.store = store
         self.pieceSize = max(1, pieceSize)
     }

@@ -703,9 +703,14 @@ extension CalendarStore {
     /// Returns whether the event is new to the store.
     @discardableResult
     func write(_ event: Event, range: EventRange, in db: Database) throws -> Bool {
+        try writeItem(Self.row(of: event, range: range), in: db)
+    }
+
+    /// The event's row, ready to write; see `ItemRow` for `freshAlarmIdentifiers`.
+    static func row(of event: Event, range: EventRange, freshAlarmIdentifiers: Bool = false) -> ItemRow {
         // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
-        return try writeItem(event.identifier, Self.eventRow, [
+        return ItemRow(event.identifier, Self.eventRow, [
             .text(event.calendarIdentifier.rawValue), .text(event.title), .text(event.location), .text(event.notes), event.url.databaseValue,
             start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
             end.kind.databaseValue, end.local.databaseValue, end.zone.databaseValue,
@@ -714,7 +719,8 @@ extension CalendarStore {
             event.externalKey.databaseValue, event.seriesIdentifier.map { .text($0.rawValue) } ?? .null,
             event.originalStart.map { .integer($0.localSeconds) } ?? .null,
             .integer(range.low), range.high.databaseValue, range.isLong.databaseValue, (!event.alarms.isEmpty).databaseValue,
-        ] + Self.structuredLocationValues(event.structuredLocation) + Self.originValues(event.origin), alarms: event.alarms, in: db)
+        ] + Self.structuredLocationValues(event.structuredLocation) + Self.originValues(event.origin),
+        alarms: event.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
     }
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {

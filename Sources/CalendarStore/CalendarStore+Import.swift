@@ -66,14 +66,21 @@ extension CalendarStore {
     }
 
     /// The batch as `importItems` checks it and makes it ready to write
-    /// (normalized, validated, each series' range found by expanding it),
-    /// for `importItems(_:lookup:)` to write. Made without writing (its
-    /// workday rules read holiday data): so that a large import can prepare
-    /// its next piece on a store of its own (the same file opened
-    /// read-only, on another thread) while this one writes the last.
+    /// (normalized, validated, each series' range found by expanding it,
+    /// each item's rows rendered as they are written when it is new to the
+    /// store under its own identifiers), for `importItems(_:lookup:)` to
+    /// write. Made without writing (its workday rules read holiday data):
+    /// so that a large import can prepare its next piece on a store of its
+    /// own (the same file opened read-only, on another thread) while this
+    /// one writes the last, and the store's thread only binds the rows of
+    /// what is new.
     public func prepareImport(_ items: CalendarItems, into calendar: ItemIdentifier) -> PreparedImport {
         PreparedImport(calendar: calendar, checked: Result { () throws(StoreError) in
-            try StoreError.wrap { try prepared(items, calendar: calendar) }
+            try StoreError.wrap {
+                var (batch, duplicates) = try prepared(items, calendar: calendar)
+                for index in batch.indices { batch[index].rows = newRows(of: batch[index].item, ranges: batch[index].ranges) }
+                return (batch, duplicates)
+            }
         })
     }
 
@@ -117,7 +124,18 @@ extension CalendarStore {
 
     /// The batch by UID in its order, each series with the ranges of its
     /// rows (see `prepared`), and how many copies of a UID given twice were left out.
-    fileprivate typealias PreparedBatch = (items: [(key: String, item: Incoming, ranges: [EventRange])], duplicates: Int)
+    fileprivate typealias PreparedBatch = (items: [PreparedItem], duplicates: Int)
+
+    /// An item of a batch made ready: its UID, its ranges (a series' own,
+    /// then its detached occurrences'), and, rendered where the batch was
+    /// prepared (`prepareImport`), its rows should it be new to the store
+    /// under the identifiers it has.
+    fileprivate struct PreparedItem: Sendable {
+        var key: String
+        var item: Incoming
+        var ranges: [EventRange]
+        var rows: [ItemRow]?
+    }
 
     /// An item of the batch, ready to compare and write.
     fileprivate enum Incoming: Sendable {
@@ -230,8 +248,9 @@ extension CalendarStore {
         var steps: [ImportStep] = []
         var rows = 0
         // The items the writes insert or update, for the change log (see below).
-        var written: [String] = []
-        for (position, (key, incoming, ranges)) in batch.enumerated() {
+        var written: [ItemIdentifier] = []
+        for (position, prepared) in batch.enumerated() {
+            let (key, incoming, ranges) = (prepared.key, prepared.item, prepared.ranges)
             guard let index = storedByKey[key] else {
                 steps.append(.add(position, replacing: nil))
                 rows += Self.rows(of: incoming, ranges: ranges)
@@ -263,7 +282,7 @@ extension CalendarStore {
                     }
                 })
                 rows += gone.count + ranges.count
-                written += [replacement.series.event.identifier.rawValue] + replacement.series.detached.map(\.identifier.rawValue)
+                written += [replacement.series.event.identifier] + replacement.series.detached.map(\.identifier)
             case (.reminder(let reminder), .reminder(let previous)):
                 var replacement = reminder
                 replacement.identifier = previous.identifier
@@ -276,7 +295,7 @@ extension CalendarStore {
                 let due = try? replacement.due?.instant(machine: machineTimeZone)
                 steps.append(.write(updated) { db in try self.write(replacement, dueInstant: due, in: db) })
                 rows += 1
-                written.append(replacement.identifier.rawValue)
+                written.append(replacement.identifier)
             default:
                 // The UID now names an item of the other kind: the old one goes, the new one comes under a new identifier.
                 steps.append(.add(position, replacing: old.identifier))
@@ -312,7 +331,10 @@ extension CalendarStore {
         // them back costs pays for itself past `itemChangesLoggedAtOnce` rows).
         // Deletes stay with their trigger: a cascade removes rows the batch does not name.
         let suspended: (triggers: [String], logged: Bool)?
-        if rows > Self.itemChangesKept {
+        if importState != nil {
+            // An import written in pieces has taken them off for all its pieces.
+            suspended = nil
+        } else if rows > Self.itemChangesKept {
             suspended = (try Self.suspendItemChangeLog(database), false)
         } else if rows >= Self.itemChangesLoggedAtOnce {
             suspended = (try Self.suspendItemChangeLog(database, keepingDeletes: true), true)
@@ -329,19 +351,24 @@ extension CalendarStore {
                 try write(database)
                 report.entries.append(entry)
             case .add(let position, let previous):
-                let (key, incoming, ranges) = batch[position]
-                let added = try newItem(incoming, ranges: ranges, taken: taken)
+                // Rendered beforehand unless an identifier of its is taken (then it takes new ones).
+                let rows = batch[position].rows.flatMap { rows in taken.isEmpty || !rows.contains { taken.contains($0.identifier) } ? rows : nil }
+                    ?? newRows(of: Self.renamed(batch[position].item, taken: taken), ranges: batch[position].ranges)
                 if let previous { try delete(previous, in: database) }
-                try added.write(database)
-                written += added.written
-                report.entries.append(.init(externalKey: key, identifier: added.identifier, kind: incoming.kind, title: incoming.title,
-                                            outcome: previous == nil ? .added : .updated))
+                for row in rows { try writeItem(row, in: database) }
+                written += rows.map(\.identifier)
+                report.entries.append(.init(externalKey: batch[position].key, identifier: rows[0].identifier, kind: batch[position].item.kind,
+                                            title: batch[position].item.title, outcome: previous == nil ? .added : .updated))
             }
         }
         }
-        if let suspended { try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written : nil) }
+        if importState != nil {
+            importState?.logged += written
+        } else if let suspended {
+            try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written.map(\.rawValue) : nil)
+        }
         try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
-        try Self.pruneItemChanges(database)
+        if importState == nil { try Self.pruneItemChanges(database) }
         return report
     }
 
@@ -354,17 +381,42 @@ extension CalendarStore {
     /// nothing, so a throw inside `body` must leave it, as `ImportWriter`'s
     /// failure does through `CalendarImport.apply`.
     ///
-    /// Begun on a store without items, it keeps the identifiers its writes
-    /// use, so that no piece asks the store which of its own are taken: the
-    /// write lock held from the start, nothing else can have written one.
+    /// The change log's triggers for inserts and updates are off for the
+    /// whole import, and what the pieces inserted and updated goes into the
+    /// log in one statement at its end (none past `itemChangesKept`: a gap),
+    /// as one batch's import does: taken off and put back for each piece,
+    /// they changed the schema twice a piece, and every statement cached was
+    /// compiled again after (a tenth of what the store's thread did for a
+    /// 10,000-event import). Begun on a store without items, it keeps the
+    /// identifiers its writes use, so that no piece asks the store which of
+    /// its own are taken: the write lock held from the start, nothing else
+    /// can have written one. Nested in another import, it is part of that one.
     public func importTransaction<T, Failure: Error>(_ body: () throws(Failure) -> T) throws -> T {
         try transaction(foldingNested: true) { () throws -> T in
-            // Nested in another import, it keeps that one's.
-            let empty: Bool = importWritten == nil ? try database.scalar("SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false : false
-            if empty { importWritten = [] }
-            defer { if empty { importWritten = nil } }
-            return try withImportPageCache { try body() }
+            guard importState == nil else { return try body() }
+            let empty: Bool = try database.scalar("SELECT NOT EXISTS (SELECT 1 FROM items)") ?? false
+            importState = ImportState(triggers: try Self.suspendItemChangeLog(database, keepingDeletes: true), written: empty ? [] : nil)
+            defer { importState = nil }
+            let result = try withImportPageCache { try body() }
+            if let state = importState {
+                try Self.resumeItemChangeLog(state.triggers, database,
+                                             logging: state.logged.count > Self.itemChangesKept ? nil : state.logged.map(\.rawValue))
+                try Self.pruneItemChanges(database)
+            }
+            return result
         }
+    }
+
+    /// What an `importTransaction` keeps for the whole import.
+    struct ImportState {
+        /// The change log's triggers it took off (see `importTransaction`).
+        var triggers: [String]
+        /// The items its pieces inserted and updated, for the log.
+        var logged: [ItemIdentifier] = []
+        /// Begun on a store without items: every item written since, which
+        /// are then all the identifiers the store holds (see
+        /// `takenIdentifiers`). Nil otherwise.
+        var written: Set<ItemIdentifier>?
     }
 
     /// Runs `body` with the page cache at `importPageCacheKilobytes` at
@@ -424,7 +476,7 @@ extension CalendarStore {
     /// once: a finite series' range walks all its occurrences), with how
     /// many copies of a UID given twice were left out.
     private func prepared(_ items: CalendarItems, calendar: ItemIdentifier) throws -> PreparedBatch {
-        var batch: [(key: String, item: Incoming, ranges: [EventRange])] = []
+        var batch: [PreparedItem] = []
         // Its size at once: grown by doubling, a large batch would be held twice while it moves.
         batch.reserveCapacity(items.events.count + items.reminders.count)
         var position: [String: Int] = [:]
@@ -435,7 +487,7 @@ extension CalendarStore {
             }
             guard let index = position[key] else {
                 position[key] = batch.count
-                batch.append((key, item, ranges))
+                batch.append(PreparedItem(key: key, item: item, ranges: ranges))
                 return
             }
             let other = batch[index].item
@@ -443,7 +495,7 @@ extension CalendarStore {
                 throw ValidationError(field: "UID", value: key, reason: "names both an event and a reminder ('\(other.title)', '\(title)')")
             }
             duplicates += 1
-            if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = (key, item, ranges) }
+            if Self.precedence(of: item.origins, over: other.origins) != .older { batch[index] = PreparedItem(key: key, item: item, ranges: ranges) }
         }
         for series in items.events {
             let (checked, ranges) = try prepared(series, calendar: calendar)
@@ -627,29 +679,38 @@ extension CalendarStore {
         return (replacement, ranges)
     }
 
-    /// An item of the batch new to the calendar: its identifier (the batch's
-    /// own unless the store uses it), and its write.
-    private func newItem(_ incoming: Incoming, ranges: [EventRange], taken: Set<ItemIdentifier>) throws
-        -> (identifier: ItemIdentifier, written: [String], write: (Database) throws -> Void) {
+    /// The rows an item new to the store writes (a series' own, then its
+    /// detached occurrences'), under its identifiers, and its alarms under
+    /// new ones (the batch's could be in use elsewhere in the store).
+    private func newRows(of incoming: Incoming, ranges: [EventRange]) -> [ItemRow] {
+        switch incoming {
+        case .event(let series):
+            [Self.row(of: series.event, range: ranges[0], freshAlarmIdentifiers: true)]
+                + zip(series.detached, ranges.dropFirst()).map { Self.row(of: $0, range: $1, freshAlarmIdentifiers: true) }
+        case .reminder(let reminder):
+            [Self.row(of: reminder, dueInstant: try? reminder.due?.instant(machine: machineTimeZone), freshAlarmIdentifiers: true)]
+        }
+    }
+
+    /// An item of the batch under identifiers the store does not use: its
+    /// own where they are free (see `unused`).
+    private static func renamed(_ incoming: Incoming, taken: Set<ItemIdentifier>) -> Incoming {
+        guard !taken.isEmpty else { return incoming }
         switch incoming {
         case .event(let series):
             var event = series.event
-            event.identifier = Self.unused(event.identifier, taken: taken)
-            event.alarms = event.alarms.map(\.copy)
-            let adopted = try adopting(CalendarItems.Series(event: event, detached: series.detached),
-                                       from: CalendarItems.Series(event: event), ranges: ranges, taken: taken)
-            let replacement = adopted.series, ranges = adopted.ranges
-            return (event.identifier, [event.identifier.rawValue] + replacement.detached.map(\.identifier.rawValue), { db in
-                try self.write(replacement.event, range: ranges[0], in: db)
-                for (occurrence, range) in zip(replacement.detached, ranges.dropFirst()) { try self.write(occurrence, range: range, in: db) }
-            })
+            event.identifier = unused(event.identifier, taken: taken)
+            let detached = series.detached.map { occurrence in
+                var copy = occurrence
+                copy.seriesIdentifier = event.identifier
+                copy.identifier = unused(occurrence.identifier, taken: taken)
+                return copy
+            }
+            return .event(CalendarItems.Series(event: event, detached: detached))
         case .reminder(let reminder):
             var copy = reminder
-            copy.identifier = Self.unused(reminder.identifier, taken: taken)
-            copy.alarms = reminder.alarms.map(\.copy)
-            let due = try? copy.due?.instant(machine: machineTimeZone)
-            let item = copy
-            return (copy.identifier, [copy.identifier.rawValue], { db in try self.write(item, dueInstant: due, in: db) })
+            copy.identifier = unused(reminder.identifier, taken: taken)
+            return .reminder(copy)
         }
     }
 
@@ -662,11 +723,11 @@ extension CalendarStore {
     /// Which of the batch's identifiers (its items' and their detached
     /// occurrences') the store holds before the batch is written: one query
     /// for the batch rather than one a row. In an import begun on a store
-    /// without items, those it wrote since (`importWritten`): the query was
+    /// without items, those it wrote since (`ImportState.written`): the query was
     /// a tenth of what the store's thread did for a 10,000-event import.
     private func takenIdentifiers(among batch: some Collection<Incoming>) throws -> Set<ItemIdentifier> {
         let identifiers = batch.flatMap(\.rowIdentifiers)
-        if let written = importWritten { return Set(identifiers.filter(written.contains)) }
+        if let written = importState?.written { return Set(identifiers.filter(written.contains)) }
         guard !identifiers.isEmpty else { return [] }
         var taken: Set<ItemIdentifier> = []
         try database.forEachRow("SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))",

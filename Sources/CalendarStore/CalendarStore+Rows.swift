@@ -58,50 +58,33 @@ extension CalendarStore {
         }
     }
 
-    /// Writes an item's row and its alarms. A new item, nearly every row
-    /// of a large batch, costs one statement and its alarms' inserts: no
-    /// upsert and no old alarms to clear, which halves the statements of a
-    /// 110,000-event insert. `values` follow `statements.columns`; they are
-    /// bound by position, unboxed (boxing each value as an existential was
-    /// a sixth of a large batch's commit).
-    /// Returns whether the row is new (nothing of the item was stored before).
-    @discardableResult
-    func writeItem(_ item: ItemIdentifier, _ statements: ItemRowStatements, _ values: [DatabaseValue],
-                   alarms: [Alarm], in db: Database) throws -> Bool {
-        importWritten?.insert(item)
-        let identifier = DatabaseValue.text(item.rawValue)
-        let now = DatabaseValue.real(Date().timeIntervalSince1970)
-        func insert(_ sql: String) throws -> Bool {
-            try db.withStatement(sql) { insert in
-                try insert.bind(identifier, at: 1)
-                try insert.bind(values, from: 2)
-                try insert.bind([now, now], from: values.count + 2)
-                try insert.execute()
-                return db.changes > 0
+    /// An item's row and its alarms' rows as the values they are bound
+    /// with: made where the item is, written where the store is (an import
+    /// renders a piece's new items on its reading thread, see
+    /// `prepareImport`). `values` follow `statements.columns`; each of
+    /// `alarms` follows `alarmInsert`'s columns.
+    struct ItemRow: Sendable {
+        var identifier: ItemIdentifier
+        var statements: ItemRowStatements
+        var values: [DatabaseValue]
+        var alarms: [[DatabaseValue]]
+
+        /// `freshAlarmIdentifiers`: each alarm written under a new random
+        /// identifier (an item new to the store, whose batch's alarm
+        /// identifiers could be in use elsewhere), else under its own.
+        init(_ identifier: ItemIdentifier, _ statements: ItemRowStatements, _ values: [DatabaseValue], alarms: [Alarm],
+             freshAlarmIdentifiers: Bool = false) {
+            self.identifier = identifier
+            self.statements = statements
+            self.values = values
+            guard !alarms.isEmpty else {
+                self.alarms = []
+                return
             }
-        }
-        let isNew = try insert(statements.insert)
-        if !isNew {
-            // The row is there, or a constraint other than its identifier
-            // refused it (OR IGNORE skips those too): the update finds no
-            // row then, and the plain insert reports the constraint.
-            let updated = try db.withStatement(statements.update) { update in
-                try update.bind(values, from: 1)
-                try update.bind([now, identifier], from: values.count + 1)
-                try update.execute()
-                return db.changes > 0
-            }
-            if !updated { _ = try insert(statements.strictInsert) }
-            try db.execute("DELETE FROM alarms WHERE item_id = ?", [item.rawValue])
-        }
-        guard !alarms.isEmpty else { return isNew }
-        try db.withStatement("""
-            INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
-                proximity, missed_window, dwell, fires_on_first_fix, unmodelled, acknowledged, snoozed_until, snoozed_occurrence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """) { insert in
-            for (position, alarm) in alarms.enumerated() {
-                var values: [DatabaseValue] = [.text(alarm.identifier.rawValue), identifier, .integer(Int64(position))]
+            let item = DatabaseValue.text(identifier.rawValue)
+            self.alarms = alarms.enumerated().map { position, alarm in
+                let alarmIdentifier = freshAlarmIdentifiers ? ItemIdentifier.random() : alarm.identifier
+                var values: [DatabaseValue] = [.text(alarmIdentifier.rawValue), item, .integer(Int64(position))]
                 values.reserveCapacity(18)
                 switch alarm.trigger {
                 case .absolute(let date):
@@ -114,8 +97,58 @@ extension CalendarStore {
                 }
                 values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue,
                            alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled),
-                           Self.second(alarm.acknowledged), Self.second(alarm.snoozedElsewhere?.until),
-                           Self.second(alarm.snoozedElsewhere?.occurrence)]
+                           CalendarStore.second(alarm.acknowledged), CalendarStore.second(alarm.snoozedElsewhere?.until),
+                           CalendarStore.second(alarm.snoozedElsewhere?.occurrence)]
+                return values
+            }
+        }
+    }
+
+    static let alarmInsert = """
+        INSERT INTO alarms (id, item_id, position, kind, absolute_at, offset_seconds, location_title, latitude, longitude, radius,
+            proximity, missed_window, dwell, fires_on_first_fix, unmodelled, acknowledged, snoozed_until, snoozed_occurrence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// Writes an item's row and its alarms. A new item, nearly every row
+    /// of a large batch, costs one statement and its alarms' inserts: no
+    /// upsert and no old alarms to clear, which halves the statements of a
+    /// 110,000-event insert. The values are bound by position, unboxed
+    /// (boxing each value as an existential was a sixth of a large batch's
+    /// commit).
+    /// Returns whether the row is new (nothing of the item was stored before).
+    @discardableResult
+    func writeItem(_ row: ItemRow, in db: Database) throws -> Bool {
+        importState?.written?.insert(row.identifier)
+        let identifier = DatabaseValue.text(row.identifier.rawValue)
+        let values = row.values
+        let now = DatabaseValue.real(Date().timeIntervalSince1970)
+        func insert(_ sql: String) throws -> Bool {
+            try db.withStatement(sql) { insert in
+                try insert.bind(identifier, at: 1)
+                try insert.bind(values, from: 2)
+                try insert.bind([now, now], from: values.count + 2)
+                try insert.execute()
+                return db.changes > 0
+            }
+        }
+        let isNew = try insert(row.statements.insert)
+        if !isNew {
+            // The row is there, or a constraint other than its identifier
+            // refused it (OR IGNORE skips those too): the update finds no
+            // row then, and the plain insert reports the constraint.
+            let updated = try db.withStatement(row.statements.update) { update in
+                try update.bind(values, from: 1)
+                try update.bind([now, identifier], from: values.count + 1)
+                try update.execute()
+                return db.changes > 0
+            }
+            if !updated { _ = try insert(row.statements.strictInsert) }
+            try db.execute("DELETE FROM alarms WHERE item_id = ?", [row.identifier.rawValue])
+        }
+        guard !row.alarms.isEmpty else { return isNew }
+        try db.withStatement(Self.alarmInsert) { insert in
+            for values in row.alarms {
                 try insert.bind(values, from: 1)
                 try insert.execute()
             }
@@ -163,7 +196,7 @@ extension CalendarStore {
 
 extension CalendarStore {
     /// A time as the alarms table holds it: whole Unix seconds, NULL for none.
-    fileprivate static func second(_ date: Date?) -> DatabaseValue {
+    static func second(_ date: Date?) -> DatabaseValue {
         date.map { .integer(Int64($0.timeIntervalSince1970.rounded(.down))) } ?? .null
     }
 }

@@ -43,10 +43,8 @@ public final class CalendarStore {
     /// those already handed out (`takeItemsBeyondBound()`).
     var beyondBound: [ItemIdentifier: String] = [:]
     var beyondBoundTaken: Set<ItemIdentifier> = []
-    /// Inside an `importTransaction` begun on a store without items: every
-    /// item written since, which are then all the identifiers the store
-    /// holds (see `takenIdentifiers`). Nil otherwise.
-    var importWritten: Set<ItemIdentifier>?
+    /// What an `importTransaction` keeps for the whole import while it runs.
+    var importState: ImportState?
     /// The clock the store reads for completion dates; tests pass their own.
     package let now: @Sendable () -> Date
     /// Opened without ever writing: nothing, the ledger's migrations included, may write.

@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Dispatch
 import Foundation
+import SQLiteDatabase
 import Synchronization
 import TestSupport
 import Testing
@@ -166,6 +167,9 @@ struct ImportStoreTests {
         #expect(written.events.map(\.event.title) == expected.events.map(\.event.title))
         #expect(written.events.map { $0.detached.map(\.start) } == expected.events.map { $0.detached.map(\.start) })
         #expect(written.reminders.map(\.externalKey) == expected.reminders.map(\.externalKey))
+        // The rows rendered on the preparing thread are the rows the batch itself writes, column for column.
+        #expect(try Self.rows(fixture.path) == Self.rows(other.path))
+        #expect(try Self.rows(fixture.path).count == 4)
         let again = try store.importItems(preparer.prepareImport(try feed(calendar), into: calendar))
         #expect(again.unchanged == 2 && !again.changedStore)
 
@@ -180,6 +184,52 @@ struct ImportStoreTests {
         try store.save(archive)
         let refused = #expect(throws: StoreError.self) { try store.importItems(preparer.prepareImport(bad, into: archive.identifier)) }
         #expect(refused?.description == "calendar 'Archive' is read-only")
+    }
+
+    /// Every column of every item and alarm but those that name rows
+    /// (identifiers) or times of writing, in a fixed order: what two
+    /// stores given the same items must agree on.
+    static func rows(_ path: String) throws -> [String] {
+        let database = try Database(path: path)
+        func lines(_ sql: String, leaving: Set<String>) throws -> [String] {
+            try database.query(sql).map { row in
+                try row.columnNames.enumerated().filter { !leaving.contains($0.element) }.map { index, name in
+                    "\(name)=\(try row.value(index, as: DatabaseValue.self))"
+                }.joined(separator: " ")
+            }.sorted()
+        }
+        return try lines("SELECT items.*, series.external_key AS series_key FROM items LEFT JOIN items AS series ON series.id = items.series_id",
+                         leaving: ["id", "calendar_id", "series_id", "created_at", "modified_at"])
+            + lines("SELECT alarms.*, items.title AS item_title FROM alarms JOIN items ON items.id = alarms.item_id", leaving: ["id", "item_id"])
+    }
+
+    @Test("a batch prepared elsewhere whose identifiers the store holds is written under new ones, its rows as the batch's own would be")
+    func preparedBatchUnderTakenIdentifiers() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let other = ItemCalendar(title: "Other")
+        try store.save(other)
+        let first = try feed(calendar)
+        try store.importItems(first, into: calendar)
+        // The same items under other UIDs, into another calendar: the same identifiers, which the store now holds.
+        var second = first
+        second.events[0].event.externalKey = "standup-copy@example.org"
+        second.reminders[0].externalKey = "notes-copy@example.org"
+        let preparer = try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
+        let report = try store.importItems(Thread.detachedResult { preparer.prepareImport(second, into: other.identifier) }, lookup: .nothingStored)
+        #expect(report.added == 2)
+        let mine = try store.items(of: calendar), theirs = try store.items(of: other.identifier)
+        #expect(mine.events.map(\.event.identifier) == [first.events[0].event.identifier])
+        #expect(mine.events.first?.detached.map(\.identifier) == first.events[0].detached.map(\.identifier))
+        let series = try #require(theirs.events.first)
+        #expect(series.event.identifier != first.events[0].event.identifier)
+        #expect(series.detached.count == 1 && series.detached.first?.identifier != first.events[0].detached.first?.identifier)
+        #expect(series.detached.first?.seriesIdentifier == series.event.identifier)
+        #expect(theirs.reminders.map(\.identifier) != mine.reminders.map(\.identifier))
+        #expect(series.event.alarms.map(\.trigger) == [.relative(seconds: -300)])
+        #expect(series.event.alarms.map(\.identifier) != mine.events.first?.event.alarms.map(\.identifier))
+        #expect(try store.items(of: other.identifier).events.first?.event.origin == first.events[0].event.origin)
     }
 
     @Test("in one import transaction, items whose identifiers an earlier batch used get new ones and nothing is overwritten, whether the store held items when it began or not")

@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import SQLiteDatabase
 import TestSupport
 import Testing
 
@@ -125,6 +126,66 @@ struct ItemChangeLogTests {
                            end: try StoreFixture.zoned("2026-12-04T13:00:00"))
         try store.save(single)
         #expect(try store.itemChanges(after: mark).items == [single.identifier])
+    }
+
+    /// An import written in pieces takes the log's insert and update
+    /// triggers off once for all its pieces and logs what they wrote at
+    /// its end: the log must name the same items, and the triggers must be
+    /// back after it, whether it was kept or rolled back.
+    @Test("an import written in pieces names each item its pieces added or updated, and later saves are logged again, after a failed one too")
+    func importInPiecesNamesItsItems() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        func piece(_ range: Range<Int>, title: String) throws -> CalendarItems {
+            var events: [Event] = []
+            for index in range {
+                let series = Event(calendarIdentifier: calendar, title: "\(title) \(index)", start: try StoreFixture.zoned("2026-12-01T09:00:00"),
+                                   end: try StoreFixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10"),
+                                   externalKey: "piece-\(index)@example.org", origin: ICalendarOrigin(sequence: 0))
+                events.append(series)
+                // 2026-12-02T09:00 (Asia/Shanghai), moved an hour later.
+                events.append(Event(calendarIdentifier: calendar, title: "\(title) \(index) (moved)", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
+                                    end: try StoreFixture.zoned("2026-12-02T10:15:00"), origin: ICalendarOrigin(sequence: 0),
+                                    seriesIdentifier: series.identifier, originalStart: try StoreFixture.time("2026-12-02T09:00:00")))
+            }
+            return try CalendarItems(events: events)
+        }
+        func identifiers() throws -> Set<ItemIdentifier> {
+            Set(try store.items(of: calendar).events.flatMap { [$0.event.identifier] + $0.detached.map(\.identifier) })
+        }
+        let triggers = "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE 'item_changes_%'"
+        let database = try Database(path: fixture.path)
+        let mark = try store.itemChangeMark()
+        try store.importTransaction {
+            try store.importItems(try piece(0..<3, title: "Meeting"), into: calendar, lookup: .nothingStored)
+            try store.importItems(store.prepareImport(try piece(3..<6, title: "Meeting"), into: calendar), lookup: .nothingStored)
+            // The first piece again, renamed: an update of each of its series and occurrences.
+            try store.importItems(try piece(0..<3, title: "Review"), into: calendar, lookup: .uids)
+            // Inside the import, its writes are not logged yet: the triggers are off.
+            #expect(try store.itemChanges(after: mark).items == [])
+        }
+        let written = try identifiers()
+        #expect(written.count == 12)
+        var changes = try store.itemChanges(after: mark)
+        #expect(changes.items == written)
+        #expect(try database.scalar(triggers) == 3)
+
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try store.importTransaction { () throws(Refused) in
+                _ = try? store.importItems(try piece(6..<9, title: "Planning"), into: calendar, lookup: .nothingStored)
+                throw Refused()
+            }
+        }
+        #expect(try identifiers() == written)
+        #expect(try store.itemChanges(after: changes.mark).items == [])
+        #expect(try database.scalar(triggers) == 3)
+        changes = try store.itemChanges(after: changes.mark)
+        let single = Event(calendarIdentifier: calendar, title: "Lunch", start: try StoreFixture.zoned("2026-12-04T12:00:00"),
+                           end: try StoreFixture.zoned("2026-12-04T13:00:00"))
+        try store.save(single)
+        #expect(try store.itemChanges(after: changes.mark).items == [single.identifier])
     }
 
     @Test("past single events are left out of a plan after an instant unless an alarm of theirs rings later")
