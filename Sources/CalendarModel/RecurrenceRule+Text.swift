@@ -19,29 +19,53 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
     }
 
     public var rfc5545: String {
-        var parts = ["FREQ=\(frequency.rawValue)"]
+        // Appended to one text rather than parts joined: an import writes every series' rule.
+        var text = "FREQ="
+        text.reserveCapacity(64)
+        text += frequency.rawValue
+        func part(_ name: String, _ value: String) {
+            text += ";"
+            text += name
+            text += "="
+            text += value
+        }
         switch end {
-        case .count(let n): parts.append("COUNT=\(n)")
-        case .until(let until): parts.append("UNTIL=\(until)")
+        case .count(let n): part("COUNT", String(n))
+        case .until(let until): part("UNTIL", until.description)
         case nil: break
         }
-        if interval != 1 { parts.append("INTERVAL=\(interval)") }
+        if interval != 1 { part("INTERVAL", String(interval)) }
         func list(_ name: String, _ values: [Int]) {
-            if !values.isEmpty { parts.append("\(name)=" + values.map(String.init).joined(separator: ",")) }
+            guard !values.isEmpty else { return }
+            text += ";"
+            text += name
+            for (index, value) in values.enumerated() {
+                text += index == 0 ? "=" : ","
+                text += String(value)
+            }
         }
         list("BYSECOND", seconds)
         list("BYMINUTE", minutes)
         list("BYHOUR", hours)
-        if !daysOfTheWeek.isEmpty { parts.append("BYDAY=" + daysOfTheWeek.map(\.description).joined(separator: ",")) }
+        if !daysOfTheWeek.isEmpty {
+            text += ";BYDAY"
+            for (index, day) in daysOfTheWeek.enumerated() {
+                text += index == 0 ? "=" : ","
+                text += day.description
+            }
+        }
         list("BYMONTHDAY", daysOfTheMonth)
         list("BYYEARDAY", daysOfTheYear)
         list("BYWEEKNO", weeksOfTheYear)
         list("BYMONTH", monthsOfTheYear)
         list("BYSETPOS", setPositions)
-        if firstDayOfTheWeek != .monday { parts.append("WKST=\(firstDayOfTheWeek.code)") }
-        if let workdayRule { parts.append(workdayRule.description) }
-        if let workdayRegion { parts.append("X-REGION=\(workdayRegion.uppercased())") }
-        return parts.joined(separator: ";")
+        if firstDayOfTheWeek != .monday { part("WKST", firstDayOfTheWeek.code) }
+        if let workdayRule {
+            text += ";"
+            text += workdayRule.description
+        }
+        if let workdayRegion { part("X-REGION", workdayRegion.uppercased()) }
+        return text
     }
 
     /// The workday parts in words, or nil for a plain rule: "every workday"
@@ -71,7 +95,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
     /// 5545 does not allow is refused, naming the part.
     public init(rfc5545 text: String) throws(RecurrenceRuleError) {
         var body = Substring(text.trimmingSpaces)
-        if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
+        if body.utf8.count >= 6, body.prefix(6).asciiUppercased == "RRULE:" { body = body.dropFirst(6) }
         guard !body.isEmpty else { throw RecurrenceRuleError(part: "rule", reason: "is empty") }
 
         var seen = Set<String>()
@@ -87,7 +111,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
 
         for piece in body.splitOnASCII(";") {
             let pair = piece.splitOnASCII("=", maxSplits: 1)
-            let name = pair[0].uppercased()
+            let name = pair[0].asciiUppercased
             guard pair.count == 2, !name.isEmpty else {
                 throw RecurrenceRuleError(part: piece.isEmpty ? "rule" : name.isEmpty ? String(piece) : name, reason: piece.isEmpty ? "has an empty part between ';'" : "is not NAME=VALUE")
             }
@@ -108,7 +132,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
 
             switch name {
             case "FREQ":
-                guard let parsed = Frequency(rawValue: value.uppercased()) else {
+                guard let parsed = Frequency(rawValue: value.asciiUppercased) else {
                     throw RecurrenceRuleError(part: "FREQ", reason: "'\(value)' is not one of " + Frequency.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 frequency = parsed
@@ -159,7 +183,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
                 }
                 weekStart = day
             case "X-WORKDAY":
-                let upper = value.uppercased()
+                let upper = value.asciiUppercased
                 guard WorkdayRule.partValues.contains(upper) else {
                     throw RecurrenceRuleError(part: "X-WORKDAY", reason: "'\(value)' is not one of " + WorkdayRule.partValues.joined(separator: ", "))
                 }
@@ -218,26 +242,31 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
     /// `[+-]digits` that fit in an Int; zero is refused where `signed`,
     /// since RFC 5545 has no zeroth day, week or position.
     static func integer(_ text: some StringProtocol, signed: Bool) -> Int? {
-        var digits = Substring(text)
+        // On the UTF-8 bytes: by Character, the checks cost more than the rest of a rule's reading.
+        var bytes = Substring(text).utf8[...]
         var negative = false
-        if signed, let sign = digits.first, sign == "+" || sign == "-" {
-            negative = sign == "-"
-            digits = digits.dropFirst()
+        if signed, let sign = bytes.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
         }
-        guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(digits) else {
-            return nil
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var n = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") else { return nil }
+            n = n * 10 + Int(byte - UInt8(ascii: "0"))
         }
         if signed && n == 0 { return nil }
         return negative ? -n : n
     }
 
     static func until(_ text: some StringProtocol) -> Until? {
-        if let date = CivilDate(parsing: text), text.count == 8 { return .date(date) }
+        let length = text.utf8.count
+        if length == 8, let date = CivilDate(parsing: text) { return .date(date) }
         if text.hasSuffix("Z") || text.hasSuffix("z") {
-            guard text.count == 16, let time = LocalDateTime(parsing: text.dropLast()) else { return nil }
+            guard length == 16, let time = LocalDateTime(parsing: text.dropLast()) else { return nil }
             return .utc(time)
         }
-        guard text.count == 15, let time = LocalDateTime(parsing: text) else { return nil }
+        guard length == 15, let time = LocalDateTime(parsing: text) else { return nil }
         return .local(time)
     }
 }
@@ -252,6 +281,15 @@ extension String {
 }
 
 extension Substring {
+    /// Upper-cased in ASCII only: a rule's names and codes are ASCII, and
+    /// `uppercased()` (Unicode's mapping) was a tenth of reading a rule.
+    /// Other characters stay as they are, so that a name that is not ASCII
+    /// is still refused, by name.
+    var asciiUppercased: String {
+        guard utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else { return String(self) }
+        return String(decoding: utf8.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") ? $0 - 32 : $0 }, as: UTF8.self)
+    }
+
     /// `split(separator:maxSplits:omittingEmptySubsequences: false)` on
     /// the UTF-8 bytes: a rule's separators are ASCII, and splitting by
     /// Character (grapheme breaking) took ten times the instructions, a

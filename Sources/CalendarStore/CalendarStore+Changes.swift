@@ -89,16 +89,23 @@ extension CalendarStore {
     /// statement, as the triggers would have logged them row by row (the
     /// log is read as a set, so order within a commit does not matter);
     /// without, the log gets a gap.
-    static func resumeItemChangeLog(_ triggers: [String], _ db: Database, logging identifiers: [String]? = nil) throws {
+    static func resumeItemChangeLog(_ triggers: [String], _ db: Database, logging identifiers: [ItemIdentifier]? = nil) throws {
         for sql in triggers { try db.execute(sql) }
         if let identifiers {
-            guard !identifiers.isEmpty else { return }
-            try db.execute("INSERT INTO item_changes (item_id) SELECT value FROM json_each(?)", [jsonArray(identifiers)])
+            try logItemChanges(identifiers, db)
             return
         }
         let last: Int64 = try db.scalar("SELECT max(rowid) FROM item_changes") ?? 0
         try db.execute("DELETE FROM item_changes")
         try db.execute("INSERT INTO item_changes (rowid, item_id) VALUES (?, '')", [last + 2])
+    }
+
+    /// Logs the items a writer inserted and updated while the triggers were
+    /// off, in one statement, as the triggers would have logged them row by
+    /// row (the log is read as a set, so order within a commit does not matter).
+    static func logItemChanges(_ identifiers: [ItemIdentifier], _ db: Database) throws {
+        guard !identifiers.isEmpty else { return }
+        try db.execute("INSERT INTO item_changes (item_id) SELECT value FROM json_each(?)", [jsonArray(identifiers.map(\.rawValue))])
     }
 
     static func pruneItemChanges(_ db: Database) throws {

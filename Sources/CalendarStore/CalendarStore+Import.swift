@@ -363,9 +363,11 @@ extension CalendarStore {
         }
         }
         if importState != nil {
-            importState?.logged += written
+            // Logged as each piece is written, not all at the end: the store's thread has time while the reading runs.
+            try Self.logItemChanges(written, database)
+            importState?.logged += written.count
         } else if let suspended {
-            try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written.map(\.rawValue) : nil)
+            try Self.resumeItemChangeLog(suspended.triggers, database, logging: suspended.logged ? written : nil)
         }
         try database.execute("UPDATE store_state SET change_counter = change_counter + 1 WHERE id = 1")
         if importState == nil { try Self.pruneItemChanges(database) }
@@ -382,9 +384,9 @@ extension CalendarStore {
     /// failure does through `CalendarImport.apply`.
     ///
     /// The change log's triggers for inserts and updates are off for the
-    /// whole import, and what the pieces inserted and updated goes into the
-    /// log in one statement at its end (none past `itemChangesKept`: a gap),
-    /// as one batch's import does: taken off and put back for each piece,
+    /// whole import, and what each piece inserted and updated goes into the
+    /// log in one statement (past `itemChangesKept` in all, the log gets a
+    /// gap at the end), as one batch's import does: taken off and put back for each piece,
     /// they changed the schema twice a piece, and every statement cached was
     /// compiled again after (a tenth of what the store's thread did for a
     /// 10,000-event import). Begun on a store without items, it keeps the
@@ -399,8 +401,7 @@ extension CalendarStore {
             defer { importState = nil }
             let result = try withImportPageCache { try body() }
             if let state = importState {
-                try Self.resumeItemChangeLog(state.triggers, database,
-                                             logging: state.logged.count > Self.itemChangesKept ? nil : state.logged.map(\.rawValue))
+                try Self.resumeItemChangeLog(state.triggers, database, logging: state.logged > Self.itemChangesKept ? nil : [])
                 try Self.pruneItemChanges(database)
             }
             return result
@@ -411,8 +412,8 @@ extension CalendarStore {
     struct ImportState {
         /// The change log's triggers it took off (see `importTransaction`).
         var triggers: [String]
-        /// The items its pieces inserted and updated, for the log.
-        var logged: [ItemIdentifier] = []
+        /// How many items its pieces logged as inserted or updated.
+        var logged = 0
         /// Begun on a store without items: every item written since, which
         /// are then all the identifiers the store holds (see
         /// `takenIdentifiers`). Nil otherwise.

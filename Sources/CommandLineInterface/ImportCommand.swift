@@ -51,12 +51,15 @@ enum ImportCommand: Command {
         let checking = parsed[check]
         // Read every file before the store is opened: a missing file never
         // creates a store. Only standard input's bytes are kept (it can be
-        // read once); a file is read again when planned, so that an import
+        // read once), and the first file's, which its survey takes (see
+        // below); a file is read again when planned, so that an import
         // never holds a file's bytes beside its tree and items.
         var files: [(source: String, bytes: [UInt8]?)] = []
+        var firstBytes: [UInt8]?
         for source in sources {
             do {
                 let bytes = try CalendarImport.bytes(of: source)
+                if files.isEmpty && !checking { firstBytes = bytes }
                 files.append((source, source == "-" ? bytes : nil))
             } catch {
                 throw CommandFailure(message: "\(command): \(error)", status: FileManager.default.fileExists(atPath: source) || source == "-"
@@ -77,8 +80,9 @@ enum ImportCommand: Command {
             return
         }
         let path = StoreOptions.path(parsed, context: context)
-        // The first file is surveyed while the store is opened or made.
-        let first = SurveyedFile(source: files[0].source, bytes: files[0].bytes)
+        // The first file is surveyed while the store is opened or made, from the bytes read above.
+        let first = SurveyedFile(source: files[0].source, bytes: firstBytes)
+        firstBytes = nil
         let imported: Imported
         if !FileManager.default.fileExists(atPath: path),
            let made = try importIntoNewStore(files, at: path, parsed: parsed, context: context, first: first) {

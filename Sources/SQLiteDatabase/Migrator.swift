@@ -1,7 +1,7 @@
 import Foundation
 
-/// Named schema migrations, applied in the order they were registered, each
-/// in its own transaction, and recorded in the table
+/// Named schema migrations, applied in the order they were registered (those
+/// pending in one transaction, each in a savepoint), and recorded in the table
 /// `schema_migrations(name TEXT PRIMARY KEY, applied_at REAL)`.
 ///
 /// ```swift
@@ -67,34 +67,47 @@ public struct Migrator: Sendable {
         return Array(migrationNames.dropFirst(applied.count))
     }
 
-    /// Applies the pending migrations in order, each in its own immediate
-    /// transaction together with its record, and returns their names. With
-    /// nothing pending it only reads (so it also works on a read-only
-    /// connection). A failing migration is rolled back whole, the ones before
-    /// it stay applied, and its error is thrown. Safe against another process
-    /// migrating the same file at the same time: the history is read again under
-    /// the write lock before each migration.
+    /// Applies the pending migrations in order, in one immediate
+    /// transaction, each in a savepoint of its own together with its
+    /// record, and returns their names. With nothing pending it only reads
+    /// (so it also works on a read-only connection). A failing migration is
+    /// rolled back whole, the ones before it stay applied (committed), and
+    /// its error is thrown. One commit for all: each commit syncs the file,
+    /// and a new store's eighteen commits were most of the time it took to
+    /// make (chime import into a new store: 18 fdatasyncs). Safe against
+    /// another process migrating the same file at the same time: the history
+    /// is read again under the write lock.
     @discardableResult
     public func migrate(_ db: Database) throws -> [String] {
-        var appliedNow: [String] = []
-        while try !pendingMigrations(in: db).isEmpty {
-            let applied: String? = try db.transaction(.immediate) {
-                try db.execute("""
-                    CREATE TABLE IF NOT EXISTS \(table)(
-                        name TEXT PRIMARY KEY NOT NULL,
-                        applied_at REAL NOT NULL)
-                    """)
-                let recorded = try appliedMigrations(in: db)
-                try check(recorded)
-                guard recorded.count < migrations.count else { return nil }
-                let next = migrations[recorded.count]
-                try next.migrate(db)
-                try db.execute("INSERT INTO \(table)(name, applied_at) VALUES (?, ?)",
-                               [next.name, Date().timeIntervalSince1970])
-                return next.name
+        guard try !pendingMigrations(in: db).isEmpty else { return [] }
+        var failure: (any Error)?
+        let appliedNow: [String] = try db.transaction(.immediate) {
+            try db.execute("""
+                CREATE TABLE IF NOT EXISTS \(table)(
+                    name TEXT PRIMARY KEY NOT NULL,
+                    applied_at REAL NOT NULL)
+                """)
+            let recorded = try appliedMigrations(in: db)
+            try check(recorded)
+            var applied: [String] = []
+            for next in migrations.dropFirst(recorded.count) {
+                do {
+                    try db.transaction {
+                        try next.migrate(db)
+                        try db.execute("INSERT INTO \(table)(name, applied_at) VALUES (?, ?)", [next.name, Date().timeIntervalSince1970])
+                    }
+                } catch {
+                    // With none before it, nothing stays, the history's table
+                    // included; nor when SQLite ended the transaction itself.
+                    if applied.isEmpty || !db.isInTransaction { throw error }
+                    failure = error
+                    break
+                }
+                applied.append(next.name)
             }
-            if let applied { appliedNow.append(applied) }
+            return applied
         }
+        if let failure { throw failure }
         return appliedNow
     }
 
