@@ -710,7 +710,7 @@ extension CalendarStore {
     static func row(of event: Event, range: EventRange, freshAlarmIdentifiers: Bool = false) -> ItemRow {
         // By position: this is the statement a large batch runs once per event.
         let start = Self.timeColumns(event.start), end = Self.timeColumns(event.end)
-        return ItemRow(event.identifier, Self.eventRow, [
+        var values: [DatabaseValue] = [
             .text(event.calendarIdentifier.rawValue), .text(event.title), .text(event.location), .text(event.notes), event.url.databaseValue,
             start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
             end.kind.databaseValue, end.local.databaseValue, end.zone.databaseValue,
@@ -719,8 +719,11 @@ extension CalendarStore {
             event.externalKey.databaseValue, event.seriesIdentifier.map { .text($0.rawValue) } ?? .null,
             event.originalStart.map { .integer($0.localSeconds) } ?? .null,
             .integer(range.low), range.high.databaseValue, range.isLong.databaseValue, (!event.alarms.isEmpty).databaseValue,
-        ] + Self.structuredLocationValues(event.structuredLocation) + Self.originValues(event.origin),
-        alarms: event.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
+        ]
+        values.reserveCapacity(Self.eventRow.columns.count)
+        Self.appendStructuredLocation(event.structuredLocation, to: &values)
+        Self.appendOrigin(event.origin, to: &values)
+        return ItemRow(event.identifier, Self.eventRow, values, alarms: event.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
     }
 
     func delete(_ identifier: ItemIdentifier, in db: Database) throws {

@@ -287,13 +287,16 @@ extension CalendarStore {
     /// The reminder's row, ready to write; see `ItemRow` for `freshAlarmIdentifiers`.
     static func row(of reminder: Reminder, dueInstant: Int64?, freshAlarmIdentifiers: Bool = false) -> ItemRow {
         let start = Self.timeColumns(reminder.start), due = Self.timeColumns(reminder.due)
-        return ItemRow(reminder.identifier, Self.reminderRow, [
+        var values: [DatabaseValue] = [
             .text(reminder.calendarIdentifier.rawValue), .text(reminder.title), .text(reminder.notes), .integer(Int64(reminder.priority)),
             start.kind.databaseValue, start.local.databaseValue, start.zone.databaseValue,
             due.kind.databaseValue, due.local.databaseValue, due.zone.databaseValue,
             reminder.recurrenceRule.map { .text($0.rfc5545) } ?? .null, reminder.isCompleted.databaseValue,
             reminder.completionDate.map { .real($0.timeIntervalSince1970) } ?? .null,
             reminder.externalKey.databaseValue, dueInstant.databaseValue, (!reminder.alarms.isEmpty).databaseValue,
-        ] + Self.originValues(reminder.origin), alarms: reminder.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
+        ]
+        values.reserveCapacity(Self.reminderRow.columns.count)
+        Self.appendOrigin(reminder.origin, to: &values)
+        return ItemRow(reminder.identifier, Self.reminderRow, values, alarms: reminder.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
     }
 }

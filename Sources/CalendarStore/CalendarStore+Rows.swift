@@ -25,16 +25,21 @@ extension CalendarStore {
 
     static func dateList(_ dates: [LocalDateTime]) -> String { dates.map(\.basicFormat).joined(separator: ",") }
 
-    /// The four `structured_` columns: all NULL for an event without one.
-    static func structuredLocationValues(_ location: StructuredLocation?) -> [DatabaseValue] {
-        guard let location else { return [.null, .null, .null, .null] }
-        return [.text(location.title), .real(location.latitude), .real(location.longitude), .real(location.radius)]
+    /// The four `structured_` columns, appended: all NULL for an event without one.
+    static func appendStructuredLocation(_ location: StructuredLocation?, to values: inout [DatabaseValue]) {
+        guard let location else { return values.append(contentsOf: repeatElement(.null, count: 4)) }
+        values.append(.text(location.title))
+        values.append(.real(location.latitude))
+        values.append(.real(location.longitude))
+        values.append(.real(location.radius))
     }
 
-    /// The three `ical_` columns: all NULL for an item made in Chime.
-    static func originValues(_ origin: ICalendarOrigin?) -> [DatabaseValue] {
-        guard let origin else { return [.null, .null, .null] }
-        return [.integer(Int64(origin.sequence)), origin.lastModified.databaseValue, .text(origin.unmodelled)]
+    /// The three `ical_` columns, appended: all NULL for an item made in Chime.
+    static func appendOrigin(_ origin: ICalendarOrigin?, to values: inout [DatabaseValue]) {
+        guard let origin else { return values.append(contentsOf: repeatElement(.null, count: 3)) }
+        values.append(.integer(Int64(origin.sequence)))
+        values.append(origin.lastModified.databaseValue)
+        values.append(.text(origin.unmodelled))
     }
 
     /// The statements that write one kind of item row: `insert` adds it
@@ -84,21 +89,38 @@ extension CalendarStore {
             let item = DatabaseValue.text(identifier.rawValue)
             self.alarms = alarms.enumerated().map { position, alarm in
                 let alarmIdentifier = freshAlarmIdentifiers ? ItemIdentifier.random() : alarm.identifier
-                var values: [DatabaseValue] = [.text(alarmIdentifier.rawValue), item, .integer(Int64(position))]
+                // Appended one by one into room made once: array literals added together were most of a row's making.
+                var values: [DatabaseValue] = []
                 values.reserveCapacity(18)
+                values.append(.text(alarmIdentifier.rawValue))
+                values.append(item)
+                values.append(.integer(Int64(position)))
                 switch alarm.trigger {
                 case .absolute(let date):
-                    values += [.text("absolute"), .real(date.timeIntervalSince1970), .null, .null, .null, .null, .null, .null]
+                    values.append(.text("absolute"))
+                    values.append(.real(date.timeIntervalSince1970))
+                    values.append(contentsOf: repeatElement(.null, count: 6))
                 case .relative(let seconds):
-                    values += [.text("relative"), .null, .integer(Int64(seconds)), .null, .null, .null, .null, .null]
+                    values.append(.text("relative"))
+                    values.append(.null)
+                    values.append(.integer(Int64(seconds)))
+                    values.append(contentsOf: repeatElement(.null, count: 5))
                 case .proximity(let location, let proximity):
-                    values += [.text("proximity"), .null, .null, .text(location.title), .real(location.latitude),
-                               .real(location.longitude), .real(location.radius), .text(proximity.rawValue)]
+                    values.append(.text("proximity"))
+                    values.append(contentsOf: repeatElement(.null, count: 2))
+                    values.append(.text(location.title))
+                    values.append(.real(location.latitude))
+                    values.append(.real(location.longitude))
+                    values.append(.real(location.radius))
+                    values.append(.text(proximity.rawValue))
                 }
-                values += [alarm.missedWindow.databaseValue, .integer(Int64(alarm.dwell)), alarm.firesOnFirstFix.databaseValue,
-                           alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled),
-                           CalendarStore.second(alarm.acknowledged), CalendarStore.second(alarm.snoozedElsewhere?.until),
-                           CalendarStore.second(alarm.snoozedElsewhere?.occurrence)]
+                values.append(alarm.missedWindow.databaseValue)
+                values.append(.integer(Int64(alarm.dwell)))
+                values.append(alarm.firesOnFirstFix.databaseValue)
+                values.append(alarm.unmodelled.isEmpty ? .null : .text(alarm.unmodelled))
+                values.append(CalendarStore.second(alarm.acknowledged))
+                values.append(CalendarStore.second(alarm.snoozedElsewhere?.until))
+                values.append(CalendarStore.second(alarm.snoozedElsewhere?.occurrence))
                 return values
             }
         }

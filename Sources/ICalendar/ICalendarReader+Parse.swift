@@ -273,7 +273,10 @@ extension ICalendarReader {
             while let first = name.first, first == " " || first == "\t" { name.removeFirst() }
             while let last = name.last, last == " " || last == "\t" { name.removeLast() }
             let text = String(name)
-            return ICalendarContentLine.isName(text) ? text.uppercased() : nil
+            guard ICalendarContentLine.isName(text) else { return nil }
+            // Name bytes are ASCII: upper-cased byte by byte, not by Unicode's mapping (a line in twenty is a BEGIN or END).
+            var upper = text
+            return upper.withUTF8 { ICalendarContentLine.upperCaseName($0, 0..<$0.count) }
         }
 
         mutating func beginComponent(_ property: ICalendarProperty, line: Int) throws(ICalendarReadError) {
