@@ -16,7 +16,12 @@ public struct ICalendarComponent: Hashable, Sendable {
     private var position: SourcePosition
 
     public init(name: String, properties: [ICalendarProperty] = [], components: [ICalendarComponent] = [], line: Int = 0) {
-        self.name = name.uppercased()
+        self.init(upperCaseName: name.uppercased(), properties: properties, components: components, line: line)
+    }
+
+    /// For the reader, whose names are upper case already: `uppercased()` is a cost per component it need not pay.
+    init(upperCaseName name: String, properties: [ICalendarProperty] = [], components: [ICalendarComponent] = [], line: Int = 0) {
+        self.name = name
         self.properties = properties
         self.components = components
         position = SourcePosition(line: line)
@@ -56,7 +61,12 @@ public struct ICalendarProperty: Hashable, Sendable {
     private var position: SourcePosition
 
     public init(name: String, parameters: [ICalendarParameter] = [], value: String, line: Int = 0) {
-        self.name = name.uppercased()
+        self.init(upperCaseName: name.uppercased(), parameters: parameters, value: value, line: line)
+    }
+
+    /// For the reader, whose names are upper case already: `uppercased()` is a cost per line it need not pay.
+    init(upperCaseName name: String, parameters: [ICalendarParameter] = [], value: String, line: Int = 0) {
+        self.name = name
         self.parameters = parameters
         self.value = value
         position = SourcePosition(line: line)
@@ -76,7 +86,12 @@ public struct ICalendarParameter: Hashable, Sendable {
     public var values: [String]
 
     public init(name: String, values: [String]) {
-        self.name = name.uppercased()
+        self.init(upperCaseName: name.uppercased(), values: values)
+    }
+
+    /// For the reader, whose names are upper case already.
+    init(upperCaseName name: String, values: [String]) {
+        self.name = name
         self.values = values
     }
 

@@ -303,17 +303,10 @@ enum ICalendarContentLine {
                 guard index < count, bytes[index] == comma else { break }
                 index += 1
             }
-            var parameter = ICalendarParameter(name: "", values: values)
-            parameter.name = parameterName
-            parameters.append(parameter)
+            parameters.append(ICalendarParameter(upperCaseName: parameterName, values: values))
         }
         guard index < count, bytes[index] == colon else { throw Fault(reason: "has no ':' before its value") }
-        // Built with an empty name and given the upper-case one after: the
-        // initialiser's uppercased() is a cost per line the reader need not pay.
-        var property = ICalendarProperty(name: "", parameters: parameters,
-                                         value: text(bytes, (index + 1)..<count, repairs: &repairs), line: line)
-        property.name = name
-        return property
+        return ICalendarProperty(upperCaseName: name, parameters: parameters, value: text(bytes, (index + 1)..<count, repairs: &repairs), line: line)
     }
 
     /// Appends `property` as one unfolded line (no line break) and returns

@@ -291,8 +291,7 @@ extension ICalendarReader {
             guard componentCount <= limits.components else {
                 throw ICalendarReadError(kind: .tooManyComponents, line: line, reason: "the input holds more than \(limits.components) components")
             }
-            var component = ICalendarComponent(name: "", line: line)
-            component.name = name
+            let component = ICalendarComponent(upperCaseName: name, line: line)
             let skimmed = skimsItems && (stack.last?.skimmed == true
                 || (stack.count == 1 && stack[0].component.name == "VCALENDAR" && (name == "VEVENT" || name == "VTODO")))
             stack.append(Frame(component: component, skimmed: skimmed))
