@@ -68,6 +68,28 @@ struct ItemChangeLogTests {
         #expect(try store.itemChanges(after: mark).items == nil)
     }
 
+    /// Events keyed `event-N@example.org` at 2026-12-01T09:00 (Asia/Shanghai);
+    /// every `repeatingEvery`th one a daily series of ten with its second
+    /// occurrence moved an hour later.
+    static func series(_ indices: Range<Int>, title: String, in calendar: ItemIdentifier, repeatingEvery: Int) throws -> CalendarItems {
+        var events: [Event] = []
+        for index in indices {
+            let repeats = index % repeatingEvery == 0
+            let series = Event(calendarIdentifier: calendar, title: "\(title) \(index)", start: try StoreFixture.zoned("2026-12-01T09:00:00"),
+                               end: try StoreFixture.zoned("2026-12-01T09:15:00"),
+                               recurrenceRule: repeats ? try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10") : nil,
+                               externalKey: "event-\(index)@example.org", origin: ICalendarOrigin(sequence: 0))
+            events.append(series)
+            if repeats {
+                // 2026-12-02T09:00 (Asia/Shanghai), moved an hour later.
+                events.append(Event(calendarIdentifier: calendar, title: "\(title) \(index) (moved)", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
+                                    end: try StoreFixture.zoned("2026-12-02T10:15:00"), origin: ICalendarOrigin(sequence: 0),
+                                    seriesIdentifier: series.identifier, originalStart: try StoreFixture.time("2026-12-02T09:00:00")))
+            }
+        }
+        return try CalendarItems(events: events)
+    }
+
     /// A large import logs its rows in one statement, not through the
     /// triggers: the log must still name every item written, and the
     /// triggers must be back for what comes after.
@@ -77,21 +99,7 @@ struct ItemChangeLogTests {
         let store = try fixture.open()
         let calendar = try store.defaultCalendarForNewEvents().identifier
         func batch(_ count: Int, title: String) throws -> CalendarItems {
-            var events: [Event] = []
-            for index in 0..<count {
-                let series = Event(calendarIdentifier: calendar, title: "\(title) \(index)", start: try StoreFixture.zoned("2026-12-01T09:00:00"),
-                                   end: try StoreFixture.zoned("2026-12-01T09:15:00"),
-                                   recurrenceRule: index % 2 == 0 ? try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10") : nil,
-                                   externalKey: "event-\(index)@example.org", origin: ICalendarOrigin(sequence: 0))
-                events.append(series)
-                if index % 2 == 0 {
-                    // 2026-12-02T09:00 (Asia/Shanghai), moved an hour later.
-                    events.append(Event(calendarIdentifier: calendar, title: "\(title) \(index) (moved)", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
-                                        end: try StoreFixture.zoned("2026-12-02T10:15:00"), origin: ICalendarOrigin(sequence: 0),
-                                        seriesIdentifier: series.identifier, originalStart: try StoreFixture.time("2026-12-02T09:00:00")))
-                }
-            }
-            return try CalendarItems(events: events)
+            try Self.series(0..<count, title: title, in: calendar, repeatingEvery: 2)
         }
         func identifiers() throws -> Set<ItemIdentifier> {
             Set(try store.items(of: calendar).events.flatMap { [$0.event.identifier] + $0.detached.map(\.identifier) })
@@ -138,18 +146,7 @@ struct ItemChangeLogTests {
         let store = try fixture.open()
         let calendar = try store.defaultCalendarForNewEvents().identifier
         func piece(_ range: Range<Int>, title: String) throws -> CalendarItems {
-            var events: [Event] = []
-            for index in range {
-                let series = Event(calendarIdentifier: calendar, title: "\(title) \(index)", start: try StoreFixture.zoned("2026-12-01T09:00:00"),
-                                   end: try StoreFixture.zoned("2026-12-01T09:15:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10"),
-                                   externalKey: "piece-\(index)@example.org", origin: ICalendarOrigin(sequence: 0))
-                events.append(series)
-                // 2026-12-02T09:00 (Asia/Shanghai), moved an hour later.
-                events.append(Event(calendarIdentifier: calendar, title: "\(title) \(index) (moved)", start: try StoreFixture.zoned("2026-12-02T10:00:00"),
-                                    end: try StoreFixture.zoned("2026-12-02T10:15:00"), origin: ICalendarOrigin(sequence: 0),
-                                    seriesIdentifier: series.identifier, originalStart: try StoreFixture.time("2026-12-02T09:00:00")))
-            }
-            return try CalendarItems(events: events)
+            try Self.series(range, title: title, in: calendar, repeatingEvery: 1)
         }
         func identifiers() throws -> Set<ItemIdentifier> {
             Set(try store.items(of: calendar).events.flatMap { [$0.event.identifier] + $0.detached.map(\.identifier) })
