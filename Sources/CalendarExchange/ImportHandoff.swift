@@ -20,6 +20,8 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     }
 
     private let messages = Mutex<[Message]>([])
+    /// Whether the store's thread waits for a message (see `storeIsIdle`).
+    private let waiting = Atomic<Bool>(false)
     /// Pieces written, for the reading side to let go.
     private let written = Mutex<[Piece]>([])
     private let posted = DispatchSemaphore(value: 0)
@@ -51,6 +53,13 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
         _ = consume pieces
     }
 
+    /// Reading side: whether the store's thread has nothing to do and
+    /// waits for the next message. A hint, not a promise: it may be about
+    /// to wait, or just woken.
+    var storeIsIdle: Bool {
+        waiting.load(ordering: .relaxed)
+    }
+
     /// Reading side: runs `body` on the store's thread and waits for it.
     func call<T>(_ body: () -> T) -> T {
         withoutActuallyEscaping(body) { body in
@@ -75,7 +84,9 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
     /// order posted, until the reading is over.
     func serve(_ write: (Piece) -> Void) {
         while true {
+            waiting.store(true, ordering: .relaxed)
             posted.wait()
+            waiting.store(false, ordering: .relaxed)
             let message = messages.withLock { $0.removeFirst() }
             switch message {
             case .piece(let piece):

@@ -37,6 +37,30 @@ struct ConcurrentImportTests {
         #expect(seen.withLock { $0 } == ["piece 1", "call on the server", "answer forty-two", "piece 2"])
     }
 
+    @Test("the store's thread is idle while it waits for a piece, and not while it writes one")
+    func storeIdleWhileWaiting() {
+        let handoff = ImportHandoff<Int>(capacity: 1)
+        let writing = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let seen = Mutex<[Bool]>([])
+        let reader = Thread {
+            // Nothing posted yet: the store's thread comes to wait.
+            let deadline = Date().addingTimeInterval(60)
+            while !handoff.storeIsIdle && Date() < deadline { usleep(1_000) }
+            seen.withLock { $0.append(handoff.storeIsIdle) }
+            handoff.post(piece: 1)
+            writing.wait()
+            seen.withLock { $0.append(handoff.storeIsIdle) }
+            release.signal()
+            handoff.postDone()
+        }
+        reader.start()
+        handoff.serve { _ in
+            writing.signal()
+            release.wait()
+        }
+        #expect(seen.withLock { $0 } == [true, false])
+    }
+
     @Test("the reading is never more than the piece being written and `capacity` waiting ahead of the writing")
     func readingAheadIsBounded() {
         for capacity in [1, 3] {
