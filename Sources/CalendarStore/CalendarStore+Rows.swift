@@ -70,6 +70,8 @@ extension CalendarStore {
     /// `alarms` follows `alarmInsert`'s columns.
     struct ItemRow: Sendable {
         var identifier: ItemIdentifier
+        /// `identifier` as the `id` column holds it, made where the row is.
+        var identifierText: DatabaseValue
         var statements: ItemRowStatements
         var values: [DatabaseValue]
         var alarms: [[DatabaseValue]]
@@ -80,13 +82,10 @@ extension CalendarStore {
         init(_ identifier: ItemIdentifier, _ statements: ItemRowStatements, _ values: [DatabaseValue], alarms: [Alarm],
              freshAlarmIdentifiers: Bool = false) {
             self.identifier = identifier
+            let item = DatabaseValue.text(identifier.rawValue)
+            identifierText = item
             self.statements = statements
             self.values = values
-            guard !alarms.isEmpty else {
-                self.alarms = []
-                return
-            }
-            let item = DatabaseValue.text(identifier.rawValue)
             self.alarms = alarms.enumerated().map { position, alarm in
                 let alarmIdentifier = freshAlarmIdentifiers ? ItemIdentifier.random() : alarm.identifier
                 // Appended one by one into room made once: array literals added together were most of a row's making.
@@ -142,7 +141,7 @@ extension CalendarStore {
     @discardableResult
     func writeItem(_ row: ItemRow, in db: Database) throws -> Bool {
         importState?.written?.insert(row.identifier)
-        let identifier = DatabaseValue.text(row.identifier.rawValue)
+        let identifier = row.identifierText
         let values = row.values
         let now = DatabaseValue.real(Date().timeIntervalSince1970)
         func insert(_ sql: String) throws -> Bool {
