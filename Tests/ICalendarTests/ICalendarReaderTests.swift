@@ -82,6 +82,17 @@ func readText(_ text: String, limits: ICalendarReader.Limits = .standard) throws
         #expect(event.properties.first?.parameters.map(\.name) == ["TZID", "VALUE"])
     }
 
+    @Test("a BEGIN or END names its component with spaces and tabs around it and in any case; a name with other characters is no name")
+    func componentNamesAroundSpaces() throws {
+        let reading = try readText("BEGIN: vcalendar \t\nBEGIN:\tvEvent\nUID:a@chime.test\nEND:VEVENT  \nBEGIN:V EVENT\nUID:b@chime.test\nEND:V EVENT\nEND:VCALENDAR\n")
+        #expect(reading.components.map(\.name) == ["VCALENDAR"])
+        #expect(reading.components.first?.components.map(\.name) == ["VEVENT"])
+        #expect(reading.components.first?.components.first?["UID"]?.value == "a@chime.test")
+        // BEGIN:V EVENT does not open a component: its lines are faults of the VCALENDAR around them.
+        #expect(reading.problems.map(\.line) == [5, 7])
+        #expect(reading.problems.first?.reason.contains("BEGIN:V EVENT does not name a component") == true)
+    }
+
     @Test("blank lines are skipped, also between a line and its fold")
     func blankLines() throws {
         let reading = try readText("\r\nBEGIN:VCALENDAR\r\n\r\nBEGIN:VEVENT\r\nSUMMARY:Stand\r\n\r\n -up\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n\r\n\r\n")
