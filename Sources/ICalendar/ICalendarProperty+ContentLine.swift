@@ -216,7 +216,11 @@ enum ICalendarContentLine {
     /// looking up generic metadata for every value (a sixteenth of an import).
     private static func utf8Text(_ bytes: UnsafeBufferPointer<UInt8>, repairs: inout Repairs) -> String {
         var text = String(decoding: bytes, as: UTF8.self)
-        if bytes.contains(where: { $0 >= 0x80 }) && !text.withUTF8({ $0.elementsEqual(bytes) }) { repairs.insert(.invalidUTF8) }
+        // Compared with memcmp: elementsEqual went byte by byte through iterators.
+        if bytes.contains(where: { $0 >= 0x80 }),
+           !text.withUTF8({ $0.count == bytes.count && ($0.isEmpty || memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0) }) {
+            repairs.insert(.invalidUTF8)
+        }
         return text
     }
 
