@@ -4,6 +4,7 @@ import CalendarStore
 import Foundation
 import ICalendar
 import Synchronization
+import SystemCalls
 
 extension ICalendarBenchmark {
     /// Chime's steps for `chime-bench ical`: the reader alone (beside
@@ -41,14 +42,22 @@ extension ICalendarBenchmark {
     }
 
     /// The import step: `path` read, mapped and saved into a new store at
-    /// `storePath` in one transaction, as `chime import` does (written in
-    /// pieces while it is read); the events handled. `planned` runs
-    /// between the plan (read, mapped, and all but the last piece written)
-    /// and the write of the rest.
+    /// `storePath` in one transaction, as `chime import` does into a new
+    /// store (written in pieces while it is read, the store built and then
+    /// synced whole); the events handled. `planned` runs between the plan
+    /// (read, mapped, and all but the last piece written) and the write of
+    /// the rest.
     static func importFile(_ path: String, into storePath: String, planned: () throws -> Void = {}) throws -> Int {
+        let events = try importIntoBuiltStore(path, at: storePath, planned: planned)
+        try DiskSync.sync(path: storePath)
+        return events
+    }
+
+    /// `importFile`'s import, with the store closed when it returns.
+    private static func importIntoBuiltStore(_ path: String, at storePath: String, planned: () throws -> Void) throws -> Int {
         // Surveyed while the store is made, as `chime import` does.
         let file = SurveyedFile(source: path)
-        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc, building: true)
         return try store.importTransaction {
             let writer = ImportWriter(store: store)
             let defaultCalendar = try store.defaultCalendarForNewEvents()

@@ -101,10 +101,12 @@ public final class ImportWriter: @unchecked Sendable {
         defer { self.handoff = nil }
         let outcome = withoutActuallyEscaping(reading) { reading in
             let task = HandedOverWork(reading)
-            let (path, zone, now) = (store.path, store.machineTimeZone, store.now)
+            let (path, zone, now, building) = (store.path, store.machineTimeZone, store.now, store.isBuilding)
             let thread = Thread {
                 self.preparer = FileManager.default.fileExists(atPath: path)
                     ? try? CalendarStore(path: path, readOnly: true, creating: false, machineTimeZone: zone, now: now) : nil
+                // A store being built cannot be read while a spill of its writer holds it: a read fails at once rather than waiting (see `write`).
+                if building { try? self.preparer?.database.execute("PRAGMA busy_timeout = 0") }
                 task.run()
                 self.preparer = nil
                 handoff.postDone()
@@ -137,8 +139,10 @@ public final class ImportWriter: @unchecked Sendable {
             // Whichever thread is free checks the piece and renders its
             // rows: the store's thread when it waits for work (the piece goes
             // as it is), else this one, while the store's thread writes.
-            let prepared = handoff.storeIsIdle ? nil : preparer.map { Piece.Items.prepared($0.prepareImport(items, into: calendar.identifier)) }
-            handoff.post(piece: Piece(items: prepared ?? .plain(items), calendar: calendar, isNew: isNew, source: source))
+            var prepared = handoff.storeIsIdle ? nil : preparer?.prepareImport(items, into: calendar.identifier)
+            // What had to read a store being built while it was written (a workday rule's holidays) is made ready on the store's thread.
+            if prepared?.failedOnLock == true { prepared = nil }
+            handoff.post(piece: Piece(items: prepared.map { .prepared($0) } ?? .plain(items), calendar: calendar, isNew: isNew, source: source))
         } else {
             writeNow(Piece(items: .plain(items), calendar: calendar, isNew: isNew, source: source))
         }

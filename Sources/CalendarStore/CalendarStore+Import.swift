@@ -63,6 +63,16 @@ extension CalendarStore {
     public struct PreparedImport: Sendable {
         fileprivate let calendar: ItemIdentifier
         fileprivate let checked: Result<PreparedBatch, StoreError>
+
+        /// Whether it failed only because another connection held the file
+        /// (a store being built, see `CalendarStore.init`'s `building`,
+        /// cannot be read while its writer's transaction holds pages it
+        /// spilled): the batch is to be made ready again where the store is
+        /// written, not refused.
+        public var failedOnLock: Bool {
+            guard case .failure(.database(let error)) = checked else { return false }
+            return error.resultCode == .busy || error.resultCode == .locked
+        }
     }
 
     /// The batch as `importItems` checks it and makes it ready to write

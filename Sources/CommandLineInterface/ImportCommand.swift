@@ -154,15 +154,22 @@ enum ImportCommand: Command {
         func build() throws(CommandFailure) -> Imported {
             let store: CalendarStore
             do {
-                store = try CalendarStore(path: building, machineTimeZone: context.machineTimeZone(), now: context.now)
+                store = try CalendarStore(path: building, machineTimeZone: context.machineTimeZone(), now: context.now, building: true)
             } catch {
                 throw StoreOptions.failure(error, command: command)
             }
             return try importFiles(files, into: store, parsed: parsed, context: context, first: first)
         }
         let imported = try build()
-        if FileManager.default.fileExists(atPath: building + "-wal") {
+        if FileManager.default.fileExists(atPath: building + "-wal") || FileManager.default.fileExists(atPath: building + "-journal") {
             throw CommandFailure(message: "\(command): the new store \(building) was not closed cleanly; nothing was put at \(path)",
+                                 status: ExitStatus.storeFailure)
+        }
+        // Built without syncing its commits (see `CalendarStore.init`'s `building`): on disk, whole, before it is put in place.
+        do {
+            try DiskSync.sync(path: building)
+        } catch {
+            throw CommandFailure(message: "\(command): cannot sync the new store \(building): \(error); nothing was put at \(path)",
                                  status: ExitStatus.storeFailure)
         }
         // link(2) puts it in place only where nothing is: a store made
@@ -185,11 +192,7 @@ enum ImportCommand: Command {
         }
         placed = true
         // The name in the folder, on disk with the file.
-        let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0 {
-            fsync(descriptor)
-            close(descriptor)
-        }
+        try? DiskSync.sync(path: folder, isFolder: true)
         return imported
     }
 

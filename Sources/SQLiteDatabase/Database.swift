@@ -93,6 +93,7 @@ public final class Database: @unchecked Sendable {
         sqlite3_busy_timeout(handle, Int32(milliseconds))
 
         try execute("PRAGMA foreign_keys = \(options.foreignKeys ? "ON" : "OFF")")
+        if !options.syncsCommits { try execute("PRAGMA synchronous = OFF") }
         if let journalMode = options.journalMode, options.access != .readOnly, isOrdinaryFile {
             let mode = try setJournalMode(journalMode.rawValue, waitingUpTo: milliseconds)
             guard mode?.uppercased() == journalMode.rawValue else {

@@ -17,6 +17,12 @@ public struct DatabaseOptions: Sendable {
         case wal = "WAL"
         /// The classic rollback journal.
         case delete = "DELETE"
+        /// The rollback journal held in memory: a transaction can still be
+        /// rolled back, but a crash in the middle of one leaves the file
+        /// broken. Only for a file being made that is thrown away when
+        /// anything fails (see `syncsCommits`); not kept in the file, so
+        /// that the next connection sets its own.
+        case memory = "MEMORY"
     }
 
     public var access: Access
@@ -36,19 +42,25 @@ public struct DatabaseOptions: Sendable {
     /// How many distinct SQL texts keep their compiled statement; the least
     /// recently used is finalized beyond that. 0 compiles every time.
     public var statementCacheCapacity: Int
+    /// Whether a commit waits for the disk (`PRAGMA synchronous`, SQLite's
+    /// FULL). Off only for a file being made that nothing uses yet and that
+    /// its maker syncs once, whole, before putting it in place.
+    public var syncsCommits: Bool
 
     public init(access: Access = .readWriteCreate,
                 busyTimeout: Duration = .seconds(5),
                 journalMode: JournalMode? = .wal,
                 foreignKeys: Bool = true,
                 filePermissions: mode_t? = 0o600,
-                statementCacheCapacity: Int = 100) {
+                statementCacheCapacity: Int = 100,
+                syncsCommits: Bool = true) {
         self.access = access
         self.busyTimeout = busyTimeout
         self.journalMode = journalMode
         self.foreignKeys = foreignKeys
         self.filePermissions = filePermissions
         self.statementCacheCapacity = statementCacheCapacity
+        self.syncsCommits = syncsCommits
     }
 
     /// Read-only, everything else as default.

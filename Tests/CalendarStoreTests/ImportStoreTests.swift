@@ -203,6 +203,37 @@ struct ImportStoreTests {
             + lines("SELECT alarms.*, items.title AS item_title FROM alarms JOIN items ON items.id = alarms.item_id", leaving: ["id", "item_id"])
     }
 
+    @Test("a store being built cannot be read while its writer holds pages it spilled: a batch that must read it (a workday rule's holidays) fails to prepare as locked, one that need not prepares, and the writer imports both")
+    func preparedWhileBuilding() throws {
+        let fixture = try StoreFixture()
+        let path = URL(fileURLWithPath: fixture.path).deletingLastPathComponent().path + "/built.db"
+        let store = try CalendarStore(path: path, machineTimeZone: fixture.zone, building: true)
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let preparer = try CalendarStore(path: path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
+        try preparer.database.execute("PRAGMA busy_timeout = 0")
+        func events(_ range: Range<Int>, rule: String) throws -> CalendarItems {
+            try CalendarItems(events: range.map { index in
+                Event(calendarIdentifier: calendar, title: "Stand-up \(index)", notes: String(repeating: "notes ", count: 50),
+                      start: try StoreFixture.zoned("2026-12-01T09:00:00"), end: try StoreFixture.zoned("2026-12-01T09:15:00"),
+                      recurrenceRule: try RecurrenceRule(rfc5545: rule), externalKey: "standup-\(index)@example.org")
+            })
+        }
+        let workdays = try events(0..<1, rule: "FREQ=DAILY;COUNT=5;X-WORKDAY=SKIP")
+        let plain = try events(1..<2, rule: "FREQ=DAILY;COUNT=5")
+        try store.importTransaction {
+            // Through a page cache of a few pages, enough rows to spill: the writer holds the file from then on.
+            try store.database.execute("PRAGMA cache_size = 4")
+            try store.importItems(try events(2..<300, rule: "FREQ=WEEKLY;COUNT=4"), into: calendar, lookup: .nothingStored)
+            #expect(preparer.prepareImport(workdays, into: calendar).failedOnLock)
+            let ready = preparer.prepareImport(plain, into: calendar)
+            #expect(!ready.failedOnLock)
+            #expect(try store.importItems(ready, lookup: .nothingStored).added == 1)
+            #expect(try store.importItems(workdays, into: calendar, lookup: .nothingStored).added == 1)
+        }
+        #expect(try store.items(of: calendar).events.count == 300)
+        #expect(try preparer.items(of: calendar).events.filter { $0.event.recurrenceRule?.workdayRule != nil }.map(\.event.title) == ["Stand-up 0"])
+    }
+
     @Test("a batch prepared elsewhere whose identifiers the store holds is written under new ones, its rows as the batch's own would be")
     func preparedBatchUnderTakenIdentifiers() throws {
         let fixture = try StoreFixture()

@@ -133,6 +133,41 @@ struct ConcurrentImportTests {
     }
 }
 
+extension ConcurrentImportTests {
+    @Test("into a store being built, pieces whose checking must read it (workday rules) are made ready on the store's thread once its writer holds the file, and all are written")
+    func workdayRulesIntoABuiltStore() throws {
+        let fixture = try StoreFixture(zone: "UTC")
+        let path = URL(fileURLWithPath: fixture.path).deletingLastPathComponent().path + "/built.db"
+        let store = try CalendarStore(path: path, machineTimeZone: .utc, building: true)
+        let calendar = try store.defaultCalendarForNewEvents()
+        func events(_ range: Range<Int>) throws -> CalendarItems {
+            var items = CalendarItems()
+            for index in range {
+                let nine = LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 1)!, hour: 9, minute: 0)! // 2026-12-01T09:00
+                items.events.append(CalendarItems.Series(event: Event(
+                    calendarIdentifier: calendar.identifier, title: "Clock in \(index)", notes: String(repeating: "notes ", count: 100),
+                    start: .zoned(nine, zone: "Asia/Shanghai"), end: .zoned(nine, zone: "Asia/Shanghai"),
+                    recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"), externalKey: "clock-in-\(index)@chime.test")))
+            }
+            return items
+        }
+        let writer = ImportWriter(store: store, pieceSize: 50)
+        let source = ImportWriter.Source(plan: 1, calendarLine: 1)
+        try store.importTransaction {
+            // A page cache of a few pages: the writer spills, and holds the file, from its first pieces on.
+            try store.database.execute("PRAGMA cache_size = 4")
+            try writer.concurrently {
+                for first in stride(from: 0, to: 600, by: 50) {
+                    writer.write(try events(first..<first + 50), into: calendar, isNew: false, from: source)
+                }
+            }
+        }
+        #expect(writer.failure == nil, "\(String(describing: writer.failure))")
+        #expect(writer.report(of: source)?.added == 600)
+        #expect(try store.items(of: calendar.identifier).events.count == 600)
+    }
+}
+
 @Suite("a file surveyed while the store is opened")
 struct SurveyedFileTests {
     /// What importing `path` into a new store gives: the plan's faults and

@@ -186,6 +186,10 @@ struct ImportExportTests {
         var info = stat()
         #expect(stat(scratch.path, &info) == 0 && info.st_mode & 0o777 == 0o600, "mode \(String(info.st_mode & 0o777, radix: 8))")
         #expect(scratch.ok("list", "events").text.contains("Planning"))
+        // Built with its rollback journal in memory, the store is WAL once a command has opened it.
+        var asItIs = DatabaseOptions(access: .readOnly)
+        asItIs.journalMode = nil
+        #expect(try Database(path: scratch.path, options: asItIs).journalMode == "wal")
         #expect(scratch.ok("import", file).text.hasSuffix(": 0 added, 0 updated, 1 unchanged"))
 
         let broken = scratch.folder + "/broken.ics"

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SQLiteDatabase
 import TestSupport
@@ -14,6 +15,33 @@ struct FileTests {
             let other = try Database(path: path, options: options)
             #expect(try other.journalMode == "wal", "WAL is a property of the file")
             #expect(try db.scalar("PRAGMA foreign_keys", as: Bool.self) == true)
+        }
+    }
+
+    @Test("a file being made can keep its rollback journal in memory and commit without syncing; the next connection sets WAL again")
+    func builtInMemoryJournal() throws {
+        try withTemporaryDirectory { folder throws in
+            let path = folder + "/built.sqlite"
+            do {
+                let db = try Database(path: path, options: DatabaseOptions(journalMode: .memory, syncsCommits: false))
+                #expect(try db.journalMode == "memory")
+                #expect(try db.scalar("PRAGMA synchronous", as: Int.self) == 0)
+                try db.execute("CREATE TABLE t(x)")
+                try db.transaction { try db.execute("INSERT INTO t VALUES (1)") }
+                // Rolled back from the journal in memory.
+                struct Refused: Error {}
+                #expect(throws: Refused.self) {
+                    try db.transaction {
+                        try db.execute("INSERT INTO t VALUES (2)")
+                        throw Refused()
+                    }
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: path + "-journal") && !FileManager.default.fileExists(atPath: path + "-wal"))
+            let next = try Database(path: path)
+            #expect(try next.journalMode == "wal")
+            #expect(try next.scalar("PRAGMA synchronous", as: Int.self) == 2)
+            #expect(try next.query("SELECT x FROM t").map { try $0.value(0) as Int } == [1])
         }
     }
 
