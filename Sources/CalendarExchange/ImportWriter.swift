@@ -2,6 +2,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import Glibc
+import SystemCalls
 
 /// What lets `CalendarImport.plan` write a large file while it reads it,
 /// so that its items are never all held at once: each piece of
@@ -110,6 +111,10 @@ public final class ImportWriter: @unchecked Sendable {
                 task.run()
                 self.preparer = nil
                 handoff.postDone()
+                // A store being built is synced once written (see `CalendarStore.init`'s `building`). Its reading
+                // done while the store's thread writes the last piece and commits, this thread starts that write-back:
+                // the sync after the commit then finds most of the file on disk (an fsync of 7–8 ms for a 10,000-event file).
+                if building { try? DiskSync.sync(path: path) }
             }
             // As the main thread's: the reader and the mapping recurse with a component's depth.
             thread.stackSize = 8 << 20
