@@ -46,11 +46,11 @@ final class ImportHandoff<Piece: Sendable>: Sendable {
 
     /// Reading side: lets the pieces written since go, here.
     private func letWrittenGo() {
-        let pieces = written.withLock { pieces in
+        // Taken out under the lock, let go after it: the store's thread need not wait for the freeing.
+        _ = written.withLock { pieces in
             defer { pieces = [] }
             return pieces
         }
-        _ = consume pieces
     }
 
     /// Reading side: whether the store's thread has nothing to do and

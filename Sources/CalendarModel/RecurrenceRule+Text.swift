@@ -35,25 +35,19 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         case nil: break
         }
         if interval != 1 { part("INTERVAL", String(interval)) }
-        func list(_ name: String, _ values: [Int]) {
+        func list(_ name: String, _ values: [some CustomStringConvertible]) {
             guard !values.isEmpty else { return }
             text += ";"
             text += name
             for (index, value) in values.enumerated() {
                 text += index == 0 ? "=" : ","
-                text += String(value)
+                text += value.description
             }
         }
         list("BYSECOND", seconds)
         list("BYMINUTE", minutes)
         list("BYHOUR", hours)
-        if !daysOfTheWeek.isEmpty {
-            text += ";BYDAY"
-            for (index, day) in daysOfTheWeek.enumerated() {
-                text += index == 0 ? "=" : ","
-                text += day.description
-            }
-        }
+        list("BYDAY", daysOfTheWeek)
         list("BYMONTHDAY", daysOfTheMonth)
         list("BYYEARDAY", daysOfTheYear)
         list("BYWEEKNO", weeksOfTheYear)

@@ -68,13 +68,13 @@ public final class CalendarStore {
     ///
     /// `building`: a store made at a path nothing else knows yet, that its
     /// maker throws away when anything fails and puts in place only once
-    /// whole and closed, after `syncFile(at:)` (as `chime import` makes a
-    /// first store). It is written with its rollback journal in memory and
+    /// whole and closed, after syncing the file (SystemCalls' `DiskSync`;
+    /// as `chime import` makes a first store). It is written with its rollback journal in memory and
     /// commits that do not wait for the disk: no page goes through a WAL and
     /// is copied again at a checkpoint, and SQLite does not rewrite the
     /// checksums of every WAL frame after the first one a large transaction
     /// overwrote. A 10,000-event `chime import` into a new store went from
-    /// a median of 193 to 156 ms. Its next opening makes it WAL like any
+    /// a median of 191 to 173 ms, the final sync included. Its next opening makes it WAL like any
     /// store. While a transaction that spilled pages is open, another
     /// connection cannot read it at all.
     public init(path: String, readOnly: Bool = false, creating: Bool = true, machineTimeZone: TimeZoneRules = .current(),
