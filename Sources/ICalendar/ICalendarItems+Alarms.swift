@@ -35,7 +35,7 @@ extension ICalendarItems.Mapper {
             // The names (with their parameters) the alarm maps; from a shared
             // dictionary, which an ordinary alarm never changes, rather than
             // one built for each of them (2% of a 10,000-event import).
-            var consumed: [String: Set<String>]
+            var consumed: ICalendarItems.ConsumedProperties
             var trigger: Alarm.Trigger
             var keptComponents = component.components
             let proximity = component["X-APPLE-PROXIMITY"] ?? component["PROXIMITY"]
@@ -168,9 +168,17 @@ extension ICalendarItems {
     static let chimeAlarmProperties = ["X-CHIME-MISSED-WINDOW", "X-CHIME-DWELL", "X-CHIME-FIRST-FIX"]
 
     /// The names (with their parameters) every alarm maps: Chime's own properties.
-    static let consumedByEveryAlarm = Dictionary(uniqueKeysWithValues: chimeAlarmProperties.map { ($0, Set<String>()) })
+    static let consumedByEveryAlarm: ConsumedProperties = {
+        var consumed: ConsumedProperties = [:]
+        for name in chimeAlarmProperties { consumed[name] = [] }
+        return consumed
+    }()
     /// What an alarm at a time maps: those, and its TRIGGER with VALUE and RELATED.
-    static let consumedByTimedAlarm = consumedByEveryAlarm.merging(["TRIGGER": ["VALUE", "RELATED"]]) { $1 }
+    static let consumedByTimedAlarm: ConsumedProperties = {
+        var consumed = consumedByEveryAlarm
+        consumed["TRIGGER"] = ["VALUE", "RELATED"]
+        return consumed
+    }()
 
     /// What a VALARM's Chime properties say, and a warning for each that
     /// does not read (that field keeps its default).

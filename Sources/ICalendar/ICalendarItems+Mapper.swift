@@ -42,6 +42,8 @@ extension ICalendarItems {
         /// The instant a time names; dates and floating times read as UTC
         /// (only differences between times of one kind are taken from them).
         static func instant(_ time: ItemTime) -> Int64 {
+            // UTC, which every DTSTAMP is in, without the zone cache's lock and look-up.
+            if case .zoned(let local, "UTC", _) = time { return local.localSeconds }
             guard case .zoned(let local, let zone, let fold) = time, let rules = try? TimeZoneRules.named(zone) else {
                 return time.wallClock.localSeconds
             }
@@ -83,17 +85,13 @@ extension ICalendarItems {
             return dates
         }
 
-        static var timeParameters: Set<String> { ICalendarItems.timeParameters }
+        static var timeParameters: [String] { ICalendarItems.timeParameters }
 
         /// Splits properties into the consumed (by name) and the kept; a
         /// consumed one with other parameters is kept whole as well, so
         /// export puts those parameters back.
-        static func unmodelled(_ component: ICalendarComponent, consumed: [String: Set<String>], keptComponents: [ICalendarComponent]) -> String {
-            var kept: [ICalendarProperty] = []
-            for property in component.properties {
-                guard let parameters = consumed[property.name] else { kept.append(property); continue }
-                if property.parameters.contains(where: { !parameters.contains($0.name) }) { kept.append(property) }
-            }
+        static func unmodelled(_ component: ICalendarComponent, consumed: ConsumedProperties, keptComponents: [ICalendarComponent]) -> String {
+            let kept = component.properties.filter { !consumed.consumesWhole($0) }
             return ICalendarComponent.unmodelledText(properties: kept, components: keptComponents)
         }
 
@@ -188,7 +186,7 @@ extension ICalendarItems {
                 }
                 priority = value
             }
-            var consumed: [String: Set<String>] = [
+            var consumed: ConsumedProperties = [
                 "DTSTART": Self.timeParameters, "DUE": Self.timeParameters, "COMPLETED": Self.timeParameters, "SUMMARY": [],
                 "DESCRIPTION": [], "PRIORITY": [], "RRULE": [], "SEQUENCE": [], "LAST-MODIFIED": [], "DTSTAMP": [],
             ]
@@ -278,13 +276,13 @@ extension ICalendarItems {
         var list: [Problem] = []
     }
 
-    static let timeParameters: Set<String> = ["VALUE", "TZID"]
+    static let timeParameters = ["VALUE", "TZID"]
 
     /// The properties (with the parameters of each) a VEVENT's mapping
     /// consumes, by whether it keeps the UID (1) and the RECURRENCE-ID (2):
     /// made once, not for every component.
-    static let eventConsumed: [[String: Set<String>]] = (0..<4).map { variant in
-        var consumed: [String: Set<String>] = [
+    static let eventConsumed: [ConsumedProperties] = (0..<4).map { variant in
+        var consumed: ConsumedProperties = [
             "DTSTART": timeParameters, "DTEND": timeParameters, "DURATION": [], "SUMMARY": [], "DESCRIPTION": [],
             "LOCATION": [], "URL": ["VALUE"], "RRULE": [], "EXDATE": timeParameters, "RDATE": timeParameters,
             "SEQUENCE": [], "LAST-MODIFIED": [], "DTSTAMP": [], "GEO": [],
@@ -302,6 +300,9 @@ extension StringProtocol {
     /// category Zs, and U+200B as CoreFoundation counts it), on the scalars rather than through
     /// NSString, which took a twentieth of an import (chime-bench ical).
     var trimmedSpaces: String {
+        // Most values have no space at either end: found on the bytes, without decoding scalars.
+        let text = String(self)
+        if let first = text.utf8.first, let last = text.utf8.last, first > 0x20, first < 0x80, last > 0x20, last < 0x80 { return text }
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isASCII ? scalar == " " || scalar == "\t" : scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
         }

@@ -38,15 +38,41 @@ extension ICalendarComponent {
     /// Properties and components as unfolded content lines, each ending in
     /// CR LF: the form of `ICalendarOrigin.unmodelled` and `Alarm.unmodelled`.
     public static func unmodelledText(properties: [ICalendarProperty], components: [ICalendarComponent]) -> String {
-        var text = ""
-        for property in properties { text += property.contentLine + "\r\n" }
-        for component in components { text += component.unfoldedText }
-        return text
+        guard !properties.isEmpty || !components.isEmpty else { return "" }
+        // Into one buffer, made a String once: a String for each line and
+        // each `+` cost an import about 6,700 instructions an alarm.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        appendUnmodelled(properties: properties, components: components, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The component as unfolded content lines, BEGIN to END, each ending in CR LF.
     public var unfoldedText: String {
-        "BEGIN:\(name)\r\n" + Self.unmodelledText(properties: properties, components: components) + "END:\(name)\r\n"
+        var bytes: [UInt8] = []
+        appendUnfolded(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func appendUnmodelled(properties: [ICalendarProperty], components: [ICalendarComponent], to bytes: inout [UInt8]) {
+        for property in properties {
+            _ = ICalendarContentLine.append(property, to: &bytes)
+            bytes.append(ICalendarContentLine.carriageReturn)
+            bytes.append(ICalendarContentLine.lineFeed)
+        }
+        for component in components { component.appendUnfolded(to: &bytes) }
+    }
+
+    func appendUnfolded(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: "BEGIN:".utf8)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(ICalendarContentLine.carriageReturn)
+        bytes.append(ICalendarContentLine.lineFeed)
+        Self.appendUnmodelled(properties: properties, components: components, to: &bytes)
+        bytes.append(contentsOf: "END:".utf8)
+        bytes.append(contentsOf: name.utf8)
+        bytes.append(ICalendarContentLine.carriageReturn)
+        bytes.append(ICalendarContentLine.lineFeed)
     }
 
     /// The deepest nesting `readUnmodelled` follows.
@@ -199,6 +225,8 @@ enum ICalendarContentLine {
     /// U+FFFD and are noted in `repairs`.
     static func text(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, repairs: inout Repairs) -> String {
         let slice = UnsafeBufferPointer(rebasing: bytes[range])
+        // Printable ASCII, as nearly every value is, needs neither check of what follows: one pass finds it.
+        if slice.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return String(decoding: slice, as: UTF8.self) }
         guard slice.contains(where: isControl) else { return utf8Text(slice, repairs: &repairs) }
         repairs.insert(.controlCharacters)
         var mended: [UInt8] = []
