@@ -58,6 +58,14 @@ extension ICalendarReader {
             /// Whether a following line that cannot start a content line is
             /// taken as its continuation: it is a property inside a component.
             var joinable: Bool
+            /// The length of the name its first physical line starts with, a
+            /// `;` or `:` after it (`ICalendarContentLine.nameLength`); 0 when
+            /// that line holds no whole name, which unfolding may yet make.
+            /// Found once a line, with what the name says, rather than by
+            /// each step that asks (a tenth of the reading of a large file).
+            var nameLength: Int
+            var isBegin: Bool
+            var isEnd: Bool
         }
 
         mutating func run() throws(ICalendarReadError) -> Reading {
@@ -97,12 +105,15 @@ extension ICalendarReader {
                         try extend(&held, start + 1, contentEnd)
                         pending = held
                     } else {
-                        pending = try begin(start + 1, contentEnd, line: physical)
+                        pending = try begin(start + 1, contentEnd, line: physical,
+                                            nameLength: ICalendarContentLine.nameLength(UnsafeBufferPointer(rebasing: input[(start + 1)..<contentEnd])))
                     }
                     continue
                 }
+                let nameLength = ICalendarContentLine.nameLength(UnsafeBufferPointer(rebasing: input[start..<contentEnd]))
                 if var held = pending {
-                    if held.joinable, !startsContentLine(at: start) {
+                    // A whole name on the line starts a content line; only one without needs the search across folds.
+                    if held.joinable, nameLength == 0, !startsContentLine(at: start) {
                         try extend(&held, start, contentEnd)
                         pending = held
                         warn(Warning(line: physical, kind: .badFolding,
@@ -111,7 +122,7 @@ extension ICalendarReader {
                     }
                     try take(held)
                 }
-                pending = try begin(start, contentEnd, line: physical)
+                pending = try begin(start, contentEnd, line: physical, nameLength: nameLength)
             }
             if let held = pending { try take(held) }
             closeAll(lastLine: physical)
@@ -123,13 +134,14 @@ extension ICalendarReader {
 
         // MARK: logical lines
 
-        func begin(_ start: Int, _ end: Int, line: Int) throws(ICalendarReadError) -> Pending {
+        /// A logical line that starts at `start`; `nameLength` is `ICalendarContentLine.nameLength` of its first physical line.
+        func begin(_ start: Int, _ end: Int, line: Int, nameLength: Int) throws(ICalendarReadError) -> Pending {
             guard end - start <= limits.lineLength else { throw lineTooLong(line) }
             let span = UnsafeBufferPointer(rebasing: input[start..<end])
-            let nameLength = ICalendarContentLine.nameLength(span)
-            let joinable = !stack.isEmpty && nameLength > 0
-                && !ICalendarContentLine.nameIs(span, length: nameLength, "BEGIN") && !ICalendarContentLine.nameIs(span, length: nameLength, "END")
-            return Pending(start: start, end: end, line: line, joinable: joinable)
+            let isBegin = nameLength > 0 && ICalendarContentLine.nameIs(span, length: nameLength, "BEGIN")
+            let isEnd = nameLength > 0 && !isBegin && ICalendarContentLine.nameIs(span, length: nameLength, "END")
+            let joinable = !stack.isEmpty && nameLength > 0 && !isBegin && !isEnd
+            return Pending(start: start, end: end, line: line, joinable: joinable, nameLength: nameLength, isBegin: isBegin, isEnd: isEnd)
         }
 
         mutating func extend(_ pending: inout Pending, _ start: Int, _ end: Int) throws(ICalendarReadError) {
@@ -178,7 +190,7 @@ extension ICalendarReader {
 
         mutating func take(_ pending: Pending) throws(ICalendarReadError) {
             guard pending.isJoined else {
-                try take(UnsafeBufferPointer(rebasing: input[pending.start..<pending.end]), line: pending.line)
+                try take(UnsafeBufferPointer(rebasing: input[pending.start..<pending.end]), line: pending.line, known: pending)
                 return
             }
             // Moved out while read: take(_:line:) changes self.
@@ -189,21 +201,23 @@ extension ICalendarReader {
                 swap(&bytes, &joined)
             }
             let result = bytes.withUnsafeBufferPointer { line in
-                Result { () throws(ICalendarReadError) in try take(line, line: pending.line) }
+                // Folds after a whole name leave it as it was; one with none may have made one.
+                Result { () throws(ICalendarReadError) in try take(line, line: pending.line, known: pending.nameLength > 0 ? pending : nil) }
             }
             try result.get()
         }
 
         // MARK: the component tree
 
-        mutating func take(_ line: UnsafeBufferPointer<UInt8>, line number: Int) throws(ICalendarReadError) {
-            let nameLength = ICalendarContentLine.nameLength(line)
+        /// One logical line; `known`, when given, has its name's length and kind already.
+        mutating func take(_ line: UnsafeBufferPointer<UInt8>, line number: Int, known: Pending?) throws(ICalendarReadError) {
+            let nameLength = known?.nameLength ?? ICalendarContentLine.nameLength(line)
             guard nameLength > 0 else {
                 fault(number, "is not a content line (NAME:value): '\(Self.snippet(line))'")
                 return
             }
-            let isBegin = ICalendarContentLine.nameIs(line, length: nameLength, "BEGIN")
-            let isEnd = !isBegin && ICalendarContentLine.nameIs(line, length: nameLength, "END")
+            let isBegin = known?.isBegin ?? ICalendarContentLine.nameIs(line, length: nameLength, "BEGIN")
+            let isEnd = known?.isEnd ?? (!isBegin && ICalendarContentLine.nameIs(line, length: nameLength, "END"))
             guard isBegin || isEnd || !stack.isEmpty else {
                 warn(Warning(line: number, kind: .outsideComponent,
                                         reason: "the property '\(Self.snippet(line))' is outside any component and is skipped"))
