@@ -228,6 +228,13 @@ extension ICalendarReader {
                 try countProperty(line: number)
                 return
             }
+            // BEGIN:NAME and END:NAME without parameters, one line in eight:
+            // the name read from the bytes, without a property made for it.
+            if isBegin || isEnd, nameLength < line.count, line[nameLength] == ICalendarContentLine.colon,
+               let name = Self.componentName(UnsafeBufferPointer(rebasing: line[(nameLength + 1)...])) {
+                if isBegin { try beginComponent(name, line: number) } else { endComponent(name, line: number) }
+                return
+            }
             var repairs = ICalendarContentLine.Repairs()
             let property: ICalendarProperty
             do {
@@ -292,15 +299,18 @@ extension ICalendarReader {
             // both ends) this cost more than a thousand instructions a line,
             // and one line in twenty is a BEGIN or END.
             var value = value
-            return value.withUTF8 { bytes -> String? in
-                var start = 0, end = bytes.count
-                // Bounded by the value's length.
-                while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
-                while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
-                guard start < end, bytes[start..<end].allSatisfy(ICalendarContentLine.isNameByte) else { return nil }
-                // Name bytes are ASCII: upper-cased byte by byte, not by Unicode's mapping.
-                return ICalendarContentLine.upperCaseName(bytes, start..<end)
-            }
+            return value.withUTF8 { componentName($0) }
+        }
+
+        /// The component name the bytes of a BEGIN or END line's value give, in upper case; nil when they are not a name.
+        static func componentName(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+            var start = 0, end = bytes.count
+            // Bounded by the value's length.
+            while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+            while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+            guard start < end, bytes[start..<end].allSatisfy(ICalendarContentLine.isNameByte) else { return nil }
+            // Name bytes are ASCII: upper-cased byte by byte, not by Unicode's mapping.
+            return ICalendarContentLine.upperCaseName(bytes, start..<end)
         }
 
         mutating func beginComponent(_ property: ICalendarProperty, line: Int) throws(ICalendarReadError) {
@@ -308,6 +318,10 @@ extension ICalendarReader {
                 fault(line, "BEGIN:\(property.value) does not name a component")
                 return
             }
+            try beginComponent(name, line: line)
+        }
+
+        mutating func beginComponent(_ name: String, line: Int) throws(ICalendarReadError) {
             guard stack.count < limits.depth else {
                 throw ICalendarReadError(kind: .nestedTooDeep, line: line, reason: "BEGIN:\(name) nests components deeper than \(limits.depth)")
             }
@@ -329,6 +343,10 @@ extension ICalendarReader {
                 fault(line, "END:\(property.value) does not name a component")
                 return
             }
+            endComponent(name, line: line)
+        }
+
+        mutating func endComponent(_ name: String, line: Int) {
             guard !stack.isEmpty else {
                 problems.append(Problem(line: line, component: name, componentLine: line, uid: nil,
                                         reason: "END:\(name) without a BEGIN:\(name)", dropped: false))
