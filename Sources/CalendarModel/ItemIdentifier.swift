@@ -75,14 +75,32 @@ public struct ItemIdentifier: Hashable, Comparable, Sendable, CustomStringConver
 
     /// The first `count` digits (at most 32).
     private func digits(_ count: Int) -> String {
+        // Each word by itself, a digit by arithmetic: through a table looked
+        // up by word and position for each digit, the 32 took about 870
+        // instructions, and an import makes one for each row it writes.
         String(unsafeUninitializedCapacity: count) { buffer in
-            let hex: StaticString = "0123456789abcdef"
-            for index in 0..<count {
-                let word = index < 16 ? high : low
-                let nibble = Int(word >> UInt64(60 - 4 * (index % 16)) & 0xF)
-                buffer[index] = hex.utf8Start[nibble]
-            }
+            Self.writeDigits(of: high, count: min(count, 16), into: buffer, at: 0)
+            if count > 16 { Self.writeDigits(of: low, count: count - 16, into: buffer, at: 16) }
             return count
+        }
+    }
+
+    /// Writes the 32 digits (`rawValue`'s) into `buffer` from `start`: for
+    /// a text of many identifiers made without a String for each.
+    public func writeDigits(into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        precondition(start >= 0 && start + 32 <= buffer.count, "ItemIdentifier.writeDigits: no room for 32 digits")
+        Self.writeDigits(of: high, count: 16, into: buffer, at: start)
+        Self.writeDigits(of: low, count: 16, into: buffer, at: start + 16)
+    }
+
+    /// The first `count` of a word's sixteen digits, into `buffer` from `start`.
+    @inline(__always)
+    private static func writeDigits(of word: UInt64, count: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        var rest = word
+        for index in start..<start + count {
+            let nibble = UInt8(truncatingIfNeeded: rest >> 60)
+            buffer[index] = nibble < 10 ? nibble &+ 48 : nibble &+ 87
+            rest <<= 4
         }
     }
 

@@ -105,7 +105,7 @@ extension CalendarStore {
     /// row (the log is read as a set, so order within a commit does not matter).
     static func logItemChanges(_ identifiers: [ItemIdentifier], _ db: Database) throws {
         guard !identifiers.isEmpty else { return }
-        try db.execute("INSERT INTO item_changes (item_id) SELECT value FROM json_each(?)", [jsonArray(identifiers.map(\.rawValue))])
+        try db.execute("INSERT INTO item_changes (item_id) SELECT value FROM json_each(?)", [jsonArray(identifiers)])
     }
 
     static func pruneItemChanges(_ db: Database) throws {
@@ -195,7 +195,7 @@ extension CalendarStore {
     public func alarmedItems(_ identifiers: some Collection<ItemIdentifier>) throws(StoreError) -> [AlarmedItem] {
         guard !identifiers.isEmpty else { return [] }
         return try StoreError.wrap {
-            let list = Self.jsonArray(identifiers.map(\.rawValue))
+            let list = Self.jsonArray(identifiers)
             let detached = try detachedStarts(of: list)
             var items: [AlarmedItem] = []
             try forEachItem(where: "id IN (SELECT value FROM json_each(?)) AND has_alarms = 1 AND (type = 'event' OR completed = 0)",
@@ -288,7 +288,7 @@ extension CalendarStore {
         return try StoreError.wrap {
             var placed: [ItemIdentifier: (calendar: ItemIdentifier, uid: String)] = [:]
             try database.forEachRow("SELECT id, calendar_id, external_key FROM items WHERE id IN (SELECT value FROM json_each(?))",
-                                    [Self.jsonArray(items.map(\.rawValue))]) { row in
+                                    [Self.jsonArray(items)]) { row in
                 let id: String = try row.value(0), calendar: String = try row.value(1), key: String? = try row.value(2)
                 if let identifier = ItemIdentifier(id), let calendar = ItemIdentifier(calendar) {
                     placed[identifier] = (calendar, key ?? identifier.uid)

@@ -46,7 +46,7 @@ extension CalendarStore {
         var items = try StoreError.wrap {
             let owners = try database.query("""
                 SELECT DISTINCT coalesce(items.series_id, items.id) FROM json_each(?) AS wanted JOIN items ON items.id = wanted.value
-                """, [Self.jsonArray(identifiers.map(\.rawValue))]).compactMap { row -> String? in try row.value(0) }
+                """, [Self.jsonArray(identifiers)]).compactMap { row -> String? in try row.value(0) }
             return try storedItems(where: "id IN (SELECT value FROM json_each(?))", [Self.jsonArray(owners)])
         }
         // Stable: within a calendar the rows keep their stored order.

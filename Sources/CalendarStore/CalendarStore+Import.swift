@@ -180,11 +180,13 @@ extension CalendarStore {
             }
         }
 
-        /// Its rows' identifiers: a series' own, then its detached occurrences'.
-        var rowIdentifiers: [ItemIdentifier] {
+        /// Appends its rows' identifiers: a series' own, then its detached occurrences'.
+        func appendRowIdentifiers(to identifiers: inout [ItemIdentifier]) {
             switch self {
-            case .event(let series): [series.event.identifier] + series.detached.map(\.identifier)
-            case .reminder(let reminder): [reminder.identifier]
+            case .event(let series):
+                identifiers.append(series.event.identifier)
+                for occurrence in series.detached { identifiers.append(occurrence.identifier) }
+            case .reminder(let reminder): identifiers.append(reminder.identifier)
             }
         }
 
@@ -237,7 +239,7 @@ extension CalendarStore {
             guard asSubscriptionRefresh, case .subscribed = calendar.kind else { throw StoreError.readOnlyCalendar(title: calendar.title) }
         }
         let (batch, duplicates) = try prepare()
-        let taken = try takenIdentifiers(among: batch.lazy.map(\.item))
+        let taken = try takenIdentifiers(among: batch)
         let contents: CalendarItems
         switch lookup {
         case .nothingStored: contents = CalendarItems()
@@ -736,13 +738,17 @@ extension CalendarStore {
     /// for the batch rather than one a row. In an import begun on a store
     /// without items, those it wrote since (`ImportState.written`): the query was
     /// a tenth of what the store's thread did for a 10,000-event import.
-    private func takenIdentifiers(among batch: some Collection<Incoming>) throws -> Set<ItemIdentifier> {
-        let identifiers = batch.flatMap(\.rowIdentifiers)
+    private func takenIdentifiers(among batch: [PreparedItem]) throws -> Set<ItemIdentifier> {
+        // Through the items in place: a map over the batch copied each
+        // item out, and an array for each (a third of this function's cost).
+        var identifiers: [ItemIdentifier] = []
+        identifiers.reserveCapacity(batch.count)
+        for index in batch.indices { batch[index].item.appendRowIdentifiers(to: &identifiers) }
         if let written = importState?.written { return Set(identifiers.filter(written.contains)) }
         guard !identifiers.isEmpty else { return [] }
         var taken: Set<ItemIdentifier> = []
         try database.forEachRow("SELECT id FROM items WHERE id IN (SELECT value FROM json_each(?))",
-                                [Self.jsonArray(identifiers.map(\.rawValue))]) { row in
+                                [Self.jsonArray(identifiers)]) { row in
             if let identifier = ItemIdentifier(try row.value(0) as String) { taken.insert(identifier) }
             return true
         }

@@ -276,7 +276,7 @@ extension CalendarStore {
             SELECT \(Self.qualifiedAlarmColumns.joined(separator: ", ")), alarms.position
             FROM json_each(?) AS wanted JOIN alarms ON alarms.item_id = wanted.value
             """) { alarm in
-            try alarm.bind([.text(Self.jsonArray(items.map(\.rawValue)))], from: 1)
+            try alarm.bind([.text(Self.jsonArray(items))], from: 1)
             while try alarm.advance() {
                 // Joined to the identifiers asked for, so always one of them.
                 guard let item = alarm.identifier(0) else { continue }

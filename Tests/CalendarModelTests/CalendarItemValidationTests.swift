@@ -72,6 +72,7 @@ struct CalendarItemValidationTests {
         let mixed = try #require(ItemIdentifier("0123456789abcdeffedcba9876543210"))
         #expect(mixed.high == 0x0123_4567_89ab_cdef && mixed.low == 0xfedc_ba98_7654_3210)
         #expect(mixed.short == "01234567")
+        #expect(mixed.rawValue == "0123456789abcdeffedcba9876543210")
     }
 
     @Test("identifiers sort as their text does")

@@ -66,6 +66,39 @@ struct ImportStoreTests {
         #expect(try store.items(of: calendar) == before)
     }
 
+    @Test("UIDs with quotes, backslashes and control characters are looked up again: a second import of them finds them unchanged")
+    func reimportOfUIDsThatNeedEscaping() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        let keys = ["a\"b@example.org", "back\\slash@example.org", "tab\tand\u{1}control@example.org"]
+        func batch() throws -> CalendarItems {
+            try CalendarItems(events: keys.map { key in
+                Event(calendarIdentifier: calendar, title: key, start: try StoreFixture.zoned("2026-12-01T09:00:00"),
+                      end: try StoreFixture.zoned("2026-12-01T09:15:00"), externalKey: key, origin: ICalendarOrigin(sequence: 0))
+            })
+        }
+        #expect(try store.importItems(try batch(), into: calendar).added == 3)
+        let report = try store.importItems(try batch(), into: calendar)
+        #expect(report.unchanged == 3 && !report.changedStore)
+        #expect(Set(try store.items(of: calendar).events.map(\.event.externalKey)) == Set(keys))
+    }
+
+    @Test("a JSON array for json_each reads back as the texts and identifiers it was made of, whatever bytes they hold")
+    func jsonArraysReadBack() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        // U+0000 aside, which SQLite's JSON text ends at (and the reader never lets into a value: it becomes U+FFFD).
+        let texts = ["", "plain", "quote \" in", "back \\ slash", "\u{1}\n\r\t\u{1F}", "\u{7F}é周会🎉", "\\\"", "[\"]"]
+        let read: [String] = try store.database.query("SELECT value FROM json_each(?) ORDER BY key", [CalendarStore.jsonArray(texts)]).map { try $0.value(0) }
+        #expect(read == texts)
+        let identifiers = (0..<5).map { _ in ItemIdentifier.random() } + [ItemIdentifier(high: 0, low: .max)]
+        let listed: [String] = try store.database.query("SELECT value FROM json_each(?) ORDER BY key", [CalendarStore.jsonArray(identifiers)])
+            .map { try $0.value(0) }
+        #expect(listed == identifiers.map(\.rawValue))
+        #expect(CalendarStore.jsonArray([ItemIdentifier]()) == "[]" && CalendarStore.jsonArray([String]()) == "[]")
+    }
+
     @Test("a higher SEQUENCE replaces the item under its identifier, alarms and detached occurrences keeping theirs; a lower one is ignored")
     func sequenceDecides() throws {
         let fixture = try StoreFixture()
