@@ -188,9 +188,8 @@ extension CalendarStore {
         func insert(_ sql: String) throws -> Bool {
             try db.withStatement(sql) { insert in
                 try insert.bind(identifier, at: 1)
-                try insert.bind(values, from: 2)
                 try insert.bind([now, now], from: values.count + 2)
-                try insert.execute()
+                try insert.withBound(values, from: 2) { try insert.execute() }
                 return db.changes > 0
             }
         }
@@ -211,8 +210,7 @@ extension CalendarStore {
         guard !row.alarms.isEmpty else { return isNew }
         try db.withStatement(Self.alarmInsert) { insert in
             for values in row.alarms {
-                try insert.bind(values, from: 1)
-                try insert.execute()
+                try insert.withBound(values, from: 1) { try insert.execute() }
             }
         }
         return isNew

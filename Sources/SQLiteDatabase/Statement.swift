@@ -29,6 +29,11 @@ public final class Statement {
     var lastUse: UInt64 = 0
     /// How many arguments the last `bind` call set, for error messages.
     private var boundArgumentCount: Int?
+    /// Whether a parameter may hold a value since bindings were last
+    /// cleared: `recycle` clears them only then (an import's rows are
+    /// cleared by `withBound` already, and clearing again cost a fortieth
+    /// of its writing thread).
+    private var mayHoldBindings = false
     /// Parameter names (with their prefix, and without it) to indexes, read
     /// once: a cached statement is bound by name again and again.
     private lazy var parameterIndexes: [String: Int32] = {
@@ -110,7 +115,7 @@ public final class Statement {
                                 message: "the statement has \(expected) parameter\(expected == 1 ? "" : "s"), \(arguments.count) argument\(arguments.count == 1 ? " was" : "s were") given",
                                 sql: sql, argumentCount: arguments.count)
         }
-        sqlite3_clear_bindings(handle)
+        clearBindingsNow()
         boundArgumentCount = arguments.count
         for (offset, argument) in arguments.enumerated() {
             try bindValue(argument?.databaseValue ?? .null, at: Int32(offset + 1))
@@ -123,7 +128,7 @@ public final class Statement {
     /// throws a `DatabaseError` with code `.range`.
     public func bind(named arguments: [String: (any DatabaseValueConvertible)?]) throws {
         checkAccess()
-        sqlite3_clear_bindings(handle)
+        clearBindingsNow()
         boundArgumentCount = arguments.count
         var bound = Set<Int32>(minimumCapacity: arguments.count)
         for (name, argument) in arguments {
@@ -169,6 +174,54 @@ public final class Statement {
         }
     }
 
+    /// Binds `values` to consecutive parameters from `index` (from 1), as
+    /// `bind(_:from:)` does, and runs `body` (which steps the statement)
+    /// while they are bound; after it, every parameter is NULL again.
+    ///
+    /// Texts are bound in place, not copied: each one's bytes are held
+    /// (`withUTF8`, one closure inside the other) until `body` returns, and
+    /// SQLite is told they stay (SQLITE_STATIC). Copying each bound text and
+    /// freeing it again was a seventh of what an import's writing thread
+    /// did besides SQLite's own work. No pointer outlives the call: the
+    /// parameters are set to NULL before it returns or throws.
+    public func withBound<T>(_ values: [DatabaseValue], from index: Int, _ body: () throws -> T) throws -> T {
+        checkAccess()
+        let count = Int(sqlite3_bind_parameter_count(handle))
+        guard index >= 1, index + values.count - 1 <= count else {
+            throw DatabaseError(extendedResultCode: .range,
+                                message: "parameters \(index)...\(index + values.count - 1) out of range 1...\(count)", sql: sql)
+        }
+        boundArgumentCount = count
+        // One call for all: NULL bound parameter by parameter cost more than the copies saved.
+        defer { clearBindingsNow() }
+        // Bounded by the values: each level binds at least one and goes on from the next.
+        func bind(from offset: Int) throws -> T {
+            var next = offset
+            while next < values.count {
+                let parameter = Int32(index + next)
+                // An empty text as `bindValue` binds it: its buffer may have no address, and a null pointer would bind NULL.
+                guard case .text(var text) = values[next], !text.isEmpty else {
+                    try bindValue(values[next], at: parameter)
+                    next += 1
+                    continue
+                }
+                let following = next + 1
+                mayHoldBindings = true
+                return try text.withUTF8 { bytes in
+                    let code = bytes.withMemoryRebound(to: CChar.self) { characters in
+                        sqlite3_bind_text64(handle, parameter, characters.baseAddress, sqlite3_uint64(characters.count), nil, UInt8(SQLITE_UTF8))
+                    }
+                    guard code == SQLITE_OK else {
+                        throw DatabaseError.last(on: database.handle, code: code, sql: sql, argumentCount: boundArgumentCount)
+                    }
+                    return try bind(from: following)
+                }
+            }
+            return try body()
+        }
+        return try bind(from: 0)
+    }
+
     /// Binds one parameter by its name (with or without prefix). Other bindings stay.
     public func bind(_ value: (any DatabaseValueConvertible)?, named name: String) throws {
         checkAccess()
@@ -178,7 +231,7 @@ public final class Statement {
     /// Sets every parameter back to NULL.
     public func clearBindings() {
         checkAccess()
-        sqlite3_clear_bindings(handle)
+        clearBindingsNow()
         boundArgumentCount = nil
     }
 
@@ -192,7 +245,13 @@ public final class Statement {
         throw DatabaseError(extendedResultCode: .range, message: "no parameter named \(name)", sql: sql)
     }
 
+    private func clearBindingsNow() {
+        sqlite3_clear_bindings(handle)
+        mayHoldBindings = false
+    }
+
     private func bindValue(_ value: DatabaseValue, at index: Int32) throws {
+        mayHoldBindings = true
         let code: Int32
         switch value {
         case .null:
@@ -363,7 +422,7 @@ public final class Statement {
     /// Back to the cache: rewound, bindings cleared, free for the next user.
     func recycle() {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        if mayHoldBindings { clearBindingsNow() }
         boundArgumentCount = nil
         columns = nil
         isInUse = false

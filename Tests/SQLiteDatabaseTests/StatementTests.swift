@@ -55,6 +55,36 @@ struct StatementTests {
         }
     }
 
+    @Test("texts bound in place read back byte for byte, and after the call, or a failed step, every parameter is NULL again")
+    func boundInPlace() throws {
+        try withItems { db throws in
+            // Empty, short enough to be held inline, long, non-ASCII, with a NUL inside.
+            let titles = ["", "short", String(repeating: "long text ", count: 50), "周会 (weekly sync) 🎉", "nul\u{0}inside"]
+            try db.withStatement("INSERT INTO items(key, title) VALUES (?, ?)") { insert throws in
+                for (index, title) in titles.enumerated() {
+                    try insert.withBound([.text("k\(index)"), .text(title)], from: 1) { try insert.execute() }
+                }
+                // Stepped again without binding: both parameters are NULL (UNIQUE admits NULL keys).
+                try insert.execute()
+                let before: Int = try db.scalar("SELECT count(*) FROM items WHERE key IS NULL AND title IS NULL") ?? -1
+                #expect(before == 1)
+                // A step that fails (the key is taken) clears them too.
+                #expect(throws: DatabaseError.self) {
+                    try insert.withBound([.text("k1"), .text("again")], from: 1) { try insert.execute() }
+                }
+                try insert.execute()
+            }
+            let read: [String] = try db.query("SELECT title FROM items WHERE key IS NOT NULL ORDER BY id").map { try $0.value(0) }
+            #expect(read == titles)
+            #expect(try db.scalar("SELECT count(*) FROM items WHERE key IS NULL AND title IS NULL", as: Int.self) == 2)
+            #expect(throws: DatabaseError.self) {
+                try db.withStatement("INSERT INTO items(key, title) VALUES (?, ?)") { insert in
+                    try insert.withBound([.text("a"), .text("b"), .text("c")], from: 1) { try insert.execute() }
+                }
+            }
+        }
+    }
+
     @Test("named parameters bind with or without their prefix, and every one must get a value")
     func namedParameters() throws {
         try withItems { db throws in
