@@ -27,8 +27,12 @@ extension ICalendarItems {
         public mutating func add(_ component: ICalendarComponent) {
             guard component.name == "VEVENT" || component.name == "VTODO", let uid = component["UID"] else { return }
             let key = ICalendarText.unescape(uid.value).hashValue
-            counts[key, default: 0] += 1
-            if component["RECURRENCE-ID"] != nil || counts[key]! > 1 { pending.insert(key) }
+            // Counted and read in one look-up.
+            let count = { (count: inout Int) -> Int in
+                count += 1
+                return count
+            }(&counts[key, default: 0])
+            if count > 1 || component["RECURRENCE-ID"] != nil { pending.insert(key) }
         }
 
         /// Whether the item keyed `key` is final once mapped.
