@@ -49,17 +49,21 @@ enum ImportCommand: Command {
         guard !sources.isEmpty else { throw .usage("\(command): name a FILE to import, or - for standard input (see '\(command) --help')") }
         if sources.filter({ $0 == "-" }).count > 1 { throw .usage("\(command): standard input (-) can be read once") }
         let checking = parsed[check]
+        // The first file is surveyed while the files are checked and the
+        // store is opened or made: a file of its own is read by the survey's
+        // thread from the start (standard input, which can be read once,
+        // from the bytes read below). Read here first, the survey of a
+        // 10,000-event file began 3 ms later.
+        var first = checking || sources[0] == "-" ? nil : SurveyedFile(source: sources[0])
         // Read every file before the store is opened: a missing file never
         // creates a store. Only standard input's bytes are kept (it can be
-        // read once), and the first file's, which its survey takes (see
-        // below); a file is read again when planned, so that an import
+        // read once); a file is read again when planned, so that an import
         // never holds a file's bytes beside its tree and items.
         var files: [(source: String, bytes: [UInt8]?)] = []
-        var firstBytes: [UInt8]?
         for source in sources {
             do {
                 let bytes = try CalendarImport.bytes(of: source)
-                if files.isEmpty && !checking { firstBytes = bytes }
+                if files.isEmpty && !checking && first == nil { first = SurveyedFile(source: source, bytes: bytes) }
                 files.append((source, source == "-" ? bytes : nil))
             } catch {
                 throw CommandFailure(message: "\(command): \(error)", status: FileManager.default.fileExists(atPath: source) || source == "-"
@@ -80,9 +84,6 @@ enum ImportCommand: Command {
             return
         }
         let path = StoreOptions.path(parsed, context: context)
-        // The first file is surveyed while the store is opened or made, from the bytes read above.
-        let first = SurveyedFile(source: files[0].source, bytes: firstBytes)
-        firstBytes = nil
         let imported: Imported
         if !FileManager.default.fileExists(atPath: path),
            let made = try importIntoNewStore(files, at: path, parsed: parsed, context: context, first: first) {
