@@ -158,17 +158,22 @@ public final class Statement {
         try bindValue(value?.databaseValue ?? .null, at: Int32(index))
     }
 
+    /// Checks that `count` parameters from `index` (from 1) exist, before they are bound.
+    private func prepareToBind(_ count: Int, from index: Int) throws {
+        checkAccess()
+        let parameters = Int(sqlite3_bind_parameter_count(handle))
+        guard index >= 1, index + count - 1 <= parameters else {
+            throw DatabaseError(extendedResultCode: .range,
+                                message: "parameters \(index)...\(index + count - 1) out of range 1...\(parameters)", sql: sql)
+        }
+        boundArgumentCount = parameters
+    }
+
     /// Binds `values` to consecutive parameters from `index` (from 1) on;
     /// the others keep their bindings. For statements run once per row of a
     /// large batch: the values are not boxed as existentials one by one.
     public func bind(_ values: [DatabaseValue], from index: Int) throws {
-        checkAccess()
-        let count = Int(sqlite3_bind_parameter_count(handle))
-        guard index >= 1, index + values.count - 1 <= count else {
-            throw DatabaseError(extendedResultCode: .range,
-                                message: "parameters \(index)...\(index + values.count - 1) out of range 1...\(count)", sql: sql)
-        }
-        boundArgumentCount = count
+        try prepareToBind(values.count, from: index)
         for offset in values.indices {
             try bindValue(values[offset], at: Int32(index + offset))
         }
@@ -185,13 +190,7 @@ public final class Statement {
     /// did besides SQLite's own work. No pointer outlives the call: the
     /// parameters are set to NULL before it returns or throws.
     public func withBound<T>(_ values: [DatabaseValue], from index: Int, _ body: () throws -> T) throws -> T {
-        checkAccess()
-        let count = Int(sqlite3_bind_parameter_count(handle))
-        guard index >= 1, index + values.count - 1 <= count else {
-            throw DatabaseError(extendedResultCode: .range,
-                                message: "parameters \(index)...\(index + values.count - 1) out of range 1...\(count)", sql: sql)
-        }
-        boundArgumentCount = count
+        try prepareToBind(values.count, from: index)
         // One call for all: NULL bound parameter by parameter cost more than the copies saved.
         defer { clearBindingsNow() }
         // Bounded by the values: each level binds at least one and goes on from the next.
