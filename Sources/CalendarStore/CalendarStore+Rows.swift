@@ -188,7 +188,8 @@ extension CalendarStore {
         func insert(_ sql: String) throws -> Bool {
             try db.withStatement(sql) { insert in
                 try insert.bind(identifier, at: 1)
-                try insert.bind([now, now], from: values.count + 2)
+                try insert.bind(now, at: values.count + 2)
+                try insert.bind(now, at: values.count + 3)
                 try insert.withBound(values, from: 2) { try insert.execute() }
                 return db.changes > 0
             }

@@ -158,6 +158,13 @@ public final class Statement {
         try bindValue(value?.databaseValue ?? .null, at: Int32(index))
     }
 
+    /// Binds one value by its index, from 1, as the boxed form does: for a
+    /// row written many times, without boxing the value as an existential.
+    public func bind(_ value: DatabaseValue, at index: Int) throws {
+        try prepareToBind(1, from: index)
+        try bindValue(value, at: Int32(index))
+    }
+
     /// Checks that `count` parameters from `index` (from 1) exist, before they are bound.
     private func prepareToBind(_ count: Int, from index: Int) throws {
         checkAccess()
