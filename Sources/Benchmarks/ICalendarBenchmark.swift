@@ -105,7 +105,7 @@ public struct ICalendarBenchmark {
             }
             let median = samples.sorted()[samples.count / 2], fastest = samples.min() ?? median
             var beside = peerMilliseconds.map { String(format: "; %.2fx libical's parse", median / max($0, 1e-9)) } ?? ""
-            if let target, peerMilliseconds != nil { beside += String(format: ", target ≤ %.0fx", target) }
+            if let target, peerMilliseconds != nil { beside += Self.targetNote(target, events: events) }
             beside += String(format: "; fastest %.1f ms", fastest)
             if let peerFastest { beside += String(format: ", %.2fx libical's fastest", fastest / max(peerFastest, 1e-9)) }
             report(String(format: "%@ %8.1f ms    (%d events%@)", label, median, handled, beside))
@@ -132,7 +132,7 @@ public struct ICalendarBenchmark {
                        + String(format: " %8.2f MB    above the process's baseline: %.2fx the file%@ "
                                 + "(%.1f MB of it the program's and libraries' file pages read in; peak %.1f MB, %.1f MB of it once read, "
                                 + "mapped and all but the last piece written; baseline %.1f MB; %d events, in a child process)",
-                                above / 1_048_576, above / Double(bytes), warm ? String(format: ", target ≤ %.0fx", Self.importMemoryTarget) : "",
+                                above / 1_048_576, above / Double(bytes), warm ? Self.targetNote(Self.importMemoryTarget, events: events) : "",
                                 Double(memory.fileBackedKilobytes) / 1024, Double(memory.peakKilobytes) / 1024,
                                 Double(memory.plannedPeakKilobytes) / 1024, Double(memory.baselineKilobytes) / 1024, memory.events))
             }
@@ -145,6 +145,15 @@ public struct ICalendarBenchmark {
     static let importMemoryTarget = 3.0
     /// Issue #19: the export of the imported store within libical's parse of the file.
     static let exportTimeTarget = 1.0
+
+    /// The issue's targets are set for its file of 10,000 events; a smaller
+    /// one (`--quick`, CI's run) is dominated by what any import costs
+    /// whatever its size (making a store, syncing it), and its ratios are
+    /// not the targets' measure: said so beside them.
+    static func targetNote(_ target: Double, events: Int) -> String {
+        events >= 10_000 ? String(format: ", target ≤ %.0fx", target)
+                         : String(format: ", target ≤ %.0fx for 10,000 events, not for %d", target, events)
+    }
 
     /// `.build/oracle/libical-check` (contrib/oracle/setup), or nil.
     static func libicalCheck() -> String? { BuildFolder.executable("oracle/libical-check") }
