@@ -130,8 +130,7 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 extension CivilDate {
     /// Parses `2026-12-01` (ISO 8601 extended) or `20261201` (RFC 5545 DATE).
     public init?(parsing text: some StringProtocol) {
-        guard let date = text.utf8.withContiguousStorageIfAvailable(CivilDate.init(utf8:))
-                ?? Array(text.utf8).withUnsafeBufferPointer(CivilDate.init(utf8:)) else { return nil }
+        guard let date = text.withUTF8Bytes(CivilDate.init(utf8:)) else { return nil }
         self = date
     }
 

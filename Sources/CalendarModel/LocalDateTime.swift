@@ -67,8 +67,7 @@ extension LocalDateTime {
     /// Parses `2026-12-01T08:50:00`, `2026-12-01T08:50` or the RFC 5545 form
     /// `20261201T085000`. A trailing zone designator is not accepted here.
     public init?(parsing text: some StringProtocol) {
-        guard let time = text.utf8.withContiguousStorageIfAvailable(LocalDateTime.init(utf8:))
-                ?? Array(text.utf8).withUnsafeBufferPointer(LocalDateTime.init(utf8:)) else { return nil }
+        guard let time = text.withUTF8Bytes(LocalDateTime.init(utf8:)) else { return nil }
         self = time
     }
 

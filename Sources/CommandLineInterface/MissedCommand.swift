@@ -20,11 +20,10 @@ enum MissedCommand: Command {
     static let count = ChimeOptions.count(in: 1...10_000, help: "how many, at most 10000").defaulting(to: 20, shown: "20")
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        let command = syntax.name
         let (parsed, _, store) = try StoreOptions.start(syntax, arguments, access: .reading, context: context)
         let count = parsed[Self.count]
         let now = context.second()
-        let missed = try StoreOptions.run(command) { () throws(StoreError) in
+        let missed = try StoreOptions.run(syntax.name) { () throws(StoreError) in
             // With the occurrences of repeating reminders passed over while not done.
             let logged = try AlarmLedger(store: store).deliveries(outcomes: [.missed, .late, .interrupted], limit: count)
             let open = try store.occurrencesNotDone(through: now, limit: count).map { AlarmLedger.Delivery($0, recordedAt: now) }

@@ -18,14 +18,7 @@ public enum ICalendarDateTime: Hashable, Sendable, CustomStringConvertible {
     /// to a local time only (RFC 5545 forbids it beside `Z` and on a date,
     /// and readers ignore it there). A leap second (`:60`) reads as :59.
     public init(value: some StringProtocol, tzid: String? = nil) throws(ICalendarValueError) {
-        // On the text's own bytes where it has them (a String's or Substring's
-        // always): a copy into an array was a third of the parse.
-        let read = value.utf8.withContiguousStorageIfAvailable { bytes in
-            Result { () throws(ICalendarValueError) in try Self.read(bytes, value: value, tzid: tzid) }
-        } ?? Array(value.utf8).withUnsafeBufferPointer { bytes in
-            Result { () throws(ICalendarValueError) in try Self.read(bytes, value: value, tzid: tzid) }
-        }
-        self = try read.get()
+        self = try value.withUTF8Bytes { bytes throws(ICalendarValueError) in try Self.read(bytes, value: value, tzid: tzid) }
     }
 
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>, value: some StringProtocol, tzid: String?) throws(ICalendarValueError) -> ICalendarDateTime {

@@ -179,7 +179,7 @@ struct ImportExportTests {
         // What a first import killed by a signal left (a process that is gone: past the largest pid), and one still under way.
         let abandoned = [".chime.db.importing-4194305", ".chime.db.importing-4194305-wal", ".chime.db.importing-4194305-shm"]
         let underWay = ".chime.db.importing-\(getppid())"
-        for name in abandoned + [underWay] { FileManager.default.createFile(atPath: scratch.folder + "/" + name, contents: Data("x".utf8)) }
+        for name in abandoned + [underWay] { try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.folder + "/" + name)) }
         #expect(scratch.ok("import", file).text.hasSuffix("work.ics: 1 event, 0 reminders into 'Personal': 1 added, 0 updated, 0 unchanged"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.folder).sorted() == [underWay, "chime.db", "work.ics"])
         try FileManager.default.removeItem(atPath: scratch.folder + "/" + underWay)

@@ -43,7 +43,9 @@ final class NotificationServer: Sendable {
         monitor = Process()
         monitor.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-monitor")
         monitor.arguments = ["--address", address]
-        FileManager.default.createFile(atPath: directory + "/monitor.log", contents: nil)
+        guard FileManager.default.createFile(atPath: directory + "/monitor.log", contents: nil) else {
+            throw ServerError(description: "cannot create \(directory)/monitor.log")
+        }
         monitor.standardOutput = FileHandle(forWritingAtPath: directory + "/monitor.log")
         monitor.standardError = FileHandle.nullDevice
         do { try monitor.run() } catch { throw ServerError(description: "dbus-monitor did not start: \(error)") }
