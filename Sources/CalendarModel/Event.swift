@@ -7,14 +7,15 @@ import Foundation
 /// original start; one changed on its own ("this occurrence") is stored as a
 /// detached event that names the series and the original start it replaces.
 public struct Event: Hashable, Sendable {
-    /// The fields every occurrence of a series shares, behind one reference:
-    /// a query returns thousands of occurrences of a few series, and each
-    /// copy then costs one retain instead of a dozen. Copied on write.
-    private final class Shared: @unchecked Sendable {
+    /// The fields every occurrence of a series shares, behind one reference
+    /// (`CopyOnWrite`): a query returns thousands of occurrences of a few
+    /// series, and each copy then costs one retain instead of a dozen.
+    private struct Shared: Hashable, Sendable {
         var identifier: ItemIdentifier
         var calendarIdentifier: ItemIdentifier
         var title: String
         var location: String
+        var structuredLocation: StructuredLocation?
         var notes: String
         var url: String?
         var recurrenceRule: RecurrenceRule?
@@ -23,90 +24,67 @@ public struct Event: Hashable, Sendable {
         var alarms: [Alarm]
         var externalKey: String?
         var origin: ICalendarOrigin?
-        var structuredLocation: StructuredLocation?
-
-        init(identifier: ItemIdentifier, calendarIdentifier: ItemIdentifier, title: String, location: String, structuredLocation: StructuredLocation?, notes: String, url: String?, recurrenceRule: RecurrenceRule?, exceptionDates: [LocalDateTime], extraDates: [LocalDateTime], alarms: [Alarm], externalKey: String?, origin: ICalendarOrigin?) {
-            self.identifier = identifier
-            self.calendarIdentifier = calendarIdentifier
-            self.title = title
-            self.location = location
-            self.structuredLocation = structuredLocation
-            self.notes = notes
-            self.url = url
-            self.recurrenceRule = recurrenceRule
-            self.exceptionDates = exceptionDates
-            self.extraDates = extraDates
-            self.alarms = alarms
-            self.externalKey = externalKey
-            self.origin = origin
-        }
-
-        func copy() -> Shared {
-            Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, structuredLocation: structuredLocation, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
-        }
     }
-
-    private var shared: Shared
 
     public var identifier: ItemIdentifier {
-        get { shared.identifier }
-        set { unique().identifier = newValue }
+        get { shared.value.identifier }
+        set { shared.value.identifier = newValue }
     }
     public var calendarIdentifier: ItemIdentifier {
-        get { shared.calendarIdentifier }
-        set { unique().calendarIdentifier = newValue }
+        get { shared.value.calendarIdentifier }
+        set { shared.value.calendarIdentifier = newValue }
     }
     public var title: String {
-        get { shared.title }
-        set { unique().title = newValue }
+        get { shared.value.title }
+        set { shared.value.title = newValue }
     }
     public var location: String {
-        get { shared.location }
-        set { unique().location = newValue }
+        get { shared.value.location }
+        set { shared.value.location = newValue }
     }
     /// Where the event is as coordinates (EKEvent's `structuredLocation`):
     /// from a GEO or X-APPLE-STRUCTURED-LOCATION property, say.
     public var structuredLocation: StructuredLocation? {
-        get { shared.structuredLocation }
-        set { unique().structuredLocation = newValue }
+        get { shared.value.structuredLocation }
+        set { shared.value.structuredLocation = newValue }
     }
     public var notes: String {
-        get { shared.notes }
-        set { unique().notes = newValue }
+        get { shared.value.notes }
+        set { shared.value.notes = newValue }
     }
     public var url: String? {
-        get { shared.url }
-        set { unique().url = newValue }
+        get { shared.value.url }
+        set { shared.value.url = newValue }
     }
     public var recurrenceRule: RecurrenceRule? {
-        get { shared.recurrenceRule }
-        set { unique().recurrenceRule = newValue }
+        get { shared.value.recurrenceRule }
+        set { shared.value.recurrenceRule = newValue }
     }
     /// EXDATE: original starts, as wall-clock readings in the event's zone
     /// (midnights for all-day events), of occurrences that do not happen.
     public var exceptionDates: [LocalDateTime] {
-        get { shared.exceptionDates }
-        set { unique().exceptionDates = newValue }
+        get { shared.value.exceptionDates }
+        set { shared.value.exceptionDates = newValue }
     }
     /// RDATE: extra starts, likewise.
     public var extraDates: [LocalDateTime] {
-        get { shared.extraDates }
-        set { unique().extraDates = newValue }
+        get { shared.value.extraDates }
+        set { shared.value.extraDates = newValue }
     }
     public var alarms: [Alarm] {
-        get { shared.alarms }
-        set { unique().alarms = newValue }
+        get { shared.value.alarms }
+        set { shared.value.alarms = newValue }
     }
     /// A key of the caller's choosing, unique within the calendar, to save
     /// idempotently and find an item again.
     public var externalKey: String? {
-        get { shared.externalKey }
-        set { unique().externalKey = newValue }
+        get { shared.value.externalKey }
+        set { shared.value.externalKey = newValue }
     }
     /// Set when the event came from an iCalendar file or server.
     public var origin: ICalendarOrigin? {
-        get { shared.origin }
-        set { unique().origin = newValue }
+        get { shared.value.origin }
+        set { shared.value.origin = newValue }
     }
     public var start: ItemTime
     public var end: ItemTime
@@ -115,61 +93,20 @@ public struct Event: Hashable, Sendable {
     /// For an occurrence or a detached occurrence: the start the series
     /// gave it (RFC 5545's RECURRENCE-ID).
     public var originalStart: LocalDateTime?
+    // After the fields of this occurrence alone: the synthesized == compares
+    // in this order, the cheap ones first.
+    private var shared: CopyOnWrite<Shared>
 
     public init(identifier: ItemIdentifier = .random(), calendarIdentifier: ItemIdentifier, title: String,
                 location: String = "", structuredLocation: StructuredLocation? = nil, notes: String = "", url: String? = nil, start: ItemTime, end: ItemTime,
                 recurrenceRule: RecurrenceRule? = nil, exceptionDates: [LocalDateTime] = [], extraDates: [LocalDateTime] = [],
                 alarms: [Alarm] = [], externalKey: String? = nil, origin: ICalendarOrigin? = nil,
                 seriesIdentifier: ItemIdentifier? = nil, originalStart: LocalDateTime? = nil) {
-        shared = Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, structuredLocation: structuredLocation, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin)
+        shared = CopyOnWrite(Shared(identifier: identifier, calendarIdentifier: calendarIdentifier, title: title, location: location, structuredLocation: structuredLocation, notes: notes, url: url, recurrenceRule: recurrenceRule, exceptionDates: exceptionDates, extraDates: extraDates, alarms: alarms, externalKey: externalKey, origin: origin))
         self.start = start
         self.end = end
         self.seriesIdentifier = seriesIdentifier
         self.originalStart = originalStart
-    }
-
-    private mutating func unique() -> Shared {
-        if !isKnownUniquelyReferenced(&shared) { shared = shared.copy() }
-        return shared
-    }
-
-    public static func == (lhs: Event, rhs: Event) -> Bool {
-        guard lhs.start == rhs.start, lhs.end == rhs.end, lhs.seriesIdentifier == rhs.seriesIdentifier,
-              lhs.originalStart == rhs.originalStart else { return false }
-        if lhs.shared === rhs.shared { return true }
-        return lhs.identifier == rhs.identifier
-            && lhs.calendarIdentifier == rhs.calendarIdentifier
-            && lhs.title == rhs.title
-            && lhs.location == rhs.location
-            && lhs.structuredLocation == rhs.structuredLocation
-            && lhs.notes == rhs.notes
-            && lhs.url == rhs.url
-            && lhs.recurrenceRule == rhs.recurrenceRule
-            && lhs.exceptionDates == rhs.exceptionDates
-            && lhs.extraDates == rhs.extraDates
-            && lhs.alarms == rhs.alarms
-            && lhs.externalKey == rhs.externalKey
-            && lhs.origin == rhs.origin
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(identifier)
-        hasher.combine(calendarIdentifier)
-        hasher.combine(title)
-        hasher.combine(location)
-        hasher.combine(structuredLocation)
-        hasher.combine(notes)
-        hasher.combine(url)
-        hasher.combine(recurrenceRule)
-        hasher.combine(exceptionDates)
-        hasher.combine(extraDates)
-        hasher.combine(alarms)
-        hasher.combine(externalKey)
-        hasher.combine(origin)
-        hasher.combine(start)
-        hasher.combine(end)
-        hasher.combine(seriesIdentifier)
-        hasher.combine(originalStart)
     }
 
     public var isAllDay: Bool { start.isDateOnly }

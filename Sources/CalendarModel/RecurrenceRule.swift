@@ -63,11 +63,11 @@ public struct RecurrenceRule: Hashable, Sendable {
         case until(Until)
     }
 
-    /// The parts, in one shared box: a rule is copied into every event,
-    /// plan and occurrence source that uses it, and a copy of a dozen arrays
-    /// retains each of them (a tenth of a one-week query's time went to
-    /// retaining and releasing). A rule never changes once made.
-    private final class Parts: Sendable {
+    /// The parts, in one shared box (`CopyOnWrite`, never written): a rule
+    /// is copied into every event, plan and occurrence source that uses it,
+    /// and a copy of a dozen arrays retains each of them (a tenth of a
+    /// one-week query's time went to retaining and releasing).
+    private struct Parts: Hashable, Sendable {
         let frequency: Frequency
         let interval: Int
         let end: End?
@@ -83,33 +83,14 @@ public struct RecurrenceRule: Hashable, Sendable {
         let firstDayOfTheWeek: Weekday
         let workdayRule: WorkdayRule?
         let workdayRegion: String?
-
-        init(frequency: Frequency, interval: Int, end: End?, daysOfTheWeek: [DayOfWeek], daysOfTheMonth: [Int],
-             daysOfTheYear: [Int], weeksOfTheYear: [Int], monthsOfTheYear: [Int], hours: [Int], minutes: [Int],
-             seconds: [Int], setPositions: [Int], firstDayOfTheWeek: Weekday, workdayRule: WorkdayRule?, workdayRegion: String?) {
-            self.frequency = frequency
-            self.interval = interval
-            self.end = end
-            self.daysOfTheWeek = daysOfTheWeek
-            self.daysOfTheMonth = daysOfTheMonth
-            self.daysOfTheYear = daysOfTheYear
-            self.weeksOfTheYear = weeksOfTheYear
-            self.monthsOfTheYear = monthsOfTheYear
-            self.hours = hours
-            self.minutes = minutes
-            self.seconds = seconds
-            self.setPositions = setPositions
-            self.firstDayOfTheWeek = firstDayOfTheWeek
-            self.workdayRule = workdayRule
-            self.workdayRegion = workdayRegion
-        }
     }
 
-    private let parts: Parts
+    private let shared: CopyOnWrite<Parts>
+    private var parts: Parts { _read { yield shared.value } }
 
     /// The same for every copy of this rule (copies share their parts), and
     /// for no other rule while this one lives: for caches of work done per rule.
-    package var identity: ObjectIdentifier { ObjectIdentifier(parts) }
+    package var identity: ObjectIdentifier { shared.identity }
 
     public var frequency: Frequency { parts.frequency }
     public var interval: Int { parts.interval }
@@ -149,10 +130,10 @@ public struct RecurrenceRule: Hashable, Sendable {
         workdayRegion: String? = nil
     ) throws(RecurrenceRuleError) {
         // Region codes are case-insensitive; kept lower-case like the calendars' own names.
-        parts = Parts(frequency: frequency, interval: interval, end: end, daysOfTheWeek: daysOfTheWeek, daysOfTheMonth: daysOfTheMonth,
+        shared = CopyOnWrite(Parts(frequency: frequency, interval: interval, end: end, daysOfTheWeek: daysOfTheWeek, daysOfTheMonth: daysOfTheMonth,
                       daysOfTheYear: daysOfTheYear, weeksOfTheYear: weeksOfTheYear, monthsOfTheYear: monthsOfTheYear, hours: hours,
                       minutes: minutes, seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
-                      workdayRule: workdayRule, workdayRegion: workdayRegion?.lowercased())
+                      workdayRule: workdayRule, workdayRegion: workdayRegion?.lowercased()))
         try validate()
     }
 
@@ -174,35 +155,6 @@ public struct RecurrenceRule: Hashable, Sendable {
                            monthsOfTheYear: monthsOfTheYear, hours: hours, minutes: minutes, seconds: seconds,
                            setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
                            workdayRule: workdayRule ?? self.workdayRule, workdayRegion: workdayRegion ?? self.workdayRegion)
-    }
-
-    public static func == (lhs: RecurrenceRule, rhs: RecurrenceRule) -> Bool {
-        lhs.parts === rhs.parts
-            || (lhs.frequency == rhs.frequency && lhs.interval == rhs.interval && lhs.end == rhs.end
-                && lhs.daysOfTheWeek == rhs.daysOfTheWeek && lhs.daysOfTheMonth == rhs.daysOfTheMonth
-                && lhs.daysOfTheYear == rhs.daysOfTheYear && lhs.weeksOfTheYear == rhs.weeksOfTheYear
-                && lhs.monthsOfTheYear == rhs.monthsOfTheYear && lhs.hours == rhs.hours && lhs.minutes == rhs.minutes
-                && lhs.seconds == rhs.seconds && lhs.setPositions == rhs.setPositions
-                && lhs.firstDayOfTheWeek == rhs.firstDayOfTheWeek && lhs.workdayRule == rhs.workdayRule
-                && lhs.workdayRegion == rhs.workdayRegion)
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(frequency)
-        hasher.combine(interval)
-        hasher.combine(end)
-        hasher.combine(daysOfTheWeek)
-        hasher.combine(daysOfTheMonth)
-        hasher.combine(daysOfTheYear)
-        hasher.combine(weeksOfTheYear)
-        hasher.combine(monthsOfTheYear)
-        hasher.combine(hours)
-        hasher.combine(minutes)
-        hasher.combine(seconds)
-        hasher.combine(setPositions)
-        hasher.combine(firstDayOfTheWeek)
-        hasher.combine(workdayRule)
-        hasher.combine(workdayRegion)
     }
 
     /// The part that makes this rule need a time of day (sub-daily FREQ,

@@ -24,7 +24,8 @@ struct StartupTests {
         process.environment = ["CHIME_DB": store, "XDG_RUNTIME_DIR": folder, "HOME": folder, "PATH": "/usr/bin:/bin",
                                "LD_DEBUG": "files"]
         let errorPath = folder + "/stderr-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        // A file that could not be made fails two lines on, when it is opened.
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardOutput = FileHandle.nullDevice

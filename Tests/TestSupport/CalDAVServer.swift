@@ -61,7 +61,8 @@ public final class CalDAVServer: Sendable {
             let port = try LoopbackPort.free()
             let (arguments, user, password) = try Self.arguments(kind, port: port, folder: folder, tls: selfSignedTLS)
             let log = folder.appending("server-\(port).log")
-            FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
+            // A file that could not be made fails on the next line, when it is opened.
+            _ = FileManager.default.createFile(atPath: log, contents: nil, attributes: [.posixPermissions: 0o600])
             let logHandle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
