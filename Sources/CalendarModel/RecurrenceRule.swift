@@ -63,26 +63,26 @@ public struct RecurrenceRule: Hashable, Sendable {
         case until(Until)
     }
 
-    /// The parts, in one shared box (`CopyOnWrite`, never written): a rule
+    /// The parts, in one shared box (`CopyOnWrite`; a rule never changes once made): a rule
     /// is copied into every event, plan and occurrence source that uses it,
     /// and a copy of a dozen arrays retains each of them (a tenth of a
     /// one-week query's time went to retaining and releasing).
     private struct Parts: Hashable, Sendable {
-        let frequency: Frequency
-        let interval: Int
-        let end: End?
-        let daysOfTheWeek: [DayOfWeek]
-        let daysOfTheMonth: [Int]
-        let daysOfTheYear: [Int]
-        let weeksOfTheYear: [Int]
-        let monthsOfTheYear: [Int]
-        let hours: [Int]
-        let minutes: [Int]
-        let seconds: [Int]
-        let setPositions: [Int]
-        let firstDayOfTheWeek: Weekday
-        let workdayRule: WorkdayRule?
-        let workdayRegion: String?
+        var frequency: Frequency
+        var interval: Int
+        var end: End?
+        var daysOfTheWeek: [DayOfWeek]
+        var daysOfTheMonth: [Int]
+        var daysOfTheYear: [Int]
+        var weeksOfTheYear: [Int]
+        var monthsOfTheYear: [Int]
+        var hours: [Int]
+        var minutes: [Int]
+        var seconds: [Int]
+        var setPositions: [Int]
+        var firstDayOfTheWeek: Weekday
+        var workdayRule: WorkdayRule?
+        var workdayRegion: String?
     }
 
     private let shared: CopyOnWrite<Parts>
@@ -129,11 +129,17 @@ public struct RecurrenceRule: Hashable, Sendable {
         workdayRule: WorkdayRule? = nil,
         workdayRegion: String? = nil
     ) throws(RecurrenceRuleError) {
+        try self.init(Parts(frequency: frequency, interval: interval, end: end, daysOfTheWeek: daysOfTheWeek, daysOfTheMonth: daysOfTheMonth,
+                            daysOfTheYear: daysOfTheYear, weeksOfTheYear: weeksOfTheYear, monthsOfTheYear: monthsOfTheYear, hours: hours,
+                            minutes: minutes, seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
+                            workdayRule: workdayRule, workdayRegion: workdayRegion))
+    }
+
+    private init(_ parts: Parts) throws(RecurrenceRuleError) {
+        var parts = parts
         // Region codes are case-insensitive; kept lower-case like the calendars' own names.
-        shared = CopyOnWrite(Parts(frequency: frequency, interval: interval, end: end, daysOfTheWeek: daysOfTheWeek, daysOfTheMonth: daysOfTheMonth,
-                      daysOfTheYear: daysOfTheYear, weeksOfTheYear: weeksOfTheYear, monthsOfTheYear: monthsOfTheYear, hours: hours,
-                      minutes: minutes, seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
-                      workdayRule: workdayRule, workdayRegion: workdayRegion?.lowercased()))
+        parts.workdayRegion = parts.workdayRegion?.lowercased()
+        shared = CopyOnWrite(parts)
         try validate()
     }
 
@@ -150,11 +156,11 @@ public struct RecurrenceRule: Hashable, Sendable {
     /// A copy with the parts given replaced (`.some(nil)` clears one), validated again.
     private func changing(end: End?? = nil, workdayRule: WorkdayRule?? = nil,
                           workdayRegion: String?? = nil) throws(RecurrenceRuleError) -> RecurrenceRule {
-        try RecurrenceRule(frequency: frequency, interval: interval, end: end ?? self.end, daysOfTheWeek: daysOfTheWeek,
-                           daysOfTheMonth: daysOfTheMonth, daysOfTheYear: daysOfTheYear, weeksOfTheYear: weeksOfTheYear,
-                           monthsOfTheYear: monthsOfTheYear, hours: hours, minutes: minutes, seconds: seconds,
-                           setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
-                           workdayRule: workdayRule ?? self.workdayRule, workdayRegion: workdayRegion ?? self.workdayRegion)
+        var changed = parts
+        if let end { changed.end = end }
+        if let workdayRule { changed.workdayRule = workdayRule }
+        if let workdayRegion { changed.workdayRegion = workdayRegion }
+        return try RecurrenceRule(changed)
     }
 
     /// The part that makes this rule need a time of day (sub-daily FREQ,
