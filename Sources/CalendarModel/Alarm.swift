@@ -73,8 +73,10 @@ public struct Alarm: Hashable, Sendable {
 
     /// The same alarm under a new identifier: for an item copied from another.
     public var copy: Alarm {
-        Alarm(trigger: trigger, missedWindow: missedWindow, dwell: dwell, firesOnFirstFix: firesOnFirstFix, unmodelled: unmodelled,
-              acknowledged: acknowledged, snoozedElsewhere: snoozedElsewhere)
+        // Copied whole, so that a field added to Alarm is never left behind here.
+        var copy = self
+        copy.identifier = .random()
+        return copy
     }
 
     public static func absolute(_ date: Date) -> Alarm { Alarm(trigger: .absolute(date)) }
