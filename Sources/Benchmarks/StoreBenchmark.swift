@@ -154,8 +154,12 @@ public struct StoreBenchmark {
                                   Self.milliseconds(bare.duration) / 1e3))
                 }
             }
-            report(String(format: "one-week query (median of %d)  %8.2f ms    target ≤ 20 ms   (%d events in the last week; fastest %.2f ms)",
-                          queries, week.milliseconds, week.events, week.fastest))
+            // The 20 ms target is a working person's calendar's; the endless
+            // mix, seven times the events in a week, is a stress case beside it.
+            let weekTarget = mix == .calendar ? "target ≤ 20 ms " : "stress case,   "
+            report(String(format: "one-week query (median of %d)  %8.2f ms    %@  (%d events in the last week; fastest %.2f ms%@)",
+                          queries, week.milliseconds, weekTarget, week.events, week.fastest,
+                          mix == .calendar ? "" : "; the target is the calendar mix's"))
             if let bareWeek {
                 report(String(format: "  peer: bare SQLite, rows read  %8.2f ms                     (%d rows of the last week read, not expanded)",
                               bareWeek.milliseconds, bareWeek.rows))
