@@ -9,11 +9,18 @@ enum EditCommand: Command {
     static let changesStore = true
     static let abstract = "Change an event or reminder, or occurrences of a repeating event"
     static let syntax = CommandSyntax("chime edit", forms: [
-        .init("ID", options: [ChimeOptions.title, ChimeOptions.notes, ChimeOptions.repeatRule, ChimeOptions.key, ChimeOptions.calendar]
-              + ChimeOptions.zone + ChimeOptions.alarms + [ChimeOptions.noAlarms]),
+        .init("ID", options: either),
         .init("ID", options: eventOnly + ChimeOptions.store),
         .init("ID", options: reminderOnly + ChimeOptions.store),
-    ], options: [
+    ], options: either + eventOnly + reminderOnly + ChimeOptions.store, discussion: """
+        Changes the event or reminder ID (any unique prefix) and prints its
+        identifier's first eight digits (--json: the whole item). Fields not
+        named stay as they are. Times are read on the item's own wall clock.
+        The second form's options are for events, the third's for reminders.
+        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
+
+    /// The options an event and a reminder both take, as the first form and the help list them.
+    static let either: [any DeclaredOption] = [
         ChimeOptions.title,
         ChimeOptions.notes.with(help: "new notes ('' clears them)"),
         ChimeOptions.repeatRule.with(value: "RRULE|none", help: """
@@ -43,12 +50,7 @@ enum EditCommand: Command {
             whether the location alarms (new or kept) ring on the first
             position after chimed starts when it finds you already there
             """),
-    ] + eventOnly + reminderOnly + ChimeOptions.store, discussion: """
-        Changes the event or reminder ID (any unique prefix) and prints its
-        identifier's first eight digits (--json: the whole item). Fields not
-        named stay as they are. Times are read on the item's own wall clock.
-        The second form's options are for events, the third's for reminders.
-        """, epilogue: ItemOptions.timeHelp + "\n\n" + StoreOptions.exitStatusHelp)
+    ]
 
     /// The options only an event takes.
     static let eventOnly: [any DeclaredOption] = [
