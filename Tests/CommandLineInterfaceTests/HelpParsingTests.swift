@@ -51,6 +51,21 @@ struct HelpParsingTests {
         }
     }
 
+    @Test("a usage form names each option with the placeholder its help line gives it")
+    func formsAgreeWithTheOptionList() {
+        for syntax in Self.syntaxes {
+            let listed = Dictionary(syntax.options.map { ($0.name, $0.valueName) }, uniquingKeysWith: { first, _ in first })
+            for form in syntax.forms {
+                // A family's head (chime add) shows its actions' options, listed in their own help.
+                for option in form.options ?? [] {
+                    guard let placeholder = listed[option.name] else { continue }
+                    #expect(placeholder == option.valueName,
+                            "\(syntax.name): the usage shows \(option.name) \(option.valueName ?? ""), the option list \(option.name) \(listed[option.name].flatMap { $0 } ?? "")")
+                }
+            }
+        }
+    }
+
     @Test("every option a --help names parses: by that command, or by the chime command the text names with it")
     func optionsInHelpParse() throws {
         let byName = Dictionary(Self.syntaxes.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
