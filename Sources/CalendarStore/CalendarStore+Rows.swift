@@ -20,8 +20,10 @@ extension CalendarStore {
                     bytes.append(UInt8(ascii: "\\"))
                     bytes.append(byte)
                 case 0..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
-                    bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+                    // \u00XX; the high digit is 0 or 1.
+                    let low = byte & 0xF
+                    bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                              UInt8(ascii: "0") + (byte >> 4), low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10]
                 default:
                     bytes.append(byte)
                 }

@@ -306,9 +306,9 @@ extension StringProtocol {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             scalar.isASCII ? scalar == " " || scalar == "\t" : scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
         }
-        let scalars = Substring(self).unicodeScalars
+        let scalars = text.unicodeScalars
         guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return String(self) }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return text }
         return String(Substring(scalars[first...last]))
     }
 }
