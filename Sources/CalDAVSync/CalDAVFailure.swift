@@ -19,3 +19,15 @@ public enum CalDAVFailure: Equatable, Sendable {
     /// Chime's own store refused to read or write what a sync brought.
     case store
 }
+
+extension HTTPClient {
+    /// `send`, a request that gave no answer (or a 401) failing as CalDAV's
+    /// `transport` failure, so that every step reports it alike.
+    func sendForCalDAV(_ request: HTTPRequest) throws(CalDAVError) -> HTTPResponse {
+        do {
+            return try send(request)
+        } catch {
+            throw CalDAVError(.transport(error.code), error.description)
+        }
+    }
+}

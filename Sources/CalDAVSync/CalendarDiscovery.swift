@@ -99,13 +99,7 @@ public struct CalendarDiscovery: Sendable {
     func propfind(_ url: String, _ properties: [DAVName], depth: Int) throws(CalDAVError) -> Multistatus {
         let request = HTTPRequest(.propfind, url, headers: [HTTPHeader("Depth", String(depth)), HTTPHeader("Content-Type", DAVRequestBody.contentType)],
                                   body: DAVRequestBody.propfind(properties), credentials: credentials, timeLimit: timeLimit)
-        let response: HTTPResponse
-        do {
-            response = try client.send(request)
-        } catch {
-            throw CalDAVError(.transport(error.code), error.description)
-        }
-        return try Multistatus.reply(response, to: "PROPFIND")
+        return try Multistatus.reply(try client.sendForCalDAV(request), to: "PROPFIND")
     }
 
     /// `scheme://authority` of an address.

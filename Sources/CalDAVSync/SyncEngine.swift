@@ -487,12 +487,7 @@ public final class SyncEngine {
         var retries = 0
         while true {
             requestCount += 1
-            let response: HTTPResponse
-            do {
-                response = try client.send(request)
-            } catch {
-                throw CalDAVError(.transport(error.code), error.description)
-            }
+            let response = try client.sendForCalDAV(request)
             // Busy (503) or too many requests (429) with a short enough wait: waited out, and sent again.
             guard [429, 503].contains(response.status) else { return response }
             let delay = response.retryAfter.flatMap { RetryAfter.delay($0, now: Int64(Date().timeIntervalSince1970)) }

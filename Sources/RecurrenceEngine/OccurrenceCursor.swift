@@ -313,12 +313,7 @@ struct OccurrenceCursor {
         if local >= windowLow && local < windowHigh {
             item = Item(instant: local - Int64(windowOffset), scheduled: local, offset: windowOffset)
         } else {
-            let resolution = recurrence.timeZone.resolve(local: local)
-            if !resolution.cleanWindow.isEmpty {
-                windowLow = resolution.cleanWindow.lowerBound
-                windowHigh = resolution.cleanWindow.upperBound
-                windowOffset = resolution.offset
-            }
+            let resolution = resolveOutsideWindow(local)
             item = Item(instant: resolution.instant, scheduled: local, offset: resolution.offset)
         }
         item.excluded = recurrence.isExcluded(item.instant)
@@ -327,14 +322,20 @@ struct OccurrenceCursor {
 
     private mutating func earliestInstant(fromWall local: Int64) -> Int64 {
         if local >= windowLow && local < windowHigh { return local - Int64(windowOffset) }
+        return resolveOutsideWindow(local).earliestFromHere
+    }
+
+    /// The zone's reading of a wall time outside the window, its clean
+    /// window kept as the new one. Both readers keep it: days a workday rule
+    /// passes unexpanded resolve nothing but their earliest instant.
+    @inline(__always)
+    private mutating func resolveOutsideWindow(_ local: Int64) -> TimeZoneRules.Resolution {
         let resolution = recurrence.timeZone.resolve(local: local)
-        // Days a workday rule passes unexpanded resolve nothing else, so the
-        // window is kept from here too.
         if !resolution.cleanWindow.isEmpty {
             windowLow = resolution.cleanWindow.lowerBound
             windowHigh = resolution.cleanWindow.upperBound
             windowOffset = resolution.offset
         }
-        return resolution.earliestFromHere
+        return resolution
     }
 }
