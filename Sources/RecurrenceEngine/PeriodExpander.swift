@@ -66,8 +66,7 @@ struct PeriodExpander {
             appendWeekdays(in: january1, january1 + daysInYear - 1)
         } else {
             for month in plan.months {
-                let first = CivilDate.dayNumber(year: year, month: month, day: 1)
-                appendWeekdays(in: first, first + CivilDate.daysInMonth(year: year, month: month) - 1)
+                appendWeekdays(year: year, month: month)
             }
         }
         sortAndMergeDays()
@@ -82,8 +81,7 @@ struct PeriodExpander {
         if !plan.monthDays.isEmpty {
             appendMonthDays(year: year, month: month, weekdaySpan: nil)
         } else {
-            let first = CivilDate.dayNumber(year: year, month: month, day: 1)
-            appendWeekdays(in: first, first + CivilDate.daysInMonth(year: year, month: month) - 1)
+            appendWeekdays(year: year, month: month)
         }
         sortAndMergeDays()
         appendTimes()
@@ -119,6 +117,12 @@ struct PeriodExpander {
             let day = first + dayOfMonth - 1
             if matchesWeekdays(day, in: span) { days.append(day) }
         }
+    }
+
+    /// BYDAY as an expansion over the days of one month.
+    private mutating func appendWeekdays(year: Int, month: Int) {
+        let first = CivilDate.dayNumber(year: year, month: month, day: 1)
+        appendWeekdays(in: first, first + CivilDate.daysInMonth(year: year, month: month) - 1)
     }
 
     /// BYDAY as an expansion over a span of days (a month or a year).
