@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         // What the test targets share (temporary folders and stores, literal
         // parsing, package paths, child processes); only test targets depend on it.
-        .target(name: "TestSupport", dependencies: ["CalendarModel", "CalendarStore", "SystemCalls"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["AlarmScheduler", "CalendarModel", "CalendarStore", "SystemCalls"], path: "Tests/TestSupport"),
         .testTarget(name: "CalendarModelTests", dependencies: ["TestSupport", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["TestSupport", "RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],

@@ -2,14 +2,8 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import TestSupport
 import Testing
-
-/// What the daemon settles at its first wake after `settled` (see
-/// `Daemon.settle`): the plan made as at its start, then `CatchUp.settle`.
-func settle(_ store: CalendarStore, settled: Int64, now: Int64, window: Int64 = CatchUp.defaultWindow) throws -> CatchUp {
-    var plan = try StandingPlan.make(from: store, after: settled)
-    return try CatchUp.settle(&plan, store: store, ledger: try AlarmLedger(store: store), settled: settled, now: now, window: window)
-}
 
 /// Firings that came due while nothing was watching, with injected clocks.
 @Suite("Catching up on missed firings, exactly once")

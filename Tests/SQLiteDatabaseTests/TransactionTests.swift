@@ -119,7 +119,7 @@ struct TransactionTests {
             }
             #expect(try keys(db) == ["piece 1", "piece 2"])
             // The fold ends with its transaction: later nested ones are savepoints again.
-            try db.transaction {
+            _ = try db.transaction {
                 #expect(throws: ExpectedFailure()) {
                     try db.transaction {
                         try db.execute("INSERT INTO items VALUES ('undone')")
