@@ -27,19 +27,6 @@ struct DaemonInProcessTests {
         }
     }
 
-    /// Waits (at most `seconds`) until `condition` holds: for what comes
-    /// through the file system (inotify), not through the clock. The bound
-    /// only tells a hang from an answer.
-    @discardableResult
-    static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            guard Date() < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     /// The manual clocks' start: 2026-12-01T09:00:00Z.
     static let start: Int64 = 1_796_115_600
 
@@ -96,7 +83,7 @@ struct DaemonInProcessTests {
         // The machine moves to UTC: the same wall-clock time is now two seconds away.
         try "UTC".write(toFile: zoneFolder + "/timezone", atomically: true, encoding: .utf8)
         // The zone watch (inotify) re-plans on the daemon's queue; `advance` waits for that to end.
-        #expect(Self.waitUntil(seconds: 60) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
+        #expect(waitUntil(seconds: 60) { lines.withLock { $0 }.contains { $0.contains("the time zone is now UTC") } })
         clock.advance(to: Double(due - 1))
         #expect(notifier.first(titled: "Floating") == nil, "rang before its time: \(lines.withLock { $0 })")
         clock.advance(to: Double(due))

@@ -38,19 +38,17 @@ struct DaemonProcessTests {
 
         /// Waits (at most `seconds`) until `count` firings were printed.
         func waitForFirings(_ count: Int, seconds: Double) -> [(line: String, at: Date)] {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline {
-                let firings = printed.filter { $0.line.hasPrefix("chimed: fired") }
-                if firings.count >= count { return firings }
-                usleep(20_000)
+            var firings: [(line: String, at: Date)] = []
+            waitUntil(seconds: seconds) {
+                firings = printed.filter { $0.line.hasPrefix("chimed: fired") }
+                return firings.count >= count
             }
-            return printed.filter { $0.line.hasPrefix("chimed: fired") }
+            return firings
         }
 
         /// Waits (at most `seconds`, then a little more for stragglers) and returns the lines that start with `prefix`.
         func wait(forPrefix prefix: String, seconds: Double) -> [String] {
-            let deadline = Date().addingTimeInterval(seconds)
-            while Date() < deadline && !printed.contains(where: { $0.line.hasPrefix(prefix) }) { usleep(20_000) }
+            waitUntil(seconds: seconds) { printed.contains { $0.line.hasPrefix(prefix) } }
             usleep(300_000)
             return printed.map(\.line).filter { $0.hasPrefix(prefix) }
         }
@@ -166,8 +164,7 @@ struct DaemonProcessTests {
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         let socketPath = runtime + "/chime/chimed.sock"
-        let deadline = Date().addingTimeInterval(30)
-        while !FileManager.default.fileExists(atPath: socketPath) && Date() < deadline { usleep(20_000) }
+        waitUntil(seconds: 30) { FileManager.default.fileExists(atPath: socketPath) }
         var info = stat()
         try #require(lstat(socketPath, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600, "socket mode \(String(info.st_mode & 0o777, radix: 8))")
@@ -200,14 +197,12 @@ struct DaemonProcessTests {
         try prepare()
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
-        let deadline = Date().addingTimeInterval(30)
-        while !daemon.printed.contains(where: { $0.line.contains("started") }) && Date() < deadline { usleep(20_000) }
+        waitUntil(seconds: 30) { daemon.printed.contains { $0.line.contains("started") } }
         // Set the clock to what it reads: a setting all the same, and harmless.
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         try #require(clock_settime(CLOCK_REALTIME, &now) == 0, "clock_settime: \(String(cString: strerror(errno)))")
-        let seen = Date().addingTimeInterval(30)
-        while !daemon.printed.contains(where: { $0.line.contains("the clock was set") }) && Date() < seen { usleep(20_000) }
+        waitUntil(seconds: 30) { daemon.printed.contains { $0.line.contains("the clock was set") } }
         #expect(daemon.printed.contains { $0.line.contains("the clock was set; re-planning") }, "printed: \(daemon.printed.map(\.line))")
     }
 

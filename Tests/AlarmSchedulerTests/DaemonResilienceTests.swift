@@ -49,7 +49,7 @@ struct DaemonResilienceTests {
     /// Waits (at most `seconds`) until `condition` holds.
     @discardableResult
     func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        DaemonInProcessTests.waitUntil(seconds: seconds, condition)
+        waitUntil(seconds: seconds, condition)
     }
 
     func fired(_ title: String, in runs: [Running]) -> [String] {

@@ -42,14 +42,14 @@ struct DaemonSubscriptionTests {
 
         let start = DaemonInProcessTests.start // 2026-12-01T09:00:00Z
         // The refresh runs on a queue of its own; the bound only tells a hang from an answer.
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { refresher.count == 1 })
+        #expect(waitUntil(seconds: 30) { refresher.count == 1 })
         #expect(refresher.calls.withLock { $0 } == [start])
         // Re-armed for an hour after that attempt once the refresh has ended.
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { daemon.queue.sync { daemon.subscriptionTimer?.at } == Double(start + 3_600) })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.subscriptionTimer?.at } == Double(start + 3_600) })
         clock.advance(by: 3_599)
         #expect(refresher.count == 1, "refreshed before its interval")
         clock.advance(by: 1)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { refresher.count == 2 })
+        #expect(waitUntil(seconds: 30) { refresher.count == 2 })
         #expect(refresher.calls.withLock { $0 } == [start, start + 3_600]) // 2026-12-01T10:00:00Z
     }
 
@@ -85,7 +85,7 @@ struct DaemonSubscriptionTests {
         try daemon.start()
         defer { daemon.shutdown() }
         clock.advance(by: 60)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        #expect(waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
         let shown = notifier.shown.withLock { $0 }
         let readOnly = try #require(shown.first { $0.title == "Team review" })
         let own = try #require(shown.first { $0.title == "Own" })
@@ -93,7 +93,7 @@ struct DaemonSubscriptionTests {
 
         notifier.press(.done, on: readOnly)
         notifier.press(.done, on: own)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { daemon.queue.sync { daemon.onScreen.isEmpty } }, "\(lines.withLock { $0 })")
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.onScreen.isEmpty } }, "\(lines.withLock { $0 })")
         let said = lines.withLock { $0 }
         #expect(said.contains("chimed: 'Team review' is in a read-only calendar: dismissed, not completed"), "\(said)")
         #expect(said.contains("chimed: completed 'Own'") && !said.contains { $0.contains("cannot answer") }, "\(said)")

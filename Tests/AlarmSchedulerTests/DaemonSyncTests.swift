@@ -78,12 +78,12 @@ struct DaemonSyncTests {
         let (rig, syncer) = try Rig.start("sync-interval") { RecordingSyncer(clock: $0) }
         defer { rig.stop() }
         let start = Double(DaemonInProcessTests.start) // 2026-12-01T09:00:00Z
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 1 })
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 900 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 1 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 900 })
         rig.clock.advance(by: 899)
         #expect(syncer.count == 1, "synced before the interval")
         rig.clock.advance(by: 1)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 2 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 2 })
         #expect(syncer.calls.withLock { $0 } == [start, start + 900]) // 2026-12-01T09:15:00Z
     }
 
@@ -92,24 +92,24 @@ struct DaemonSyncTests {
         let (rig, syncer) = try Rig.start("sync-change") { RecordingSyncer(clock: $0, writes: true) }
         defer { rig.stop() }
         let start = Double(DaemonInProcessTests.start)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 1 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 1 })
         // The first sync saved a reminder: the store changed while it ran, so one more follows.
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 5 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 5 })
         rig.clock.advance(by: 5)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 2 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 2 })
         // That one changed nothing: the interval's is next.
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 5 + 900 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 5 + 900 })
         let calendar = try rig.store.defaultCalendarForNewReminders().identifier
         try rig.store.save(Reminder(calendarIdentifier: calendar, title: "Made here"))
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 10 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 10 })
         rig.clock.advance(by: 2)
         try rig.store.save(Reminder(calendarIdentifier: calendar, title: "Made here too"))
         // A second change within the delay keeps the sync armed where it was.
         usleep(200_000)
         #expect(rig.armedAt == start + 10)
         rig.clock.advance(by: 3)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 3 })
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 10 + 900 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 3 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 10 + 900 })
         #expect(syncer.calls.withLock { $0 } == [start, start + 5, start + 10]) // 09:00:00Z, 09:00:05Z, 09:00:10Z
     }
 
@@ -118,15 +118,15 @@ struct DaemonSyncTests {
         let (rig, syncer) = try Rig.start("sync-none") { RecordingSyncer(clock: $0, hasAccounts: false) }
         defer { rig.stop() }
         let start = Double(DaemonInProcessTests.start)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 1 })
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.daemon.queue.sync { !rig.daemon.syncing } })
+        #expect(waitUntil(seconds: 30) { syncer.count == 1 })
+        #expect(waitUntil(seconds: 30) { rig.daemon.queue.sync { !rig.daemon.syncing } })
         #expect(rig.armedAt == nil)
         syncer.hasAccounts.withLock { $0 = true }
         // `chime account add` tells the daemon, as every command that changes the store does.
         #expect(rig.daemon.queue.sync { rig.daemon.answer(.success(.changed)) } == .done)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 5 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 5 })
         rig.clock.advance(by: 5)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 5 + 900 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 5 + 900 })
         #expect(syncer.count == 2)
     }
 
@@ -135,9 +135,9 @@ struct DaemonSyncTests {
         let (rig, syncer) = try Rig.start("sync-notices") { RecordingSyncer(clock: $0, conflicts: 2, keptEmpty: ["Phone <b>"]) }
         defer { rig.stop() }
         let start = Double(DaemonInProcessTests.start)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { rig.armedAt == start + 900 })
+        #expect(waitUntil(seconds: 30) { rig.armedAt == start + 900 })
         rig.clock.advance(by: 900)
-        #expect(DaemonInProcessTests.waitUntil(seconds: 30) { syncer.count == 2 && rig.armedAt == start + 1800 })
+        #expect(waitUntil(seconds: 30) { syncer.count == 2 && rig.armedAt == start + 1800 })
         let notices = rig.notifier.notices.withLock { $0 }
         #expect(notices.map(\.title) == ["Sync: 2 items were changed on both sides", "Sync: Phone <b> kept"])
         #expect(notices.first?.body.contains("'chime sync --status'") == true)

@@ -3,6 +3,7 @@ import CalendarModel
 import CalendarStore
 import Foundation
 import SQLiteDatabase
+import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -91,8 +92,7 @@ struct ExpansionBoundDaemonTests {
                      "planning finished before the signal; the test needs more series")
         Glibc.kill(daemon.process.processIdentifier, SIGTERM)
         // A deadline that tells a hang (the whole plan, minutes) from an answer.
-        let deadline = Date().addingTimeInterval(20)
-        while daemon.process.isRunning && Date() < deadline { usleep(50_000) }
+        waitUntil(seconds: 20, every: 0.05) { !daemon.process.isRunning }
         #expect(!daemon.process.isRunning, "chimed still running 20 s after SIGTERM: \(daemon.printed.map(\.line))")
         if !daemon.process.isRunning { #expect(daemon.process.terminationStatus == 0) }
         #expect(daemon.printed.contains { $0.line == "chimed: stopping on signal 15" })

@@ -62,8 +62,7 @@ struct LocationDaemonTests {
     func startDaemon() throws -> DaemonProcessTests.Running {
         let daemon = try DaemonProcessTests.Running(store: storePath, runtime: runtime)
         let client = DaemonClient(environment: ["XDG_RUNTIME_DIR": runtime])
-        let deadline = Date().addingTimeInterval(30)
-        while (try? client.send(.status, timeout: 1)) == nil && Date() < deadline { usleep(20_000) }
+        waitUntil(seconds: 30) { (try? client.send(.status, timeout: 1)) != nil }
         return daemon
     }
 
@@ -195,8 +194,7 @@ struct LocationDaemonTests {
         defer { daemon.kill(SIGTERM) }
         #expect(try feed([Self.inside]).status == 0)
         try CalendarStore(path: storePath, machineTimeZone: .utc).complete(reminder.identifier)
-        let deadline = Date().addingTimeInterval(30)
-        while !daemon.printed.contains(where: { $0.line.contains("watching 0 geofence(s)") }) && Date() < deadline { usleep(20_000) }
+        waitUntil(seconds: 30) { daemon.printed.contains { $0.line.contains("watching 0 geofence(s)") } }
         #expect(try feed([Self.away]).status == 0)
         #expect(firings(daemon).isEmpty, "printed: \(daemon.printed.map(\.line))")
     }

@@ -44,8 +44,7 @@ struct ConcurrentImportTests {
         let seen = Mutex<[Bool]>([])
         let reader = Thread {
             // Nothing posted yet: the store's thread comes to wait.
-            let deadline = Date().addingTimeInterval(60)
-            while !handoff.storeIsIdle && Date() < deadline { usleep(1_000) }
+            waitUntil(seconds: 60, every: 0.001) { handoff.storeIsIdle }
             seen.withLock { $0.append(handoff.storeIsIdle) }
             handoff.post(piece: 1)
             writing.wait()
@@ -79,8 +78,7 @@ struct ConcurrentImportTests {
             handoff.serve { piece in
                 // While piece k is written, pieces k + 1 … k + capacity may have been posted besides it, and no more.
                 let most = min(12, piece + 1 + capacity)
-                let deadline = Date().addingTimeInterval(60)
-                while posted.load(ordering: .sequentiallyConsistent) < most && Date() < deadline { usleep(1_000) }
+                waitUntil(seconds: 60, every: 0.001) { posted.load(ordering: .sequentiallyConsistent) >= most }
                 // Time to run further ahead, were it not bounded.
                 usleep(5_000)
                 ahead.append(posted.load(ordering: .sequentiallyConsistent) - piece)

@@ -28,15 +28,6 @@ struct DaemonSyncTests {
     /// 2026-12-01T09:00:00Z
     static let start = 1_796_115_600.0
 
-    static func waitUntil(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            guard Date() < deadline else { return false }
-            usleep(20_000)
-        }
-        return true
-    }
-
     static func daemon(_ scratch: Scratch, clock: ManualClock, notifier: any Notifier, log: @escaping @Sendable (String) -> Void = { _ in })
         throws -> Daemon {
         let runtime = scratch.folder + "/run"
@@ -61,26 +52,26 @@ struct DaemonSyncTests {
         let (clock, notifier, daemon, store) = (desktop.clock, desktop.notifier, desktop.daemon, desktop.store)
         defer { daemon.shutdown() }
         // The sync at start brings the to-do down; the bounds only tell a hang from an answer.
-        #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
-        #expect(Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer?.at == Self.start + 5 } })
+        #expect(try waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
+        #expect(waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer?.at == Self.start + 5 } })
 
         clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z
-        #expect(Self.waitUntil(seconds: 30) { !notifier.shown.withLock { $0 }.isEmpty })
+        #expect(waitUntil(seconds: 30) { !notifier.shown.withLock { $0 }.isEmpty })
         let firing = try #require(notifier.shown.withLock { $0.first })
         #expect(firing.title == "Put the bins out")
         #expect(firing.instant == 1_796_118_300)
 
         // The syncs that came due on the way to 09:45 have ended: none runs when Done is pressed.
-        #expect(Self.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } })
+        #expect(waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } })
         #expect(!(try server.get(resource).contains("STATUS:COMPLETED")))
         notifier.press(.done, on: firing)
-        #expect(try Self.waitUntil(seconds: 30) {
+        #expect(try waitUntil(seconds: 30) {
             try store.items(of: store.calendar(named: "Phone").identifier).reminders.first?.isCompleted == true
         })
         // The completion goes up 5 s after it was made, not at the interval.
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
         clock.advance(by: 5)
-        #expect(try Self.waitUntil(seconds: 60) { try server.get(resource).contains("STATUS:COMPLETED") })
+        #expect(try waitUntil(seconds: 60) { try server.get(resource).contains("STATUS:COMPLETED") })
         let completed = try server.get(resource)
         #expect(completed.contains("COMPLETED:20261201T094500Z"), "\(completed)")
     }
@@ -102,7 +93,7 @@ struct DaemonSyncTests {
 
         /// Whether the daemon has ended the sync it runs and set its next
         /// one; the bound only tells a hang from an answer.
-        func quiet() -> Bool { DaemonSyncTests.waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
+        func quiet() -> Bool { waitUntil(seconds: 60) { daemon.queue.sync { !daemon.syncing && daemon.syncTimer != nil } } }
     }
 
     /// A scratch store in UTC with the server's user added as account 'home', as `chime account add` adds it.
@@ -130,21 +121,21 @@ struct DaemonSyncTests {
         defer { daemon.shutdown() }
         func reminders() throws -> [Reminder] { try store.items(of: store.calendar(named: "Phone").identifier).reminders }
         func quiet() -> Bool { desktop.quiet() }
-        #expect(try Self.waitUntil(seconds: 60) { try reminders().count == 2 })
+        #expect(try waitUntil(seconds: 60) { try reminders().count == 2 })
         #expect(quiet())
 
         clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z: Bins rings
-        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
+        #expect(waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
         let first = try #require(notifier.shown.withLock { $0.first })
         #expect(first.title == "Bins")
         #expect(quiet())
         notifier.press(.dismiss, on: first)
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncTimer?.at == 1_796_118_305 } })
         clock.advance(by: 5)
-        #expect(try Self.waitUntil(seconds: 60) { try server.get(bins).contains("ACKNOWLEDGED:20261201T094500Z") })
+        #expect(try waitUntil(seconds: 60) { try server.get(bins).contains("ACKNOWLEDGED:20261201T094500Z") })
 
         clock.advance(to: 1_796_120_100) // 2026-12-01T10:15:00Z: Plants rings
-        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        #expect(waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
         let second = try #require(notifier.shown.withLock { $0.last })
         #expect(second.title == "Plants")
         #expect(quiet())
@@ -153,7 +144,7 @@ struct DaemonSyncTests {
                            in: calendarURL)
         let next = try #require(daemon.queue.sync { daemon.syncTimer?.at })
         clock.advance(to: next)
-        #expect(Self.waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(second.key) })
+        #expect(waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(second.key) })
         #expect(try reminders().first { $0.title == "Plants" }?.alarms.first?.acknowledged == Date(timeIntervalSince1970: 1_796_120_160))
     }
 
@@ -166,11 +157,11 @@ struct DaemonSyncTests {
         let (clock, notifier, daemon, store) = (desktop.clock, desktop.notifier, desktop.daemon, desktop.store)
         defer { daemon.shutdown() }
         func quiet() -> Bool { desktop.quiet() }
-        #expect(try Self.waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
+        #expect(try waitUntil(seconds: 60) { try store.items(of: store.calendar(named: "Phone").identifier).reminders.count == 1 })
         #expect(quiet())
 
         clock.advance(to: 1_796_118_300) // 2026-12-01T09:45:00Z: Bins rings
-        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
+        #expect(waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 1 })
         let first = try #require(notifier.shown.withLock { $0.first })
         #expect(quiet())
         // Thunderbird rang it too, and was snoozed at 09:46 until 10:05, as it writes that.
@@ -178,11 +169,11 @@ struct DaemonSyncTests {
                                      item: "X-MOZ-LASTACK:20261201T094600Z\r\nX-MOZ-SNOOZE-TIME:20261201T100500Z\r\n"), in: calendarURL)
         let next = try #require(daemon.queue.sync { daemon.syncTimer?.at })
         clock.advance(to: next)
-        #expect(Self.waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(first.key) })
+        #expect(waitUntil(seconds: 60) { notifier.withdrawn.withLock { $0 }.contains(first.key) })
         #expect(quiet())
 
         clock.advance(to: 1_796_119_500) // 2026-12-01T10:05:00Z: the snooze's time
-        #expect(Self.waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
+        #expect(waitUntil(seconds: 30) { notifier.shown.withLock { $0.count } == 2 })
         let again = try #require(notifier.shown.withLock { $0.last })
         #expect(again.instant == 1_796_119_500)
         #expect(again.explanation == "snoozed on another device")
@@ -196,7 +187,7 @@ struct DaemonSyncTests {
         let clock = ManualClock(now: Self.start)
         let daemon = try Self.daemon(scratch, clock: clock, notifier: PressingNotifier())
         defer { daemon.shutdown() }
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
         // Opening the store and the sync's tables wrote nothing that asks for another.
         usleep(500_000)
         clock.advance(by: 3_600)
@@ -212,10 +203,10 @@ struct DaemonSyncTests {
         let lines = Mutex<[String]>([])
         let daemon = try Self.daemon(scratch, clock: clock, notifier: PressingNotifier()) { line in lines.withLock { $0.append(line) } }
         defer { daemon.shutdown() }
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 1 && !daemon.syncing } })
         let kept = scratch.folder + "/kept.db"
         try FileManager.default.moveItem(atPath: scratch.path, toPath: kept)
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.store == nil } }, "\(lines.withLock { $0 })")
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.store == nil } }, "\(lines.withLock { $0 })")
 
         // A sync asked for and due: none runs, and nothing appears at the path.
         daemon.queue.sync { daemon.syncAfterCommand() }
@@ -236,8 +227,8 @@ struct DaemonSyncTests {
 
         // Back: opened, and a sync follows (the delay is on the test's clock).
         try FileManager.default.moveItem(atPath: kept, toPath: scratch.path)
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.store != nil && daemon.syncTimer != nil } }, "\(lines.withLock { $0 })")
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.store != nil && daemon.syncTimer != nil } }, "\(lines.withLock { $0 })")
         clock.advance(by: 3_600)
-        #expect(Self.waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 2 && !daemon.syncing } })
+        #expect(waitUntil(seconds: 30) { daemon.queue.sync { daemon.syncCount == 2 && !daemon.syncing } })
     }
 }

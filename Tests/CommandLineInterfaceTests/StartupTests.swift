@@ -31,8 +31,7 @@ struct StartupTests {
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         // A generous bound, only to tell a hang from an answer.
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+        waitUntil(seconds: 60, every: 0.01) { !process.isRunning }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
         let errors = try String(contentsOfFile: errorPath, encoding: .utf8)

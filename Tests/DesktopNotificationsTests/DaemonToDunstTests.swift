@@ -74,7 +74,7 @@ extension DesktopNotifierTests {
         func startDaemon() throws -> Chimed {
             let daemon = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
             // Started when its control socket is there.
-            _ = NotificationServer.waitUntil(seconds: 60) { FileManager.default.fileExists(atPath: folder + "/run/chime/chimed.sock") }
+            _ = waitUntil(seconds: 60) { FileManager.default.fileExists(atPath: folder + "/run/chime/chimed.sock") }
             return daemon
         }
 
@@ -102,7 +102,7 @@ extension DesktopNotifierTests {
             #expect(call.hints["urgency"] == "2")
             #expect(Set(call.actions.map { "\($0.id)=\($0.label)" }) == ["default=Open", "snooze=Snooze 2 s", "done=Done", "dismiss=Dismiss"])
             // Standard output keeps a line of it as well.
-            #expect(NotificationServer.waitUntil(seconds: 30) { daemon.printed.contains { $0.hasPrefix("chimed: fired") && $0.contains("<b>& Tea") } },
+            #expect(waitUntil(seconds: 30) { daemon.printed.contains { $0.hasPrefix("chimed: fired") && $0.contains("<b>& Tea") } },
                     "chimed: \(daemon.printed)")
         }
 
@@ -157,7 +157,7 @@ extension DesktopNotifierTests {
             let call = try #require(server.notify(summary: "Water plants", within: 30), "chimed: \(daemon.printed)")
             try server.chooseInMenu("[\(try #require(call.returnedID)),done]")
             try server.openContextMenu()
-            let completed = NotificationServer.waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
+            let completed = waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
             #expect(completed, "chimed: \(daemon.printed)")
         }
 
@@ -172,9 +172,9 @@ extension DesktopNotifierTests {
             #expect(try server.displayed() == 1)
             try server.chooseInMenu("[\(id),\(action)]")
             try server.openContextMenu()
-            #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
+            #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
             // A snooze of 2 s brings it back later, as a new notification.
-            #expect(NotificationServer.waitUntil(seconds: 30) { (try? server.displayed()) == 0 }, "dunst still shows it")
+            #expect(waitUntil(seconds: 30) { (try? server.displayed()) == 0 }, "dunst still shows it")
         }
 
         @Test("a reminder completed with 'chime complete', removed with 'chime remove', or moved so that its firing is gone closes its notification",
@@ -193,8 +193,8 @@ extension DesktopNotifierTests {
                 reminder.due = .zoned(TimeZoneRules.utc.localTime(at: due + 86_400), zone: "UTC")
                 try store.save(reminder)
             }
-            #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
-            #expect(NotificationServer.waitUntil(seconds: 30) { (try? server.displayed()) == 0 }, "dunst still shows it")
+            #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(daemon.printed)")
+            #expect(waitUntil(seconds: 30) { (try? server.displayed()) == 0 }, "dunst still shows it")
         }
 
         @Test("chimed stopped (SIGTERM or SIGKILL) and started again takes its notification back in place: Done picked then completes the reminder",
@@ -206,7 +206,7 @@ extension DesktopNotifierTests {
             let id = try #require(call.returnedID)
             // Stopped once it has remembered what it shows (a kill between the
             // two is a firing interrupted while shown, another case).
-            #expect(NotificationServer.waitUntil(seconds: 30) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
+            #expect(waitUntil(seconds: 30) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
             first.stop(with: signal)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
             defer { second.stop() }
@@ -221,9 +221,9 @@ extension DesktopNotifierTests {
             #expect(!second.printed.contains { $0.hasPrefix("chimed: fired") })
             try server.chooseInMenu("[\(id),done]")
             try server.openContextMenu()
-            let completed = NotificationServer.waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
+            let completed = waitUntil(seconds: 30) { (try? store.reminder(identifier: reminder.identifier).isCompleted) == true }
             #expect(completed, "chimed: \(second.printed)")
-            #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
+            #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
         }
 
         @Test("a notification whose reminder was completed while chimed was down is closed when it starts again, not shown again")
@@ -232,12 +232,12 @@ extension DesktopNotifierTests {
             let (reminder, _) = try reminder("Done while down", dueIn: 1)
             let call = try #require(server.notify(summary: "Done while down", within: 30), "chimed: \(first.printed)")
             let id = try #require(call.returnedID)
-            #expect(NotificationServer.waitUntil(seconds: 30) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
+            #expect(waitUntil(seconds: 30) { (try? AlarmLedger(store: store).shownNotifications().map(\.serverID)) == [id] })
             first.stop()
             try store.complete(reminder.identifier)
             let second = try Chimed(store: folder + "/data/chime.db", runtime: folder + "/run", bus: server.busAddress)
             defer { second.stop() }
-            #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
+            #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) }, "chimed: \(second.printed)")
             #expect(server.notify(summary: "Done while down", skipping: 1, within: 0.5) == nil)
         }
 
@@ -249,7 +249,7 @@ extension DesktopNotifierTests {
             let daemon = try startDaemon()
             defer { daemon.stop() }
             _ = try reminder("While away", dueIn: 1)
-            #expect(NotificationServer.waitUntil(seconds: 30) { daemon.printed.contains { $0.contains("could not show 'While away'") } },
+            #expect(waitUntil(seconds: 30) { daemon.printed.contains { $0.contains("could not show 'While away'") } },
                     "chimed: \(daemon.printed)")
             #expect(daemon.process.isRunning)
             #expect(server.notifyCalls().allSatisfy { $0.summary != "While away" || $0.returnedID == nil })

@@ -3,6 +3,7 @@ import CalendarModel
 import DesktopNotifications
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// The real notifier, through real libnotify and a real session bus, to a
@@ -131,7 +132,7 @@ struct DesktopNotifierTests {
         try server.notifier.show(firing, late: false)
         let id = try #require(server.notify(summary: "Withdraw me")?.returnedID)
         server.notifier.withdraw(key: firing.key)
-        #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) })
+        #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(id) })
         usleep(200_000)
         #expect(server.response(for: firing.key, within: 0) == nil)
     }
@@ -152,9 +153,9 @@ struct DesktopNotifierTests {
         #expect(call.hints["sound-name"] == nil)
         try server.chooseInMenu("[\(shown.id),done]")
         try server.openContextMenu()
-        #expect(NotificationServer.waitUntil(seconds: 30) { answers.withLock { $0 } == [.done] })
+        #expect(waitUntil(seconds: 30) { answers.withLock { $0 } == [.done] })
         later.withdraw(key: firing.key)
-        #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(shown.id) })
+        #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(shown.id) })
     }
 
     @Test("an id another server gave (one started since) is not replaced: the firing is shown anew")
@@ -171,8 +172,8 @@ struct DesktopNotifierTests {
         let firing = Firings.timed("Close by id", at: "2026-12-01T08:50:00")
         let shown = try #require(try server.notifier.present(firing, late: false, replacing: nil))
         DesktopNotifier(options: server.notifier.options).close(shown)
-        #expect(NotificationServer.waitUntil(seconds: 30) { server.busLog().closeCalls.contains(shown.id) })
-        #expect(NotificationServer.waitUntil(seconds: 30) { (try? server.displayed()) == 0 })
+        #expect(waitUntil(seconds: 30) { server.busLog().closeCalls.contains(shown.id) })
+        #expect(waitUntil(seconds: 30) { (try? server.displayed()) == 0 })
         // Another server's id is left alone.
         let other = try #require(try server.notifier.present(Firings.timed("Not ours", at: "2026-12-01T08:50:00"), late: false, replacing: nil))
         DesktopNotifier(options: server.notifier.options).close(ShownNotificationID(id: other.id, server: ":9.999"))
@@ -261,7 +262,7 @@ struct DesktopNotifierTests {
         kill(pid, SIGCONT)
         thawed = true
         // The blocked call gets its answer once dunst runs again, and the thread is free.
-        let recovered = NotificationServer.waitUntil(seconds: 30) {
+        let recovered = waitUntil(seconds: 30) {
             (try? server.notifier.show(Firings.timed("Thawed", at: "2026-12-01T08:50:00"), late: false)) != nil
         }
         #expect(recovered)

@@ -50,7 +50,7 @@ final class NotificationServer: Sendable {
         monitor.standardError = FileHandle.nullDevice
         do { try monitor.run() } catch { throw ServerError(description: "dbus-monitor did not start: \(error)") }
         let log = directory + "/monitor.log"
-        guard Self.waitUntil(seconds: 30, { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("NameAcquired") }) else {
+        guard waitUntil(seconds: 30, { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("NameAcquired") }) else {
             throw ServerError(description: "dbus-monitor did not attach to \(address)")
         }
 
@@ -116,11 +116,11 @@ final class NotificationServer: Sendable {
     /// while no dmenu has started; where none ever does, the error holds
     /// the tails of dunst's and the stand-in's logs.
     func openContextMenu(seconds: Double = 10) throws {
-        _ = Self.waitUntil(seconds: seconds) { ((try? displayed()) ?? 0) > 0 }
+        _ = waitUntil(seconds: seconds) { ((try? displayed()) ?? 0) > 0 }
         let before = menusStarted()
         for _ in 1...3 {
             try dunstctl("context")
-            if Self.waitUntil(seconds: seconds, { menusStarted() > before }) { return }
+            if waitUntil(seconds: seconds, { menusStarted() > before }) { return }
         }
         throw ServerError(description: """
             dunst started no dmenu for its context menu (\((try? displayed()) ?? -1) on screen)
@@ -161,7 +161,7 @@ final class NotificationServer: Sendable {
     /// The first answer reported for `key`, waiting at most `seconds`.
     func response(for key: String, within seconds: Double = 30) -> NotificationResponse? {
         var found: NotificationResponse?
-        _ = Self.waitUntil(seconds: seconds) {
+        _ = waitUntil(seconds: seconds) {
             found = responses.withLock { $0.first { $0.key == key }?.response }
             return found != nil
         }
@@ -179,7 +179,7 @@ final class NotificationServer: Sendable {
     /// after `skipping` earlier ones with that summary, waiting at most `seconds`.
     func notify(summary: String, skipping: Int = 0, within seconds: Double = 30) -> BusLog.Notify? {
         var found: BusLog.Notify?
-        _ = Self.waitUntil(seconds: seconds) {
+        _ = waitUntil(seconds: seconds) {
             let matching = notifyCalls().filter { $0.summary == summary && $0.returnedID != nil }
             found = matching.count > skipping ? matching[skipping] : nil
             return found != nil
@@ -190,16 +190,6 @@ final class NotificationServer: Sendable {
     func busLog() -> BusLog { BusLog(text: (try? String(contentsOfFile: directory + "/monitor.log", encoding: .utf8)) ?? "") }
 
     // MARK: Helpers
-
-    /// Polls `condition` every 20 ms for at most `seconds`.
-    static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while true {
-            if condition() { return true }
-            if Date() > deadline { return false }
-            usleep(20_000)
-        }
-    }
 
     static func runScript(_ arguments: [String]) throws(ServerError) {
         try run("/bin/bash", [script] + arguments, environment: ProcessInfo.processInfo.environment)

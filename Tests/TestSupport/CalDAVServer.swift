@@ -236,12 +236,11 @@ public final class CalDAVServer: Sendable {
 
     /// Connects every 50 ms until the port accepts, the process ends, or the time is up.
     private static func waitUntilListening(port: Int, process: Process, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            guard process.isRunning else { return false }
-            if LoopbackPort.accepts(port) { return true }
-            usleep(50_000)
+        var accepts = false
+        waitUntil(seconds: seconds, every: 0.05) {
+            accepts = process.isRunning && LoopbackPort.accepts(port)
+            return accepts || !process.isRunning
         }
-        return false
+        return accepts
     }
 }

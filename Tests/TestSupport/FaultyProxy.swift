@@ -26,8 +26,7 @@ public final class FaultyProxy: Sendable {
             process.standardOutput = FileHandle.nullDevice
             try process.run()
             // Listening within 30 s, or not at all (a port taken meanwhile ends it at once); the bound tells a hang from an answer.
-            let deadline = Date().addingTimeInterval(30)
-            while process.isRunning, !LoopbackPort.accepts(port), Date() < deadline { usleep(20_000) }
+            waitUntil(seconds: 30) { !process.isRunning || LoopbackPort.accepts(port) }
             if process.isRunning, LoopbackPort.accepts(port) {
                 self.port = port
                 self.process = process
