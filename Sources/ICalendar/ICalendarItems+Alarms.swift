@@ -104,7 +104,7 @@ extension ICalendarItems.Mapper {
                 consumed["ACKNOWLEDGED"] = ["VALUE"]
             }
             let answered = acknowledged.map { Date(timeIntervalSince1970: TimeInterval($0)) }
-            let unmodelled = Self.unmodelled(component, consumed: consumed, keptComponents: keptComponents)
+            let unmodelled = unmodelled(component, consumed: consumed, keptComponents: keptComponents)
             var snoozed: Alarm.SnoozedElsewhere?
             let timed = if case .proximity = trigger { false } else { true }
             if let taken = snooze, timed {

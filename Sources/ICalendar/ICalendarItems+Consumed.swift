@@ -28,10 +28,39 @@ extension ICalendarItems {
             }
         }
 
-        /// Whether `property` is consumed whole: its name is, and so is each of its parameters.
-        func consumesWhole(_ property: ICalendarProperty) -> Bool {
-            guard let parameters = self[property.name] else { return false }
-            return property.parameters.allSatisfy { parameter in parameters.contains { ICalendarComponent.same($0, parameter.name) } }
+        /// The names a mapping reads every property of; of the others, it reads the first.
+        static let readInFull = ["EXDATE", "RDATE"]
+
+        /// `properties` as a mapping reads them: `kept`, those it does not
+        /// consume whole, in order (one of a consumed name is kept whole
+        /// when it has parameters the mapping does not read, so that export
+        /// lends them to the property it writes, `Kept.lend`); `repeats`,
+        /// those after the first of a name RFC 5545 allows once. A repeat
+        /// is no part of the item, and kept it would be the one to lend
+        /// when export writes the name: the first one's parameters would be
+        /// lost, and a line more on every import and export.
+        func partition(_ properties: [ICalendarProperty]) -> (kept: [ICalendarProperty], repeats: [ICalendarProperty]) {
+            var kept: [ICalendarProperty] = [], repeats: [ICalendarProperty] = []
+            // Bit i: a property of entries[i] was met (a mapping names a dozen or so).
+            var met: UInt64 = 0
+            for property in properties {
+                guard let index = entries.firstIndex(where: { ICalendarComponent.same($0.name, property.name) }) else {
+                    kept.append(property)
+                    continue
+                }
+                if index < 64, !Self.readInFull.contains(where: { ICalendarComponent.same($0, property.name) }) {
+                    guard met & (1 << index) == 0 else {
+                        repeats.append(property)
+                        continue
+                    }
+                    met |= 1 << index
+                }
+                let parameters = entries[index].parameters
+                if !property.parameters.allSatisfy({ parameter in parameters.contains { ICalendarComponent.same($0, parameter.name) } }) {
+                    kept.append(property)
+                }
+            }
+            return (kept, repeats)
         }
     }
 }

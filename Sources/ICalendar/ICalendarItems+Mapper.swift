@@ -87,11 +87,16 @@ extension ICalendarItems {
 
         static var timeParameters: [String] { ICalendarItems.timeParameters }
 
-        /// Splits properties into the consumed (by name) and the kept; a
-        /// consumed one with other parameters is kept whole as well, so
-        /// export puts those parameters back.
-        static func unmodelled(_ component: ICalendarComponent, consumed: ConsumedProperties, keptComponents: [ICalendarComponent]) -> String {
-            let kept = component.properties.filter { !consumed.consumesWhole($0) }
+        /// The lines of `component` its item does not hold: the properties
+        /// not consumed whole (`ConsumedProperties.partition`) and
+        /// `keptComponents`. A repeat of a property RFC 5545 allows once is
+        /// left out, with a warning naming its line.
+        func unmodelled(_ component: ICalendarComponent, consumed: ConsumedProperties, keptComponents: [ICalendarComponent]) -> String {
+            let (kept, repeats) = consumed.partition(component.properties)
+            for property in repeats {
+                warnings.list.append(Problem(component: component.name, line: property.line, uid: component.name == "VALARM" ? nil : uid,
+                                             reason: "\(property.name) is given more than once (RFC 5545 allows one): the first is used, this one left out"))
+            }
             return ICalendarComponent.unmodelledText(properties: kept, components: keptComponents)
         }
 
@@ -160,7 +165,7 @@ extension ICalendarItems {
                               exceptionDates: try dates(component.properties(named: "EXDATE"), start: start),
                               extraDates: try dates(component.properties(named: "RDATE"), start: start),
                               externalKey: uid)
-            event.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
+            event.origin = try origin(component, unmodelled: unmodelled(component, consumed: consumed, keptComponents: others))
             event.alarms = try alarms(alarmComponents, item: identifier, start: start, end: end, due: nil,
                                       lastAcknowledged: component["X-MOZ-LASTACK"], snoozes: Self.mozillaSnoozes(component))
             do { try event.validate() } catch { throw MappingError(error.description) }
@@ -199,7 +204,7 @@ extension ICalendarItems {
                                     notes: Self.text(component, "DESCRIPTION") ?? "", priority: priority, start: start, due: due,
                                     isCompleted: status == "COMPLETED" || completion != nil || percent == "100",
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
-            reminder.origin = try origin(component, unmodelled: Self.unmodelled(component, consumed: consumed, keptComponents: others))
+            reminder.origin = try origin(component, unmodelled: unmodelled(component, consumed: consumed, keptComponents: others))
             reminder.alarms = try alarms(component.components(named: "VALARM"), item: identifier, start: start, end: nil, due: due,
                                          geo: component["GEO"], lastAcknowledged: component["X-MOZ-LASTACK"],
                                          snoozes: Self.mozillaSnoozes(component))
