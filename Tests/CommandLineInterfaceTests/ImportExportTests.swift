@@ -306,7 +306,7 @@ extension ImportExportTests {
         #expect(try starts() == ["Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-08T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
     }
 
-    @Test("a file giving an item or an occurrence twice keeps the later revision, and an occurrence its series excludes is left out")
+    @Test("a file giving an item or an occurrence twice keeps the later revision; an occurrence its series excludes, and a second SUMMARY, are left out")
     func revisionsInOneFile() throws {
         let scratch = Scratch()
         let path = scratch.folder + "/revisions.ics"
@@ -319,7 +319,7 @@ extension ImportExportTests {
                      "BEGIN:VEVENT", "UID:111", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240701", "SUMMARY:test123",
                      "RRULE:FREQ=WEEKLY;UNTIL=20240801;INTERVAL=2;BYDAY=MO", "EXDATE;VALUE=DATE:20240715", "SEQUENCE:3", "END:VEVENT",
                      "BEGIN:VEVENT", "UID:222", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240401", "SUMMARY:other",
-                     "RRULE:FREQ=WEEKLY;COUNT=2", "END:VEVENT",
+                     "SUMMARY;LANGUAGE=de:andere", "RRULE:FREQ=WEEKLY;COUNT=2", "END:VEVENT",
                      "BEGIN:VEVENT", "UID:222", "RECURRENCE-ID;VALUE=DATE:20240408", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240409",
                      "SUMMARY:other - first copy", "END:VEVENT",
                      "BEGIN:VEVENT", "UID:222", "RECURRENCE-ID;VALUE=DATE:20240408", "DTSTAMP:20240707T214014Z", "DTSTART;VALUE=DATE:20240409",
@@ -330,6 +330,8 @@ extension ImportExportTests {
         #expect(check.status == 0, "\(check.errors)")
         #expect(check.errors.contains { $0.contains("revisions.ics:12: VEVENT 111: is an occurrence its series excludes (EXDATE 2024-07-15T00:00:00): left out") },
                 "\(check.errors)")
+        #expect(check.errors.contains { $0.contains("revisions.ics:34: VEVENT 222: SUMMARY is given more than once (RFC 5545 allows one): "
+                                                    + "the first is used, this one left out") }, "\(check.errors)")
         scratch.ok("import", path)
         let year = Date(timeIntervalSince1970: 1_704_067_200)..<Date(timeIntervalSince1970: 1_735_689_600) // 2024-01-01T00:00:00Z ..< 2025-01-01T00:00:00Z
         let events = try scratch.store().events(overlapping: year).map { "\($0.title) \($0.start)" }.sorted()
