@@ -294,10 +294,15 @@ extension ICalendarItems {
     /// UID and RECURRENCE-ID stay in its unmodelled lines, so export writes
     /// it back as the same override.
     /// A COUNT rule is not split (that needs the recurrence engine to count
-    /// what came before): a problem.
+    /// what came before): a problem. The same cut given again is the same
+    /// override in another revision (`revise`).
     static func split<Zones>(_ entry: inout Entry, master: Event, at component: ICalendarComponent, mapper: Mapper<Zones>) throws(MappingError) {
         guard let recurrenceID = component["RECURRENCE-ID"] else { throw MappingError("has no RECURRENCE-ID") }
         let cut = try mapper.originalStart(recurrenceID, in: master.start)
+        let partIdentifier = identifier(calendar: master.calendarIdentifier, uid: entry.uid, kind: "following", occurrence: cut)
+        if let same = entry.followingSeries.firstIndex(where: { $0.identifier == partIdentifier }) {
+            return try revise(&entry.followingSeries[same], with: component, mapper: mapper)
+        }
         var part = entry.followingSeries.last ?? master
         let partShift = entry.followingSeries.last.flatMap { last in Self.cut(of: last).map { last.start.wallClock.localSeconds - $0.localSeconds } } ?? 0
         guard let rule = part.recurrenceRule else { throw MappingError("splits a series that does not repeat by a rule") }
@@ -324,7 +329,7 @@ extension ICalendarItems {
         }
         var later = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
         later.externalKey = entry.uid + "#" + cut.basicFormat
-        later.identifier = identifier(calendar: master.calendarIdentifier, uid: entry.uid, kind: "following", occurrence: cut)
+        later.identifier = partIdentifier
         later.alarms = mapper.renumbered(later.alarms, item: later.identifier)
         if later.recurrenceRule == nil { later.recurrenceRule = rule }
         let shift = later.start.wallClock.localSeconds - partCut.localSeconds
@@ -344,5 +349,27 @@ extension ICalendarItems {
             entry.followingSeries[entry.followingSeries.count - 1] = part
         }
         entry.followingSeries.append(later)
+    }
+
+    /// A THISANDFUTURE override at a cut already split: as an occurrence
+    /// given twice, the later revision stands (the later in the file on a
+    /// tie), in the place of the earlier. Splitting again would make a
+    /// second part with the same identifier, and every occurrence after the
+    /// cut would be written once after each (twice as many on each import
+    /// and export). What the override does not give, it takes from the
+    /// revision it replaces: the rule, and the exception and extra dates on
+    /// its own shifted clock.
+    static func revise<Zones>(_ part: inout Event, with component: ICalendarComponent, mapper: Mapper<Zones>) throws(MappingError) {
+        var revision = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+        guard !isEarlier(revision.origin, than: part.origin) else { return }
+        revision.externalKey = part.externalKey
+        revision.identifier = part.identifier
+        revision.alarms = mapper.renumbered(revision.alarms, item: revision.identifier)
+        if revision.recurrenceRule == nil { revision.recurrenceRule = part.recurrenceRule }
+        let shift = revision.start.wallClock.localSeconds - part.start.wallClock.localSeconds
+        func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] { dates.map { LocalDateTime(localSeconds: $0.localSeconds + shift) } }
+        if component["EXDATE"] == nil { revision.exceptionDates = moved(part.exceptionDates) }
+        if component["RDATE"] == nil { revision.extraDates = moved(part.extraDates) }
+        part = revision
     }
 }

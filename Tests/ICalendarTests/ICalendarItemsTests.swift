@@ -223,6 +223,47 @@ struct ICalendarItemsTests {
         #expect(late["UID"]?.value == "weekly-1")
     }
 
+    /// The icalendar fuzz target found that a second override at the same
+    /// cut split the series again: two parts with one identifier, and the
+    /// occurrence after the cut written after each, twice as many on every
+    /// import and export.
+    @Test("a THISANDFUTURE override given twice for one cut is one override: its later revision stands, in the file or not")
+    func thisAndFutureTwice() throws {
+        let text = try String(contentsOfFile: PackagePaths.root + "/Tests/ICalendarTests/Fixtures/items/this-and-future.ics", encoding: .utf8)
+        let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let earlier = ["BEGIN:VEVENT", "UID:weekly-1", "DTSTAMP:20261201T000000Z", "SEQUENCE:1",
+                       "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261215T100000",
+                       "DTSTART;TZID=Europe/Berlin:20261215T090000", "DTEND;TZID=Europe/Berlin:20261215T100000",
+                       "SUMMARY:Review (mornings)", "END:VEVENT"]
+        let later = ["BEGIN:VEVENT", "UID:weekly-1", "DTSTAMP:20261201T000000Z", "SEQUENCE:3",
+                     "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261215T100000",
+                     "DTSTART;TZID=Europe/Berlin:20261215T160000", "DTEND;TZID=Europe/Berlin:20261215T170000",
+                     "SUMMARY:Review (evenings)", "END:VEVENT"]
+        // The fixture's own override has no SEQUENCE (0): the latest revision comes first, the earliest last.
+        let file = Array(lines.dropLast()) + later + earlier + ["END:VCALENDAR"]
+        let reading = try ICalendarReader().read(Array((file.joined(separator: "\r\n") + "\r\n").utf8))
+        let result = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let entry = try #require(result.entries.first)
+        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
+        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z")
+        try #require(entry.followingSeries.count == 1, "\(entry.followingSeries.map(\.title))")
+        let part = entry.followingSeries[0]
+        #expect(part.title == "Review (evenings)")
+        #expect(part.externalKey == "weekly-1#20261215T100000")
+        #expect(part.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 22)!, hour: 16)!]) // 2026-12-22T16:00, moved with it
+        let occurrence = try #require(entry.detached.first)
+        #expect(entry.detached.count == 1)
+        #expect(occurrence.seriesIdentifier == part.identifier)
+        #expect(occurrence.originalStart == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 29)!, hour: 16)!) // 2026-12-29T16:00 on the part's clock
+        let (exported, again, exportedAgain) = Self.roundTrip(result)
+        #expect(exported.components.filter { $0["SUMMARY"]?.value == "Review (late)" }.count == 1)
+        #expect(exported.components.filter { $0["RECURRENCE-ID"]?[parameter: "RANGE"] == "THISANDFUTURE" }.count == 1)
+        #expect(again.problems.isEmpty)
+        #expect(again.events == result.events)
+        #expect(exportedAgain == exported)
+    }
+
     @Test("RFC 9074 PROXIMITY takes its place from a VLOCATION's geo: URL; a VTODO's start-related offset becomes one from DUE")
     func rfc9074AndTodoOffsets() throws {
         let vlocation = ICalendarComponent(name: "VLOCATION", properties: [
