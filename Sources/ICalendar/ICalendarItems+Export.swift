@@ -152,7 +152,7 @@ extension ICalendarItems {
         /// would add them again on every import.
         var rest: [ICalendarProperty] {
             properties.indices.filter { !lent[$0] }.map { properties[$0] }
-                .filter { !(["RDATE", "EXDATE"].contains($0.name) && written.contains($0.name)) }
+                .filter { !(ConsumedProperties.readInFull.contains($0.name) && written.contains($0.name)) }
         }
     }
 

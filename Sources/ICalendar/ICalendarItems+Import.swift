@@ -301,7 +301,8 @@ extension ICalendarItems {
         let cut = try mapper.originalStart(recurrenceID, in: master.start)
         let partIdentifier = identifier(calendar: master.calendarIdentifier, uid: entry.uid, kind: "following", occurrence: cut)
         if let same = entry.followingSeries.firstIndex(where: { $0.identifier == partIdentifier }) {
-            return try revise(&entry.followingSeries[same], with: component, mapper: mapper)
+            let revision = try laterPart(component, uid: entry.uid, cut: cut, identifier: partIdentifier, mapper: mapper)
+            return revise(&entry.followingSeries[same], with: revision, component: component)
         }
         var part = entry.followingSeries.last ?? master
         let partShift = entry.followingSeries.last.flatMap { last in Self.cut(of: last).map { last.start.wallClock.localSeconds - $0.localSeconds } } ?? 0
@@ -327,10 +328,7 @@ extension ICalendarItems {
         case .local(let time)?, .utc(let time)?: time.localSeconds
         case nil: nil
         }
-        var later = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-        later.externalKey = entry.uid + "#" + cut.basicFormat
-        later.identifier = partIdentifier
-        later.alarms = mapper.renumbered(later.alarms, item: later.identifier)
+        var later = try laterPart(component, uid: entry.uid, cut: cut, identifier: partIdentifier, mapper: mapper)
         if later.recurrenceRule == nil { later.recurrenceRule = rule }
         let shift = later.start.wallClock.localSeconds - partCut.localSeconds
         func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] {
@@ -351,6 +349,17 @@ extension ICalendarItems {
         entry.followingSeries.append(later)
     }
 
+    /// The override `component` as the later part of a split at `cut`:
+    /// keyed by the UID and the cut, its alarms numbered for it.
+    static func laterPart<Zones>(_ component: ICalendarComponent, uid: String, cut: LocalDateTime, identifier: ItemIdentifier,
+                                 mapper: Mapper<Zones>) throws(MappingError) -> Event {
+        var later = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
+        later.externalKey = uid + "#" + cut.basicFormat
+        later.identifier = identifier
+        later.alarms = mapper.renumbered(later.alarms, item: identifier)
+        return later
+    }
+
     /// A THISANDFUTURE override at a cut already split: as an occurrence
     /// given twice, the later revision stands (the later in the file on a
     /// tie), in the place of the earlier. Splitting again would make a
@@ -359,12 +368,9 @@ extension ICalendarItems {
     /// and export). What the override does not give, it takes from the
     /// revision it replaces: the rule, and the exception and extra dates on
     /// its own shifted clock.
-    static func revise<Zones>(_ part: inout Event, with component: ICalendarComponent, mapper: Mapper<Zones>) throws(MappingError) {
-        var revision = try mapper.event(component, keepsUID: true, keepsRecurrenceID: true)
-        guard !isEarlier(revision.origin, than: part.origin) else { return }
-        revision.externalKey = part.externalKey
-        revision.identifier = part.identifier
-        revision.alarms = mapper.renumbered(revision.alarms, item: revision.identifier)
+    static func revise(_ part: inout Event, with later: Event, component: ICalendarComponent) {
+        guard !isEarlier(later.origin, than: part.origin) else { return }
+        var revision = later
         if revision.recurrenceRule == nil { revision.recurrenceRule = part.recurrenceRule }
         let shift = revision.start.wallClock.localSeconds - part.start.wallClock.localSeconds
         func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] { dates.map { LocalDateTime(localSeconds: $0.localSeconds + shift) } }
