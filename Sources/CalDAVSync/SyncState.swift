@@ -53,19 +53,6 @@ public final class SyncState {
 
         /// Whether the collection may hold `component` (VEVENT, VTODO).
         public func holds(_ component: String) -> Bool { components?.contains(component.uppercased()) ?? true }
-
-        public init(account: String, url: String, calendar: ItemIdentifier, displayName: String?, components: [String]?,
-                    isReadOnly: Bool, syncToken: String? = nil, collectionTag: String? = nil, localMark: Int64? = nil) {
-            self.account = account
-            self.url = url
-            self.calendar = calendar
-            self.displayName = displayName
-            self.components = components
-            self.isReadOnly = isReadOnly
-            self.syncToken = syncToken
-            self.collectionTag = collectionTag
-            self.localMark = localMark
-        }
     }
 
     /// One resource of a collection as the last sync left it.
@@ -198,10 +185,8 @@ public final class SyncState {
 
     public func collections(of account: String? = nil) throws(StoreError) -> [Collection] {
         try StoreError.wrap {
-            let sql = "SELECT url, account, calendar_id, display_name, components, read_only, sync_token, ctag, local_mark FROM sync_collections"
-            let rows = try account.map { try database.query(sql + " WHERE account = ? ORDER BY url", [$0]) }
-                ?? database.query(sql + " ORDER BY url")
-            return try rows.map { row in
+            try query("SELECT url, account, calendar_id, display_name, components, read_only, sync_token, ctag, local_mark FROM sync_collections",
+                      where: "account", is: account, orderedBy: "url").map { row in
                 let calendarText: String = try row.value(2)
                 guard let calendar = ItemIdentifier(calendarText) else {
                     throw StoreError.unusable(path: store.path, reason: "sync_collections: calendar_id '\(calendarText)' is no identifier")
@@ -260,13 +245,18 @@ public final class SyncState {
 
     public func conflicts(of collectionURL: String? = nil) throws(StoreError) -> [Conflict] {
         try StoreError.wrap {
-            let sql = "SELECT collection, uid, href, local, recorded_at FROM sync_conflicts"
-            let rows = try collectionURL.map { try database.query(sql + " WHERE collection = ? ORDER BY rowid", [$0]) }
-                ?? database.query(sql + " ORDER BY rowid")
-            return try rows.map { row in
+            try query("SELECT collection, uid, href, local, recorded_at FROM sync_conflicts",
+                      where: "collection", is: collectionURL, orderedBy: "rowid").map { row in
                 Conflict(collectionURL: try row.value(0), uid: try row.value(1), href: try row.value(2), local: try row.value(3),
                          recordedAt: Date(timeIntervalSince1970: try row.value(4)))
             }
         }
+    }
+
+    /// The rows of `select`, in `order`: all of them, or those whose
+    /// `column` is `value` when a value is given (a list's optional filter).
+    private func query(_ select: String, where column: String, is value: String?, orderedBy order: String) throws -> [Row] {
+        guard let value else { return try database.query("\(select) ORDER BY \(order)") }
+        return try database.query("\(select) WHERE \(column) = ? ORDER BY \(order)", [value])
     }
 }

@@ -17,16 +17,10 @@ public struct TimeExpressionError: Error, Hashable, Sendable, CustomStringConver
     }
 
     /// The text as the user gave it, untrimmed.
-    public let text: String
-    public let expected: Expected
+    public var text: String
+    public var expected: Expected
     /// Why the text was refused, when that is more than "not one of the forms".
-    public let reason: String?
-
-    public init(text: String, expected: Expected, reason: String? = nil) {
-        self.text = text
-        self.expected = expected
-        self.reason = reason
-    }
+    public var reason: String?
 
     public var description: String {
         let what: String, forms: String

@@ -49,22 +49,14 @@ public struct HolidayDataError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// The file as the caller named it (a path, a URL, `cn.txt`).
-    public let file: String
-    public let location: Location
-    public let kind: Kind
+    public var file: String
+    public var location: Location
+    public var kind: Kind
     /// What was wrong, in words.
-    public let reason: String
+    public var reason: String
     /// The year concerned, when known (always set for `.noData` when the
     /// year is known).
-    public let year: Int?
-
-    public init(file: String, location: Location, kind: Kind, reason: String, year: Int? = nil) {
-        self.file = file
-        self.location = location
-        self.kind = kind
-        self.reason = reason
-        self.year = year
-    }
+    public var year: Int?
 
     public var description: String {
         switch location {

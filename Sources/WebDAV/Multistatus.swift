@@ -84,7 +84,7 @@ public struct Multistatus: Equatable, Sendable {
     public static func read(_ bytes: [UInt8], requestURL: String, limits: MultistatusLimits = MultistatusLimits()) throws(WebDAVError) -> Multistatus {
         let root = try XMLTreeReader.read(bytes, limits: limits)
         guard root.element.name == .dav("multistatus") else {
-            throw WebDAVError(.notMultistatus, "the reply's root is \(root.element.name), not {DAV:}multistatus, at line \(root.line), column \(root.column)",
+            throw WebDAVError(code: .notMultistatus, description: "the reply's root is \(root.element.name), not {DAV:}multistatus, at line \(root.line), column \(root.column)",
                               line: root.line, column: root.column)
         }
         var result = Multistatus(responses: [], syncToken: nil, isTruncated: false)
@@ -109,7 +109,7 @@ public struct Multistatus: Equatable, Sendable {
     private static func responses(_ node: XMLNode, requestURL: String) throws(WebDAVError) -> [Response] {
         let hrefs = node.nodes.filter { $0.element.name == .dav("href") }
         guard !hrefs.isEmpty else {
-            throw WebDAVError(.notMultistatus, "a response with no href at line \(node.line), column \(node.column)", line: node.line, column: node.column)
+            throw WebDAVError(code: .notMultistatus, description: "a response with no href at line \(node.line), column \(node.column)", line: node.line, column: node.column)
         }
         var status: Int?
         var groups: [PropertyStatus] = []
@@ -118,7 +118,7 @@ public struct Multistatus: Equatable, Sendable {
             case .dav("status"): status = try statusCode(child)
             case .dav("propstat"):
                 guard let line = child.nodes.first(where: { $0.element.name == .dav("status") }) else {
-                    throw WebDAVError(.notMultistatus, "a propstat with no status at line \(child.line), column \(child.column)",
+                    throw WebDAVError(code: .notMultistatus, description: "a propstat with no status at line \(child.line), column \(child.column)",
                                       line: child.line, column: child.column)
                 }
                 let properties = child.nodes.filter { $0.element.name == .dav("prop") }.flatMap(\.element.children)
@@ -139,7 +139,7 @@ public struct Multistatus: Equatable, Sendable {
         let text = node.element.trimmedText
         let fields = text.split(separator: " ", maxSplits: 2)
         guard fields.count >= 2, fields[0].hasPrefix("HTTP/"), fields[1].count == 3, let code = Int(fields[1]), (100...599).contains(code) else {
-            throw WebDAVError(.notMultistatus, "'\(text.prefix(80))' is not an HTTP status line, at line \(node.line), column \(node.column)",
+            throw WebDAVError(code: .notMultistatus, description: "'\(text.prefix(80))' is not an HTTP status line, at line \(node.line), column \(node.column)",
                               line: node.line, column: node.column)
         }
         return code

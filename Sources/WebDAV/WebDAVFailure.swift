@@ -14,15 +14,8 @@ public struct WebDAVError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: Code
     public var description: String
     /// 1-based, 0 when the fault has no place (the reply as a whole).
-    public var line: Int
-    public var column: Int
-
-    public init(_ code: Code, _ description: String, line: Int = 0, column: Int = 0) {
-        self.code = code
-        self.description = description
-        self.line = line
-        self.column = column
-    }
+    public var line = 0
+    public var column = 0
 }
 
 /// The bounds a reply is read within: a server, or whoever is between it

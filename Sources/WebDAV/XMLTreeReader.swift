@@ -35,13 +35,13 @@ final class XMLTreeReader {
 
     static func read(_ bytes: [UInt8], limits: MultistatusLimits) throws(WebDAVError) -> XMLNode {
         guard bytes.count <= limits.maximumSize else {
-            throw WebDAVError(.tooLarge, "the reply is \(bytes.count) bytes, more than the limit of \(limits.maximumSize)")
+            throw WebDAVError(code: .tooLarge, description: "the reply is \(bytes.count) bytes, more than the limit of \(limits.maximumSize)")
         }
         // A reply is UTF-8 (Chime's text is): one that is not is refused with its place, whatever its declaration says
         // (FoundationXML's XMLParser, read through before libxml2, trapped on such a name; found by the fuzz target).
         if let bad = firstInvalidUTF8(bytes) {
             let (line, column) = position(of: bad, in: bytes)
-            throw WebDAVError(.malformed, "the reply is not UTF-8 at line \(line), column \(column) (byte \(bad + 1))", line: line, column: column)
+            throw WebDAVError(code: .malformed, description: "the reply is not UTF-8 at line \(line), column \(column) (byte \(bad + 1))", line: line, column: column)
         }
         // A reply may open with its XML declaration and hold no other "<?" (even in CDATA, where
         // WebDAV's calendar data never has one): XMLParser crashed on a processing instruction with
@@ -53,7 +53,7 @@ final class XMLTreeReader {
                 && [0x20, 0x09, 0x0A, 0x0D].contains(bytes[found + 5])
             if !isDeclaration {
                 let (line, column) = position(of: found, in: bytes)
-                throw WebDAVError(.malformed, "the reply has a processing instruction (<?) at line \(line), column \(column); a WebDAV reply has only its XML declaration",
+                throw WebDAVError(code: .malformed, description: "the reply has a processing instruction (<?) at line \(line), column \(column); a WebDAV reply has only its XML declaration",
                                   line: line, column: column)
             }
             searched = found + 2
@@ -61,7 +61,7 @@ final class XMLTreeReader {
         // Any DTD is refused before parsing, and an entity declaration while parsing, should one get past.
         if let start = firstIndex(of: Array("<!DOCTYPE".utf8), in: bytes) {
             let (line, column) = position(of: start, in: bytes)
-            throw WebDAVError(.malformed, "the reply has a DTD (<!DOCTYPE) at line \(line), column \(column); a WebDAV reply has none, and its entities are how a small reply becomes a huge one",
+            throw WebDAVError(code: .malformed, description: "the reply has a DTD (<!DOCTYPE) at line \(line), column \(column); a WebDAV reply has none, and its entities are how a small reply becomes a huge one",
                               line: line, column: column)
         }
         let reader = XMLTreeReader(limits: limits)
@@ -89,7 +89,7 @@ final class XMLTreeReader {
         xmlInitParser()
         let user = Unmanaged.passUnretained(self).toOpaque()
         guard let parser = xmlCreatePushParserCtxt(&handler, user, nil, 0, nil) else {
-            throw WebDAVError(.malformed, "libxml2 could not start a parser")
+            throw WebDAVError(code: .malformed, description: "libxml2 could not start a parser")
         }
         defer {
             context = nil
@@ -104,7 +104,7 @@ final class XMLTreeReader {
         if let failure { throw failure }
         guard status == 0, firstError == nil, let root else {
             let (line, column) = place
-            throw WebDAVError(.malformed, "the reply is not well-formed XML at line \(line), column \(column) (libxml2 error \(firstError ?? status))",
+            throw WebDAVError(code: .malformed, description: "the reply is not well-formed XML at line \(line), column \(column) (libxml2 error \(firstError ?? status))",
                               line: line, column: column)
         }
         return root
@@ -181,7 +181,7 @@ final class XMLTreeReader {
     private func fail(_ code: WebDAVError.Code, _ message: String) {
         guard failure == nil else { return }
         let (line, column) = place
-        failure = WebDAVError(code, "\(message) at line \(line), column \(column)", line: line, column: column)
+        failure = WebDAVError(code: code, description: "\(message) at line \(line), column \(column)", line: line, column: column)
         if let context { xmlStopParser(context) }
     }
 

@@ -1,4 +1,4 @@
-import CalDAVSync
+@testable import CalDAVSync
 import CalendarModel
 import CalendarStore
 import Foundation

@@ -1,4 +1,4 @@
-import CalendarModel
+@testable import CalendarModel
 import CommandLineInterface
 import Testing
 
