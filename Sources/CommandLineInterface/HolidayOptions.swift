@@ -27,12 +27,21 @@ enum HolidayOptions {
         context.machineTimeZone().localTime(at: context.second()).date
     }
 
-    /// The warning for answers that fell back to the ordinary week.
-    static func missingYearsWarning(_ years: [Int], region: String, week: OrdinaryWeek, command: String) -> String? {
-        guard !years.isEmpty else { return nil }
+    /// The store's workday calendar for `--region`.
+    static func workdayCalendar(_ parsed: ParsedArguments, store: CalendarStore,
+                                command: String) throws(CommandFailure) -> WorkdayCalendar {
+        let region = try region(parsed, store: store, command: command)
+        return try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+    }
+
+    /// Warns on standard error when answers for `years` fell back to
+    /// `calendar`'s ordinary week (years without holiday data); nothing when none did.
+    static func warnAboutMissingYears(_ years: [Int], in calendar: WorkdayCalendar, context: CommandContext, command: String) {
+        guard !years.isEmpty else { return }
         let list = years.map(String.init).joined(separator: ", ")
-        return "\(command): warning: no \(region) holiday data for \(list); the ordinary week (\(weekText(week))) answers instead. "
-            + "Once the notice is out, 'chime holidays update' fetches it (or 'chime holidays import FILE')."
+        context.standardError("\(command): warning: no \(calendar.region) holiday data for \(list); "
+            + "the ordinary week (\(weekText(calendar.ordinaryWeek))) answers instead. "
+            + "Once the notice is out, 'chime holidays update' fetches it (or 'chime holidays import FILE').")
     }
 
     /// `Mon–Fri`, `Sun–Thu`, or a list for weeks that are not a run of days.

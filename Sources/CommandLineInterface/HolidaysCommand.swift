@@ -67,13 +67,10 @@ enum HolidaysCommand: Command {
                 return year
             } ?? HolidayOptions.today(context).year
         }
-        let region = try HolidayOptions.region(parsed, store: store, command: command)
-        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let calendar = try HolidayOptions.workdayCalendar(parsed, store: store, command: command)
         let entries = calendar.exceptions(inYear: year)
         let missing = calendar.hasData(forYear: year) ? [] : [year]
-        if let warning = HolidayOptions.missingYearsWarning(missing, region: region, week: calendar.ordinaryWeek, command: command) {
-            context.standardError(warning)
-        }
+        HolidayOptions.warnAboutMissingYears(missing, in: calendar, context: context, command: command)
         if parsed[ChimeOptions.json] {
             struct Day: Encodable {
                 var date: String
@@ -87,7 +84,7 @@ enum HolidaysCommand: Command {
                 var days: [Day]
             }
             let days = entries.map { Day(date: $0.date.description, offDay: $0.isOffDay, name: $0.name) }
-            StoreOptions.printJSON(Year(region: region, year: year, hasData: missing.isEmpty, days: days), context: context)
+            StoreOptions.printJSON(Year(region: calendar.region, year: year, hasData: missing.isEmpty, days: days), context: context)
             return
         }
         if entries.isEmpty {
@@ -100,8 +97,7 @@ enum HolidaysCommand: Command {
 
     static func status(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
         let (_, store) = try StoreOptions.start(parsed, access: .reading, context: context, command: command)
-        let region = try HolidayOptions.region(parsed, store: store, command: command)
-        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let calendar = try HolidayOptions.workdayCalendar(parsed, store: store, command: command)
         let thisYear = HolidayOptions.today(context).year
         let first = calendar.coveredYears.first ?? thisYear
         let missing = calendar.missingYears(in: first...(thisYear + 1))
@@ -121,11 +117,11 @@ enum HolidaysCommand: Command {
                 Year(year: $0.year, source: $0.source.location, format: $0.source.format.rawValue, hash: $0.contentHash,
                      offDays: $0.offDayCount, makeupWorkdays: $0.makeupWorkdayCount, notices: $0.notices.count)
             }
-            StoreOptions.printJSON(Status(region: region, years: years, missing: missing,
+            StoreOptions.printJSON(Status(region: calendar.region, years: years, missing: missing,
                                           ordinaryWeek: calendar.ordinaryWeek.workingDays.sorted().map(\.code)), context: context)
             return
         }
-        context.standardOutput("region \(region), ordinary week \(HolidayOptions.weekText(calendar.ordinaryWeek))")
+        context.standardOutput("region \(calendar.region), ordinary week \(HolidayOptions.weekText(calendar.ordinaryWeek))")
         for year in calendar.years {
             context.standardOutput("\(year.year)  \(String(year.offDayCount).leftPadded(2)) off  \(String(year.makeupWorkdayCount).leftPadded(2)) work  "
                                    + "\(year.contentHash.prefix(12))  \(year.source.location)")

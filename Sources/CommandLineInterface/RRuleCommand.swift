@@ -105,10 +105,9 @@ enum RRuleCommand: Command {
         }
         // The occurrences stop at the expansion bound: say so, as the store's readers do.
         if let problem = recurrence.boundError { context.standardError("chime rrule: \(problem)") }
-        if let workdays, let region = Optional(workdays.region),
-           let warning = HolidayOptions.missingYearsWarning(years.sorted().filter { !workdays.hasData(forYear: $0) }, region: region,
-                                                            week: workdays.ordinaryWeek, command: "chime rrule") {
-            context.standardError(warning)
+        if let workdays {
+            HolidayOptions.warnAboutMissingYears(years.sorted().filter { !workdays.hasData(forYear: $0) }, in: workdays,
+                                                 context: context, command: "chime rrule")
         }
     }
 

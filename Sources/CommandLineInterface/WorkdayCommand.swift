@@ -29,13 +29,9 @@ enum WorkdayCommand: Command {
                 try HolidayOptions.date(text, "DATE", context: context, command: command)
             } ?? HolidayOptions.today(context)
         }
-        let region = try HolidayOptions.region(parsed, store: store, command: command)
-        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let calendar = try HolidayOptions.workdayCalendar(parsed, store: store, command: command)
         let answer = calendar.answer(on: date)
-        if let warning = HolidayOptions.missingYearsWarning(answer.missingYear.map { [$0] } ?? [], region: region,
-                                                            week: calendar.ordinaryWeek, command: command) {
-            context.standardError(warning)
-        }
+        HolidayOptions.warnAboutMissingYears(answer.missingYear.map { [$0] } ?? [], in: calendar, context: context, command: command)
         if parsed[ChimeOptions.json] {
             struct Day: Encodable {
                 var date, weekday, region: String
@@ -45,7 +41,7 @@ enum WorkdayCommand: Command {
                 /// Left out on a day no holiday names.
                 var holiday: String?
             }
-            var object = Day(date: date.description, weekday: date.weekday.code, region: region, workday: answer.isWorkday,
+            var object = Day(date: date.description, weekday: date.weekday.code, region: calendar.region, workday: answer.isWorkday,
                              reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil)
             switch answer.reason {
             case .holiday(let name): object.holiday = name

@@ -30,20 +30,17 @@ enum WorkdaysCommand: Command {
         guard to.dayNumber - from.dayNumber < maximumDays else {
             throw .data("\(command): \(from) to \(to) is more than \(maximumDays) days; ask for less at a time")
         }
-        let region = try HolidayOptions.region(parsed, store: store, command: command)
-        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar(region: region) }
+        let calendar = try HolidayOptions.workdayCalendar(parsed, store: store, command: command)
         let days = (from.dayNumber...to.dayNumber).map(CivilDate.init(dayNumber:)).filter(calendar.isWorkday)
         let missing = calendar.missingYears(in: from.year...to.year)
-        if let warning = HolidayOptions.missingYearsWarning(missing, region: region, week: calendar.ordinaryWeek, command: command) {
-            context.standardError(warning)
-        }
+        HolidayOptions.warnAboutMissingYears(missing, in: calendar, context: context, command: command)
         if parsed[ChimeOptions.json] {
             struct Workdays: Encodable {
                 var region: String
                 var workdays: [String]
                 var ordinaryWeekOnly: [Int]
             }
-            StoreOptions.printJSON(Workdays(region: region, workdays: days.map(\.description), ordinaryWeekOnly: missing), context: context)
+            StoreOptions.printJSON(Workdays(region: calendar.region, workdays: days.map(\.description), ordinaryWeekOnly: missing), context: context)
         } else {
             for day in days { context.standardOutput(day.description) }
         }

@@ -194,8 +194,8 @@ final class ExpansionPlan: Sendable {
                 for day in 1...monthLength {
                     ordinal += 1
                     if !months.isEmpty && !months.contains(month) { continue }
-                    if !monthDays.isEmpty && !monthDays.contains(where: { $0 > 0 ? $0 == day : monthLength + $0 + 1 == day }) { continue }
-                    if !yearDays.isEmpty && !yearDays.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) { continue }
+                    if !monthDays.isEmpty && !monthDays.contains(where: { ordinalPosition($0, among: monthLength) == day }) { continue }
+                    if !yearDays.isEmpty && !yearDays.contains(where: { ordinalPosition($0, among: length) == ordinal }) { continue }
                     return true
                 }
             }

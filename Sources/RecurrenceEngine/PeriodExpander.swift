@@ -45,7 +45,7 @@ struct PeriodExpander {
             let first = plan.weekYearStart(year)
             let weeks = (plan.weekYearStart(year + 1) - first) / 7
             for number in plan.weekNumbers {
-                let week = number > 0 ? number : weeks + number + 1
+                let week = ordinalPosition(number, among: weeks)
                 guard week >= 1 && week <= weeks else { continue }
                 for day in (first + (week - 1) * 7)..<(first + week * 7) where passesDayLimits(day, yearDays: true) {
                     days.append(day)
@@ -53,7 +53,7 @@ struct PeriodExpander {
             }
         } else if !plan.yearDays.isEmpty {
             for value in plan.yearDays {
-                let ordinal = value > 0 ? value : daysInYear + value + 1
+                let ordinal = ordinalPosition(value, among: daysInYear)
                 guard ordinal >= 1 && ordinal <= daysInYear else { continue }
                 let day = january1 + ordinal - 1
                 if passesDayLimits(day, yearDays: false) { days.append(day) }
@@ -111,7 +111,7 @@ struct PeriodExpander {
         let first = CivilDate.dayNumber(year: year, month: month, day: 1)
         let span = weekdaySpan ?? first...(first + length - 1)
         for value in plan.monthDays {
-            let dayOfMonth = value > 0 ? value : length + value + 1
+            let dayOfMonth = ordinalPosition(value, among: length)
             // Skipped, never clamped: February 30 does not exist.
             guard dayOfMonth >= 1 && dayOfMonth <= length else { continue }
             let day = first + dayOfMonth - 1
@@ -158,12 +158,12 @@ struct PeriodExpander {
         if plan.monthMask != 0 && plan.monthMask & (1 << date.month) == 0 { return false }
         if !plan.monthDays.isEmpty {
             let length = CivilDate.daysInMonth(year: date.year, month: date.month)
-            guard plan.monthDays.contains(where: { $0 > 0 ? $0 == date.day : length + $0 + 1 == date.day }) else { return false }
+            guard plan.monthDays.contains(where: { ordinalPosition($0, among: length) == date.day }) else { return false }
         }
         if checkYearDays && !plan.yearDays.isEmpty {
             let length = CivilDate.daysInYear(date.year)
             let ordinal = date.dayOfYear
-            guard plan.yearDays.contains(where: { $0 > 0 ? $0 == ordinal : length + $0 + 1 == ordinal }) else { return false }
+            guard plan.yearDays.contains(where: { ordinalPosition($0, among: length) == ordinal }) else { return false }
         }
         // YEARLY days generated from BYYEARDAY meet numbered weekdays here.
         if plan.frequency == .yearly && !plan.numberedWeekdays.isEmpty && !plan.yearDays.isEmpty {
@@ -271,7 +271,7 @@ struct PeriodExpander {
         selected.removeAll(keepingCapacity: true)
         let count = candidates.count
         for position in plan.setPositions {
-            let index = position > 0 ? position - 1 : count + position
+            let index = ordinalPosition(position, among: count) - 1
             if index >= 0 && index < count { selected.append(candidates[index]) }
         }
         selected.sort()
