@@ -182,34 +182,38 @@ final class TransferState {
 
     /// Fewer bytes taken than given ends the transfer (CURLE_WRITE_ERROR).
     static let write: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
-        let (length, overflow) = size.multipliedReportingOverflow(by: count)
-        guard !overflow else { return 0 }
+        guard case let (state, bytes)? = delivery(data, size, count, context) else { return 0 }
         guard (200..<300).contains(state.status) else {
             // A redirect's or an error's body: the start kept to show, the rest let go without failing.
             let room = max(0, HTTPClient.maximumErrorBody - state.bytes.count)
-            state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(room, length)))
-            return length
+            state.bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes.prefix(room)))
+            return bytes.count
         }
-        guard length <= state.limit - state.bytes.count else {
+        guard bytes.count <= state.limit - state.bytes.count else {
             state.tooLarge = true
             return 0
         }
-        state.bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
-        return length
+        state.bytes.append(contentsOf: bytes)
+        return bytes.count
     }
 
     /// One header line (status lines included) at a time.
     static let header: @convention(c) (UnsafeMutablePointer<CChar>?, Int, Int, UnsafeMutableRawPointer?) -> Int = { data, size, count, context in
-        guard let data, let context else { return 0 }
-        let state = Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue()
-        let (length, overflow) = size.multipliedReportingOverflow(by: count)
-        guard !overflow else { return 0 }
-        state.headerBytes += length
+        guard case let (state, bytes)? = delivery(data, size, count, context) else { return 0 }
+        state.headerBytes += bytes.count
         guard state.headerBytes <= maximumHeaderBytes else { return 0 }
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
-        return state.take(line) ? length : 0
+        return state.take(String(decoding: bytes, as: UTF8.self)) ? bytes.count : 0
+    }
+
+    /// What libcurl hands a callback: the transfer (`context`) and the bytes
+    /// (`size` × `count` of them at `data`); nil when a pointer is missing or
+    /// the count overflows, which the callback answers with 0 to end the transfer.
+    private static func delivery(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                                 _ context: UnsafeMutableRawPointer?) -> (TransferState, UnsafeRawBufferPointer)? {
+        guard let data, let context else { return nil }
+        let (length, overflow) = size.multipliedReportingOverflow(by: count)
+        guard !overflow else { return nil }
+        return (Unmanaged<TransferState>.fromOpaque(context).takeUnretainedValue(), UnsafeRawBufferPointer(start: data, count: length))
     }
 
     /// False ends the transfer: the answer declared a body beyond the limit.
