@@ -23,6 +23,9 @@ public struct DaemonBenchmark {
         self.keptPath = keptPath
     }
 
+    /// How many times the daemon is started for the start-to-armed figure.
+    static let starts = 5
+
     /// A running `chimed` and the lines it printed, with their arrival times.
     final class Daemon: @unchecked Sendable {
         final class Lines: Sendable {
@@ -121,13 +124,24 @@ public struct DaemonBenchmark {
             }
         }
 
-        // Start to armed: spawn to the "started" line, printed once the first plan is armed.
-        let daemon = try Daemon(executable: executable, store: path, runtime: runtime)
+        // Start to armed: spawn to the "started" line, printed once the first
+        // plan is armed. One start is at the mercy of whatever else the machine
+        // does in that half second, so the daemon starts five times (stopped in
+        // between; the last stays up for the rest) and the median is the figure.
+        var starts: [Double] = []
+        var daemon: Daemon
+        repeat {
+            daemon = try Daemon(executable: executable, store: path, runtime: runtime)
+            guard let started = daemon.wait(for: "chimed: started", seconds: 60).first else {
+                daemon.stop()
+                throw BenchmarkError(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
+            }
+            starts.append(started.at.timeIntervalSince(daemon.spawned) * 1000)
+            if starts.count < Self.starts { daemon.stop() }
+        } while starts.count < Self.starts
         defer { daemon.stop() }
-        guard let started = daemon.wait(for: "chimed: started", seconds: 60).first else {
-            throw BenchmarkError(description: "chimed did not start: \(daemon.lines.mutex.withLock { $0.map(\.line) })")
-        }
-        let startToArmed = started.at.timeIntervalSince(daemon.spawned) * 1000
+        let firstStart = starts[0]
+        starts.sort()
         let resident = daemon.residentKilobytes
 
         // A re-plan after one item changes: an alarm moved, then the "changed"
@@ -195,7 +209,8 @@ public struct DaemonBenchmark {
         let wakeups = after.reduce(0) { $0 + max(0, $1.value - (before[$1.key] ?? 0)) } + changedThreads
 
         report("daemon benchmark — \(alarms) alarms (\(alarms - recurring) single events, \(recurring) series, \(recurring / 10) on workdays), Asia/Shanghai")
-        report(String(format: "start to armed timer            %8.1f ms    target ≤ 500 ms", startToArmed))
+        report(String(format: "start to armed timer            %8.1f ms    target ≤ 500 ms  (median of %d starts, %.1f–%.1f ms; the first, on a store no daemon had opened, %.1f ms)",
+                      starts[starts.count / 2], starts.count, starts.first ?? 0, starts.last ?? 0, firstStart))
         report(String(format: "re-plan after one change (median)%8.1f ms    target ≤ 1 ms    (one alarm moved, planned again alone; 5 runs, slowest %.1f ms)",
                       replans[replans.count / 2], replans.last ?? 0))
         if latencies.count == 100 {
