@@ -70,6 +70,23 @@ struct HolidaysCommandTests {
         #expect(scratch.ok("holidays", "status").output.last?.hasPrefix("missing: 2027") == true)
     }
 
+    @Test("each command that answers from the ordinary week for want of data warns alike: command, region, years, week and fix")
+    func missingYearWarningText() throws {
+        let scratch = Scratch()
+        func warning(_ command: String, _ years: String) -> String {
+            "chime \(command): warning: no cn holiday data for \(years); the ordinary week (Mon–Fri) answers instead. "
+                + "Once the notice is out, 'chime holidays update' fetches it (or 'chime holidays import FILE')."
+        }
+        #expect(scratch.ok("workday", "2027-02-08").errors == [warning("workday", "2027")])
+        #expect(scratch.ok("workdays", "--from", "2027-12-30", "--to", "2028-01-04").errors == [warning("workdays", "2027, 2028")])
+        #expect(scratch.ok("holidays", "--year", "2027").errors == [warning("holidays", "2027")])
+        // 2027-12-30 (Thursday), 2027-12-31 (Friday), 2028-01-03 (Monday).
+        #expect(scratch.ok("rrule", "FREQ=DAILY;X-WORKDAY=SKIP", "--start", "2027-12-30T08:50:00", "--tz", "Asia/Shanghai",
+                           "--count", "3").errors == [warning("rrule", "2027, 2028")])
+        #expect(scratch.ok("workday", "2026-12-07").errors.isEmpty)
+        #expect(scratch.ok("holidays", "--year", "2026").errors.isEmpty)
+    }
+
     @Test("holidays lists a year's exceptions; week switches the ordinary week")
     func listAndWeek() throws {
         let scratch = Scratch()
