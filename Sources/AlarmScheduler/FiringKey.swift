@@ -25,12 +25,6 @@ public struct FiringKey: Hashable, Comparable, Sendable, LosslessStringConvertib
     /// A snoozed firing: when it rings again, in Unix seconds.
     public var snoozedUntil: Int64?
 
-    public init(alarm: ItemIdentifier, occurrence: Occurrence, snoozedUntil: Int64? = nil) {
-        self.alarm = alarm
-        self.occurrence = occurrence
-        self.snoozedUntil = snoozedUntil
-    }
-
     /// The firing this one continues: itself, or the one that was snoozed.
     public var root: FiringKey { FiringKey(alarm: alarm, occurrence: occurrence) }
 
@@ -45,7 +39,10 @@ public struct FiringKey: Hashable, Comparable, Sendable, LosslessStringConvertib
     }
 
     public var isCrossing: Bool { crossingInstant != nil }
+}
 
+// The text form, in an extension so that the memberwise initialiser stays.
+extension FiringKey {
     public var description: String {
         var text = alarm.rawValue + "@"
         switch occurrence {

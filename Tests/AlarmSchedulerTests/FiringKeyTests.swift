@@ -1,4 +1,4 @@
-import AlarmScheduler
+@testable import AlarmScheduler
 import CalendarModel
 import Testing
 
