@@ -236,12 +236,15 @@ extension ICalendarItems {
                     event.alarms = mapper.renumbered(event.alarms, item: event.identifier)
                     event.seriesIdentifier = master.identifier
                     event.originalStart = original
-                    // After a cut it belongs to the later part, on that part's shifted wall clock.
+                    // After a cut it belongs to the later part in force, on that part's shifted wall clock.
                     let entry = result.entries[index]
-                    if let part = entry.followingSeries.last(where: { ICalendarItems.cut(of: $0).map { $0 <= original } ?? false }),
-                       let cut = ICalendarItems.cut(of: part) {
-                        event.seriesIdentifier = part.identifier
-                        event.originalStart = LocalDateTime(localSeconds: original.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
+                    for part in entry.followingSeries.reversed() {
+                        if let shifted = ICalendarItems.originalStart(recurrenceID, onClockOf: part, mapper: mapper),
+                           shifted >= part.start.wallClock {
+                            event.seriesIdentifier = part.identifier
+                            event.originalStart = shifted
+                            break
+                        }
                     }
                     let owner = entry.followingSeries.last { $0.identifier == event.seriesIdentifier } ?? master
                     if let start = event.originalStart, owner.exceptionDates.contains(start) {
@@ -276,12 +279,34 @@ extension ICalendarItems {
     }
 
     /// The original start a later part of a split carries on from: its
-    /// kept RECURRENCE-ID's wall clock (the series' zone, as files write it).
+    /// kept RECURRENCE-ID on the part's own clock (its start's zone). Files
+    /// mostly write it in the series' zone, which is the part's; one in UTC
+    /// or another named zone is the same instant read there, or the part's
+    /// occurrences would be counted an offset away (and drift by it on every
+    /// import and export). A TZID that is no IANA name is read as written.
     static func cut(of part: Event) -> LocalDateTime? {
         guard let kept = try? ICalendarComponent.readUnmodelled(part.origin?.unmodelled ?? ""),
               let property = kept.properties.first(where: { $0.name == "RECURRENCE-ID" }),
               let value = try? ICalendarDateTime(property) else { return nil }
-        return value.wallClock
+        guard case .zoned(_, let zone, _) = part.start, let rules = try? TimeZoneRules.named(zone) else { return value.wallClock }
+        switch value {
+        case .utc(let local) where zone != "UTC":
+            return rules.localTime(at: local.localSeconds)
+        case .zoned(let local, let tzid) where tzid != zone:
+            guard let named = try? TimeZoneRules.named(tzid) else { return local }
+            return rules.localTime(at: named.resolve(local).instant)
+        default:
+            return value.wallClock
+        }
+    }
+
+    /// `recurrenceID`, an original start in the first series' recurrence
+    /// set, on the clock of `part`, a later part of a split, which counts its
+    /// occurrences on its own shifted clock (the part is in force there when
+    /// the result is not before its start); nil when `part` is no later part.
+    static func originalStart<Zones>(_ recurrenceID: ICalendarProperty, onClockOf part: Event, mapper: Mapper<Zones>) -> LocalDateTime? {
+        guard let cut = cut(of: part), let reading = try? mapper.originalStart(recurrenceID, in: part.start) else { return nil }
+        return LocalDateTime(localSeconds: reading.localSeconds + part.start.wallClock.localSeconds - cut.localSeconds)
     }
 
     /// RANGE=THISANDFUTURE: as Chime's save with span `.futureEvents`, the
@@ -305,10 +330,9 @@ extension ICalendarItems {
             return revise(&entry.followingSeries[same], with: revision, component: component)
         }
         var part = entry.followingSeries.last ?? master
-        let partShift = entry.followingSeries.last.flatMap { last in Self.cut(of: last).map { last.start.wallClock.localSeconds - $0.localSeconds } } ?? 0
         guard let rule = part.recurrenceRule else { throw MappingError("splits a series that does not repeat by a rule") }
         guard rule.count == nil else { throw MappingError("splits a COUNT rule, which Chime cannot cut without expanding it") }
-        let partCut = LocalDateTime(localSeconds: cut.localSeconds + partShift)
+        let partCut = entry.followingSeries.last.flatMap { Self.originalStart(recurrenceID, onClockOf: $0, mapper: mapper) } ?? cut
         let until: RecurrenceRule.Until
         let bound: Int64
         switch part.start {

@@ -264,6 +264,54 @@ struct ICalendarItemsTests {
         #expect(exportedAgain == exported)
     }
 
+    /// A THISANDFUTURE override may name its cut in UTC, and give its start
+    /// in UTC too. The later part counts its occurrences on its own clock
+    /// (its start's zone); its cut was read as written, so with a cut of
+    /// 09:00Z for 10:00 Berlin, an occurrence override after it was put an
+    /// hour off the part's occurrence, and written back an hour later than
+    /// read: one hour more on every import and export (a fuzz finding).
+    @Test("a THISANDFUTURE override that names its cut in UTC keeps the occurrences after it where they are, round trip after round trip",
+          arguments: [
+              // Its start in the series' zone: the part's clock is Berlin's.
+              (["DTSTART;TZID=Europe/Berlin:20261215T140000", "DTEND;TZID=Europe/Berlin:20261215T150000"],
+               "RECURRENCE-ID;TZID=Europe/Berlin:20261229T100000", 14, "RECURRENCE-ID;TZID=Europe/Berlin:20261229T100000"),
+              // Its start in UTC: the part's clock is UTC's; 13:00Z is 14:00 Berlin.
+              (["DTSTART:20261215T130000Z", "DTEND:20261215T140000Z"],
+               "RECURRENCE-ID:20261229T090000Z", 13, "RECURRENCE-ID:20261229T090000Z"),
+          ])
+    func thisAndFutureCutInUTC(start: [String], occurrenceID: String, partHour: Int, exportedID: String) throws {
+        let text = try String(contentsOfFile: PackagePaths.root + "/Tests/ICalendarTests/Fixtures/items/this-and-future.ics", encoding: .utf8)
+        var lines = text.split(whereSeparator: \.isNewline).map(String.init)
+        let cut = try #require(lines.firstIndex(of: "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:20261215T100000"))
+        lines[cut] = "RECURRENCE-ID;RANGE=THISANDFUTURE:20261215T090000Z" // 2026-12-15T10:00 in Berlin
+        lines.replaceSubrange((cut + 1)...(cut + 2), with: start)
+        lines[try #require(lines.firstIndex(of: "RECURRENCE-ID;TZID=Europe/Berlin:20261229T100000"))] = occurrenceID
+        let reading = try ICalendarReader().read(Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        let result = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(result.problems.isEmpty, "\(result.problems)")
+        let entry = try #require(result.entries.first)
+        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
+        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z")
+        try #require(entry.followingSeries.count == 1)
+        let part = entry.followingSeries[0]
+        #expect(part.start.wallClock == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 15)!, hour: partHour)!)
+        // 2026-12-22T14:00 Berlin (13:00Z), excluded, moved with it.
+        #expect(part.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 22)!, hour: partHour)!])
+        let occurrence = try #require(entry.detached.first)
+        #expect(entry.detached.count == 1)
+        #expect(occurrence.seriesIdentifier == part.identifier)
+        // 2026-12-29T14:00 Berlin (13:00Z) on the part's clock: the occurrence it replaces.
+        #expect(occurrence.originalStart == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 29)!, hour: partHour)!)
+        let (exported, again, exportedAgain) = Self.roundTrip(result)
+        let late = try #require(exported.components.first { $0["SUMMARY"]?.value == "Review (late)" })
+        let written = try #require(late["RECURRENCE-ID"])
+        let tzid = written[parameter: "TZID"].map { ";TZID=" + $0 } ?? ""
+        #expect("RECURRENCE-ID\(tzid):\(written.value)" == exportedID)
+        #expect(again.problems.isEmpty)
+        #expect(again.events == result.events)
+        #expect(exportedAgain == exported)
+    }
+
     @Test("RFC 9074 PROXIMITY takes its place from a VLOCATION's geo: URL; a VTODO's start-related offset becomes one from DUE")
     func rfc9074AndTodoOffsets() throws {
         let vlocation = ICalendarComponent(name: "VLOCATION", properties: [
