@@ -21,6 +21,24 @@ struct ICalendarItemsTests {
         ICalendarItems.read(calendar: try fixture(name), into: calendar, zones: IANAZoneResolver(floatingZone: floating))
     }
 
+    /// `lines`, a VCALENDAR whose weekly series (`this-and-future.ics`) is cut
+    /// once at 2026-12-15T10:00 Berlin, read as items: the result (with no
+    /// problems), the series' entry and its one later part; the series
+    /// before the cut ends with UNTIL.
+    static func readSplit(_ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (ICalendarItems.Result, ICalendarItems.Entry, Event) {
+        let reading = try ICalendarReader().read(Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        let result = ICalendarItems.read(calendar: try #require(reading.components.first, sourceLocation: sourceLocation),
+                                         into: calendar, zones: IANAZoneResolver())
+        #expect(result.problems.isEmpty, "\(result.problems)", sourceLocation: sourceLocation)
+        let entry = try #require(result.entries.first, sourceLocation: sourceLocation)
+        let event: Event? = if case .event(let event) = entry.item { event } else { nil }
+        let series = try #require(event, "not an event", sourceLocation: sourceLocation)
+        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z", sourceLocation: sourceLocation)
+        try #require(entry.followingSeries.count == 1, "\(entry.followingSeries.map(\.title))", sourceLocation: sourceLocation)
+        return (result, entry, entry.followingSeries[0])
+    }
+
     static func roundTrip(_ first: ICalendarItems.Result) -> (ICalendarComponent, ICalendarItems.Result, ICalendarComponent) {
         let exported = ICalendarItems.components(events: first.events, reminders: first.reminders, stamp: stamp)
         let again = ICalendarItems.read(calendar: exported, into: calendar, zones: IANAZoneResolver())
@@ -241,14 +259,7 @@ struct ICalendarItemsTests {
                      "SUMMARY:Review (evenings)", "END:VEVENT"]
         // The fixture's own override has no SEQUENCE (0): the latest revision comes first, the earliest last.
         let file = Array(lines.dropLast()) + later + earlier + ["END:VCALENDAR"]
-        let reading = try ICalendarReader().read(Array((file.joined(separator: "\r\n") + "\r\n").utf8))
-        let result = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
-        #expect(result.problems.isEmpty, "\(result.problems)")
-        let entry = try #require(result.entries.first)
-        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
-        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z")
-        try #require(entry.followingSeries.count == 1, "\(entry.followingSeries.map(\.title))")
-        let part = entry.followingSeries[0]
+        let (result, entry, part) = try Self.readSplit(file)
         #expect(part.title == "Review (evenings)")
         #expect(part.externalKey == "weekly-1#20261215T100000")
         #expect(part.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 22)!, hour: 16)!]) // 2026-12-22T16:00, moved with it
@@ -286,14 +297,7 @@ struct ICalendarItemsTests {
         lines[cut] = "RECURRENCE-ID;RANGE=THISANDFUTURE:20261215T090000Z" // 2026-12-15T10:00 in Berlin
         lines.replaceSubrange((cut + 1)...(cut + 2), with: start)
         lines[try #require(lines.firstIndex(of: "RECURRENCE-ID;TZID=Europe/Berlin:20261229T100000"))] = occurrenceID
-        let reading = try ICalendarReader().read(Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
-        let result = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
-        #expect(result.problems.isEmpty, "\(result.problems)")
-        let entry = try #require(result.entries.first)
-        guard case .event(let series) = entry.item else { Issue.record("not an event"); return }
-        #expect(series.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20261215T085959Z")
-        try #require(entry.followingSeries.count == 1)
-        let part = entry.followingSeries[0]
+        let (result, entry, part) = try Self.readSplit(lines)
         #expect(part.start.wallClock == LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 15)!, hour: partHour)!)
         // 2026-12-22T14:00 Berlin (13:00Z), excluded, moved with it.
         #expect(part.exceptionDates == [LocalDateTime(date: CivilDate(year: 2026, month: 12, day: 22)!, hour: partHour)!])
