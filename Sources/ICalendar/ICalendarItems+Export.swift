@@ -146,6 +146,14 @@ extension ICalendarItems {
             return extra
         }
 
+        /// Leaves out the kept properties (not those of kept components)
+        /// that `isLeftOut` picks.
+        mutating func leaveOut(where isLeftOut: (ICalendarProperty) -> Bool) {
+            let keep = properties.indices.filter { !isLeftOut(properties[$0]) }
+            properties = keep.map { properties[$0] }
+            lent = keep.map { lent[$0] }
+        }
+
         /// The kept properties that lent nothing, in order. A second RDATE
         /// or EXDATE kept for its parameters is left out when one was
         /// written: its dates are in the written list, and writing it too
@@ -378,12 +386,12 @@ extension ICalendarItems {
         }
 
         mutating func reminder(_ reminder: Reminder) throws(Sink.Failure) {
-            var unmodelled = reminder.origin?.unmodelled ?? ""
+            kept = Kept(reminder.origin?.unmodelled ?? "")
             if !reminder.isCompleted {
                 // Reopened in Chime: a kept 100 % would complete it again.
-                unmodelled = unmodelled.replacingOccurrences(of: "PERCENT-COMPLETE:100\r\n", with: "")
+                // Only the VTODO's own: a nested component's is its own.
+                kept.leaveOut { $0.name == "PERCENT-COMPLETE" && ICalendarItems.isComplete(percent: $0.value) }
             }
-            kept = Kept(unmodelled)
             try sink.begin("VTODO")
             if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: reminder.identifier.uid) }
             try put("DTSTAMP", utc: Self.seconds(stamp))

@@ -183,7 +183,7 @@ extension ICalendarItems {
                 completion = Date(timeIntervalSince1970: TimeInterval(Self.instant(try time(property))))
             }
             let status = component["STATUS"]?.value.uppercased()
-            let percent = component["PERCENT-COMPLETE"]?.value.trimmedSpaces
+            let percent = component["PERCENT-COMPLETE"]?.value
             var priority = 0
             if let property = component["PRIORITY"] {
                 guard let value = Int(property.value.trimmedSpaces), (0...9).contains(value) else {
@@ -202,7 +202,7 @@ extension ICalendarItems {
             let others = component.components.filter { $0.name != "VALARM" }
             var reminder = Reminder(identifier: identifier, calendarIdentifier: calendar, title: Self.text(component, "SUMMARY") ?? "",
                                     notes: Self.text(component, "DESCRIPTION") ?? "", priority: priority, start: start, due: due,
-                                    isCompleted: status == "COMPLETED" || completion != nil || percent == "100",
+                                    isCompleted: status == "COMPLETED" || completion != nil || percent.map(ICalendarItems.isComplete(percent:)) == true,
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
             reminder.origin = try origin(component, unmodelled: unmodelled(component, consumed: consumed, keptComponents: others))
             reminder.alarms = try alarms(component.components(named: "VALARM"), item: identifier, start: start, end: nil, due: due,
@@ -296,6 +296,14 @@ extension ICalendarItems {
         if variant & 1 == 0 { consumed["UID"] = [] }
         if variant & 2 == 0 { consumed["RECURRENCE-ID"] = timeParameters }
         return consumed
+    }
+}
+
+extension ICalendarItems {
+    /// Whether a VTODO's PERCENT-COMPLETE says it is done: import completes
+    /// the reminder, and export leaves the property out of one reopened since.
+    static func isComplete(percent: String) -> Bool {
+        percent.trimmedSpaces == "100"
     }
 }
 

@@ -155,3 +155,56 @@ extension ICalendarItemsFuzzFindingsTests {
         #expect(again.reminders.count == 1)
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    /// A reminder whose kept lines hold a 100 % that is not its own: an X-
+    /// property whose name ends in PERCENT-COMPLETE, and a kept occurrence's.
+    static let keptHundreds = """
+        BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:call-1\r\nSUMMARY:Call back\r\nX-WR-PERCENT-COMPLETE:100\r
+        RRULE:FREQ=WEEKLY;COUNT=3\r\nDUE:20261123T093000Z\r
+        BEGIN:VTODO\r\nUID:call-1\r\nRECURRENCE-ID:20261130T093000Z\r\nPERCENT-COMPLETE:100\r\nEND:VTODO\r
+        END:VTODO\r\nEND:VCALENDAR\r\n
+        """
+
+    @Test("exporting an open reminder keeps another property's 100 % and a kept occurrence's whole, so its export reads back the same")
+    func openReminderKeepsOtherHundreds() throws {
+        let first = try Self.items(Self.keptHundreds)
+        #expect(first.problems.isEmpty)
+        #expect(first.reminders.map(\.isCompleted) == [false])
+        var reminders = first.reminders
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: [], reminders: reminders, stamp: Self.stamp)
+            let todo = try #require(exported.components.first)
+            #expect(todo.properties(named: "X-WR-PERCENT-COMPLETE").map(\.value) == ["100"])
+            #expect(todo.properties(named: "RECURRENCE-ID").isEmpty)
+            // The kept occurrence goes beside its series, whole.
+            #expect(exported.components.dropFirst().map { $0["RECURRENCE-ID"]?.value } == ["20261130T093000Z"])
+            #expect(exported.components.dropFirst().map { $0["PERCENT-COMPLETE"]?.value } == ["100"])
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.reminders.map(\.origin?.unmodelled) == first.reminders.map(\.origin?.unmodelled))
+            reminders = again.reminders
+        }
+    }
+
+    @Test("a reminder reopened in Chime leaves out its own 100 % however it was written, and nothing else", arguments: [
+        "PERCENT-COMPLETE:100", "PERCENT-COMPLETE: 100", "PERCENT-COMPLETE;X-FROM=phone:100", "percent-complete:100",
+    ])
+    func reopenedReminderLeavesOutItsHundred(line: String) throws {
+        let text = Self.keptHundreds.replacingOccurrences(of: "SUMMARY:Call back\r\n", with: "SUMMARY:Call back\r\n\(line)\r\n")
+        let first = try Self.items(text)
+        #expect(first.problems.isEmpty)
+        var reminder = try #require(first.reminders.first)
+        #expect(reminder.isCompleted)
+        reminder.isCompleted = false
+        let reminders = [reminder]
+        let exported = ICalendarItems.components(events: [], reminders: reminders, stamp: Self.stamp)
+        let todo = try #require(exported.components.first)
+        #expect(todo.properties(named: "PERCENT-COMPLETE").isEmpty)
+        #expect(todo.properties(named: "X-WR-PERCENT-COMPLETE").map(\.value) == ["100"])
+        #expect(exported.components.dropFirst().map { $0["PERCENT-COMPLETE"]?.value } == ["100"])
+        let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+        #expect(again.problems.isEmpty)
+        #expect(again.reminders.map(\.isCompleted) == [false])
+    }
+}
