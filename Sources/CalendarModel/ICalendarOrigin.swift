@@ -22,6 +22,27 @@ public struct ICalendarOrigin: Hashable, Sendable {
         self.unmodelled = unmodelled
     }
 
+    /// Whether the kept lines hold a property `name` (in upper case, as
+    /// they are written) of the item itself: one before the first kept
+    /// component, whose name is exactly that (`ATTENDEE;CN=…:` but not
+    /// `X-ATTENDEE:` or `ATTENDEES:`). A kept component's own properties
+    /// (an occurrence kept whole, an X- component) are not the item's.
+    public func keepsProperty(named name: String) -> Bool {
+        var lines = unmodelled.utf8[...]
+        while let first = lines.first {
+            let end = lines.firstIndex(of: UInt8(ascii: "\n")) ?? lines.endIndex
+            let line = lines[..<end]
+            // Components follow the item's own properties.
+            if first == UInt8(ascii: "B"), line.starts(with: "BEGIN:".utf8) { return false }
+            if line.starts(with: name.utf8) {
+                let after = line.dropFirst(name.utf8.count).first
+                if after == UInt8(ascii: ";") || after == UInt8(ascii: ":") { return true }
+            }
+            lines = lines[end...].dropFirst()
+        }
+        return false
+    }
+
     /// Whether revision `a` is later than `b` (`.later`),
     /// earlier, or neither says (`.same`): the higher SEQUENCE (RFC
     /// 5545 §3.8.7.4), then with equal ones the later LAST-MODIFIED when

@@ -31,7 +31,7 @@ extension CalendarStore {
         switch kind {
         case "event":
             var event = try event(identifier: identifier)
-            guard event.externalKey != nil, !Self.hasAttendees(event.origin), try takesChanges(event.calendarIdentifier),
+            guard event.externalKey != nil, event.origin?.keepsProperty(named: "ATTENDEE") != true, try takesChanges(event.calendarIdentifier),
                   let alarms = answered(event.alarms) else { return false }
             event.alarms = alarms
             try save(event)
@@ -62,11 +62,5 @@ extension CalendarStore {
                                 [identifier.rawValue])
         }
         return allowed ?? true
-    }
-
-    /// Whether the item's kept iCalendar lines invite anyone (an ATTENDEE at its top level).
-    static func hasAttendees(_ origin: ICalendarOrigin?) -> Bool {
-        guard let text = origin?.unmodelled else { return false }
-        return text.hasPrefix("ATTENDEE") || text.contains("\nATTENDEE")
     }
 }

@@ -479,9 +479,8 @@ extension CalendarStore {
 
     private static func isPartOfSeries(_ item: Incoming, among keys: Set<String>) -> Bool {
         guard case .event(let series) = item, let key = series.event.externalKey, !keys.contains(key),
-              let cut = key.lastIndex(of: "#"), keys.contains(String(key[..<cut])),
-              let kept = series.event.origin?.unmodelled else { return false }
-        return kept.hasPrefix("RECURRENCE-ID") || kept.contains("\r\nRECURRENCE-ID")
+              let cut = key.lastIndex(of: "#"), keys.contains(String(key[..<cut])) else { return false }
+        return series.event.origin?.keepsProperty(named: "RECURRENCE-ID") ?? false
     }
 
     /// The batch checked and made ready to write, by UID in the batch's

@@ -306,6 +306,26 @@ extension ImportExportTests {
         #expect(try starts() == ["Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-08T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
     }
 
+    @Test("an event whose UID is another's with '#' after it stays when that series is imported, though a component it keeps has a RECURRENCE-ID")
+    func hashInUIDIsNotAPartOfTheSeries() throws {
+        let scratch = Scratch()
+        func file(_ name: String, _ components: [String]) throws -> String {
+            let path = scratch.folder + "/" + name
+            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
+            try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let notes = ["BEGIN:VEVENT", "UID:standup@chime.test#notes", "DTSTAMP:20261201T000000Z", "DTSTART:20261202T120000Z",
+                     "SUMMARY:Stand-up notes", "BEGIN:X-CHIME-TEST", "RECURRENCE-ID:20261208T090000Z", "END:X-CHIME-TEST", "END:VEVENT"]
+        let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
+                      "RRULE:FREQ=WEEKLY;COUNT=2", "SUMMARY:Stand-up", "END:VEVENT"]
+        scratch.ok("import", try file("notes.ics", notes))
+        let report = scratch.ok("import", try file("series.ics", series))
+        #expect(report.text.hasSuffix(": 1 added, 0 updated, 0 unchanged"), "\(report.text)")
+        let december = Date(timeIntervalSince1970: 1_796_083_200)..<Date(timeIntervalSince1970: 1_798_761_600) // 2026-12-01T00:00:00Z ..< 2027-01-01T00:00:00Z
+        #expect(try scratch.store().events(overlapping: december).map(\.title).sorted() == ["Stand-up", "Stand-up", "Stand-up notes"])
+    }
+
     @Test("a file giving an item or an occurrence twice keeps the later revision; an occurrence its series excludes, and a second SUMMARY, are left out")
     func revisionsInOneFile() throws {
         let scratch = Scratch()
