@@ -100,6 +100,15 @@ final class Scratch {
         try #require(try run("status", "--json").json()["changeCounter"] as? Int)
     }
 
+    /// Writes a VCALENDAR of `components` (content lines, CR LF between)
+    /// into the folder as `name` and returns its path.
+    func calendarFile(_ name: String, _ components: [String]) throws -> String {
+        let file = folder + "/" + name
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
+        try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     /// The store itself, for what the command line cannot set up.
     func store() throws -> CalendarStore {
         try CalendarStore(path: path, machineTimeZone: try TimeZoneRules.named(zone), now: { [now] in now })

@@ -270,15 +270,9 @@ extension ImportExportTests {
     @Test("an occurrence sent without its series (an invitation to one) imports as an event of its own and exports as it came; the series, imported later, takes its place")
     func occurrenceWithoutSeries() throws {
         let scratch = Scratch()
-        func file(_ name: String, _ components: [String]) throws -> String {
-            let path = scratch.folder + "/" + name
-            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
-            try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }
         let moved = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "RECURRENCE-ID:20261208T090000Z",
                      "DTSTART:20261208T100000Z", "DTEND:20261208T103000Z", "SUMMARY:Stand-up (moved)", "END:VEVENT"]
-        let invitation = try file("invitation.ics", moved)
+        let invitation = try scratch.calendarFile("invitation.ics", moved)
         let first = scratch.ok("import", invitation)
         #expect(first.text.hasSuffix(": 1 added, 0 updated, 0 unchanged"), "\(first.text)")
         let again = scratch.ok("import", invitation)
@@ -298,29 +292,23 @@ extension ImportExportTests {
 
         let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
                       "DTEND:20261201T093000Z", "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Stand-up", "END:VEVENT"]
-        scratch.ok("import", try file("series.ics", series + moved))
+        scratch.ok("import", try scratch.calendarFile("series.ics", series + moved))
         #expect(try starts() == ["Stand-up (moved) 2026-12-08T10:00:00+00:00", "Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
         // A series sent without that occurrence shows it unmoved: the lone copy does not linger beside it.
         scratch.ok("import", invitation)
-        scratch.ok("import", try file("plain.ics", series.map { $0 == "DTSTAMP:20261201T000000Z" ? "DTSTAMP:20261202T000000Z" : $0 }))
+        scratch.ok("import", try scratch.calendarFile("plain.ics", series.map { $0 == "DTSTAMP:20261201T000000Z" ? "DTSTAMP:20261202T000000Z" : $0 }))
         #expect(try starts() == ["Stand-up 2026-12-01T09:00:00+00:00", "Stand-up 2026-12-08T09:00:00+00:00", "Stand-up 2026-12-15T09:00:00+00:00"])
     }
 
     @Test("an event whose UID is another's with '#' after it stays when that series is imported, though a component it keeps has a RECURRENCE-ID")
     func hashInUIDIsNotAPartOfTheSeries() throws {
         let scratch = Scratch()
-        func file(_ name: String, _ components: [String]) throws -> String {
-            let path = scratch.folder + "/" + name
-            let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Chime//test//EN"] + components + ["END:VCALENDAR"]
-            try (lines.joined(separator: "\r\n") + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
-            return path
-        }
         let notes = ["BEGIN:VEVENT", "UID:standup@chime.test#notes", "DTSTAMP:20261201T000000Z", "DTSTART:20261202T120000Z",
                      "SUMMARY:Stand-up notes", "BEGIN:X-CHIME-TEST", "RECURRENCE-ID:20261208T090000Z", "END:X-CHIME-TEST", "END:VEVENT"]
         let series = ["BEGIN:VEVENT", "UID:standup@chime.test", "DTSTAMP:20261201T000000Z", "DTSTART:20261201T090000Z",
                       "RRULE:FREQ=WEEKLY;COUNT=2", "SUMMARY:Stand-up", "END:VEVENT"]
-        scratch.ok("import", try file("notes.ics", notes))
-        let report = scratch.ok("import", try file("series.ics", series))
+        scratch.ok("import", try scratch.calendarFile("notes.ics", notes))
+        let report = scratch.ok("import", try scratch.calendarFile("series.ics", series))
         #expect(report.text.hasSuffix(": 1 added, 0 updated, 0 unchanged"), "\(report.text)")
         let december = Date(timeIntervalSince1970: 1_796_083_200)..<Date(timeIntervalSince1970: 1_798_761_600) // 2026-12-01T00:00:00Z ..< 2027-01-01T00:00:00Z
         #expect(try scratch.store().events(overlapping: december).map(\.title).sorted() == ["Stand-up", "Stand-up", "Stand-up notes"])
