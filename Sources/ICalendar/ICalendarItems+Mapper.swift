@@ -183,7 +183,7 @@ extension ICalendarItems {
                 completion = Date(timeIntervalSince1970: TimeInterval(Self.instant(try time(property))))
             }
             let status = component["STATUS"]?.value.uppercased()
-            let percent = component["PERCENT-COMPLETE"]?.value
+            let percentDone = component["PERCENT-COMPLETE"].map { ICalendarItems.isComplete(percent: $0.value) } ?? false
             var priority = 0
             if let property = component["PRIORITY"] {
                 guard let value = Int(property.value.trimmedSpaces), (0...9).contains(value) else {
@@ -202,7 +202,7 @@ extension ICalendarItems {
             let others = component.components.filter { $0.name != "VALARM" }
             var reminder = Reminder(identifier: identifier, calendarIdentifier: calendar, title: Self.text(component, "SUMMARY") ?? "",
                                     notes: Self.text(component, "DESCRIPTION") ?? "", priority: priority, start: start, due: due,
-                                    isCompleted: status == "COMPLETED" || completion != nil || percent.map(ICalendarItems.isComplete(percent:)) == true,
+                                    isCompleted: status == "COMPLETED" || completion != nil || percentDone,
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
             reminder.origin = try origin(component, unmodelled: unmodelled(component, consumed: consumed, keptComponents: others))
             reminder.alarms = try alarms(component.components(named: "VALARM"), item: identifier, start: start, end: nil, due: due,
