@@ -1,10 +1,16 @@
-/// A length of time as a person types it: `30s`, `10m`, `2h`, `1d`, `1w`, or
-/// a run of them from the largest unit to the smallest, `1h30m`, `1d12h`.
+/// A length of time as a person types it: `30s`, `10m`, `2h`, `1d`, `1w`, a
+/// run of them from the largest unit to the smallest, `1h30m`, `1d12h`, or
+/// the same in words, `10 minutes`, `1 hour 30 minutes`, `an hour`.
 ///
 /// - Units: `s` seconds, `m` minutes, `h` hours, `d` days of 86,400 s, `w`
-///   weeks of 7 days; upper case reads the same (`10M` is ten minutes).
+///   weeks of 7 days, or their names (`sec`, `secs`, `second`, `seconds`;
+///   `min`, `mins`, `minute`, `minutes`; `hr`, `hrs`, `hour`, `hours`;
+///   `day`, `days`; `wk`, `wks`, `week`, `weeks`); upper case reads the same
+///   (`10M` is ten minutes). `m` is minutes: months and years have no fixed
+///   length and are refused.
 /// - Each unit at most once, largest first; whole numbers only (`90m`, not
-///   `1.5h`); no spaces inside (`1h30m`, not `1h 30m`).
+///   `1.5h`). Spaces may stand between amounts and units (`1h 30m`,
+///   `1 hour and 30 minutes`); `a` or `an` is one (`an hour`).
 /// - A bare number (`10`) is refused: minutes or hours would both be guesses.
 ///   Zero is the exception: `0` is zero in any unit (an alarm at the time itself).
 /// - A leading `+` is allowed; a leading `-` only when the caller allows it
@@ -43,7 +49,7 @@ public struct DurationExpression: Hashable, Sendable {
             guard !body.isEmpty else { throw TimeExpressionRefusal("a sign needs an amount after it, as in \(sign < 0 ? "-" : "+")10m") }
         }
         if body.allSatisfy({ $0 == "0" }) { return 0 }
-        let amount = try amount(body)
+        let amount = try amount(words: body.split(whereSeparator: \.isWhitespace))
         if sign < 0 && !allowingNegative {
             throw TimeExpressionRefusal("a negative duration is not allowed here")
         }
@@ -51,14 +57,32 @@ public struct DurationExpression: Hashable, Sendable {
     }
 
     /// The units, largest first, with their length (days for `w` and `d`,
-    /// seconds for the rest).
-    private static let units: [(name: UInt8, days: Int, seconds: Int)] = [
-        (UInt8(ascii: "w"), 7, 0), (UInt8(ascii: "d"), 1, 0),
-        (UInt8(ascii: "h"), 0, 3600), (UInt8(ascii: "m"), 0, 60), (UInt8(ascii: "s"), 0, 1),
+    /// seconds for the rest) and the names each may be written as.
+    private static let units: [(days: Int, seconds: Int, names: Set<String>)] = [
+        (7, 0, ["w", "wk", "wks", "week", "weeks"]), (1, 0, ["d", "day", "days"]),
+        (0, 3600, ["h", "hr", "hrs", "hour", "hours"]), (0, 60, ["m", "min", "mins", "minute", "minutes"]),
+        (0, 1, ["s", "sec", "secs", "second", "seconds"]),
     ]
 
-    /// Reads an unsigned run of amounts such as `1d2h30m` (already lower
-    /// case), keeping calendar units (weeks, days) apart from clock units
+    /// Names of units a duration cannot have, to say why rather than only "unknown".
+    private static let unfixedUnits: Set<String> = ["mo", "mon", "month", "months", "y", "yr", "yrs", "year", "years"]
+
+    /// Reads an amount typed as several words, `1 hour 30 minutes`,
+    /// `1h 30m`, `an hour`: `and` and commas between them are left out and
+    /// `a` or `an` before a unit is one; then as `amount(_:)`.
+    package static func amount(words: [Substring]) throws(TimeExpressionRefusal) -> (days: Int, seconds: Int) {
+        var text: [Substring] = []
+        for (index, word) in words.enumerated() {
+            let word = word.last == "," ? word.dropLast() : word
+            guard word != "and" else { continue }
+            // Before a unit only: a lone `a` is no number.
+            text.append((word == "a" || word == "an") && index + 1 < words.count ? "1" : word)
+        }
+        return try amount(Substring(text.joined(separator: " ")))
+    }
+
+    /// Reads an unsigned run of amounts such as `1d2h30m` or `1 d 2 h`
+    /// (already lower case; spaces may stand between amounts and units), keeping calendar units (weeks, days) apart from clock units
     /// (hours, minutes, seconds): a relative time steps days on the wall
     /// clock. Refuses a total beyond `maximumSeconds`, counting a day as
     /// 86,400 s.
@@ -71,7 +95,12 @@ public struct DurationExpression: Hashable, Sendable {
         var nextUnit = 0
         var days = 0
         var seconds = 0
+        let space = UInt8(ascii: " ")
         while index < bytes.count {
+            if bytes[index] == space {
+                index += 1
+                continue
+            }
             var value = 0
             let numberStart = index
             while index < bytes.count, let digit = Self.digit(bytes[index]) {
@@ -83,18 +112,23 @@ public struct DurationExpression: Hashable, Sendable {
                 throw TimeExpressionRefusal("use whole numbers, as in 90m or 1h30m")
             }
             guard index > numberStart else { throw TimeExpressionRefusal() }
+            let numberEnd = index
+            while index < bytes.count, bytes[index] == space { index += 1 }
             let unitStart = index
             while index < bytes.count, Self.isLetter(bytes[index]) { index += 1 }
             guard index > unitStart else {
                 if index < bytes.count { throw TimeExpressionRefusal() }
-                let number = String(decoding: bytes[numberStart...], as: UTF8.self)
+                let number = String(decoding: bytes[numberStart..<numberEnd], as: UTF8.self)
                 throw TimeExpressionRefusal(numberStart == 0
                     ? "a bare number is ambiguous; give a unit, as in \(number)m or \(number)h"
                     : "'\(number)' has no unit (s, m, h, d or w)")
             }
-            let name = bytes[unitStart..<index]
-            guard name.count == 1, let position = units.firstIndex(where: { $0.name == name.first }) else {
-                throw TimeExpressionRefusal("unknown unit '\(String(decoding: name, as: UTF8.self))' (the units are s, m, h, d and w)")
+            let name = String(decoding: bytes[unitStart..<index], as: UTF8.self).lowercased()
+            guard let position = units.firstIndex(where: { $0.names.contains(name) }) else {
+                if unfixedUnits.contains(name) {
+                    throw TimeExpressionRefusal("'\(name)': months and years have no fixed length (the units are s, m, h, d and w)")
+                }
+                throw TimeExpressionRefusal("unknown unit '\(name)' (the units are s, m, h, d and w)")
             }
             guard position >= nextUnit else {
                 throw TimeExpressionRefusal("give each unit once, largest first, as in 1h30m")

@@ -9,24 +9,30 @@
 /// | text | meaning |
 /// |---|---|
 /// | `2026-12-01`, `today`, `tomorrow`, `yesterday` | a date alone |
-/// | `monday` … `sunday` | the next such day, never today (a date alone) |
+/// | `monday` … `sunday`, `mon` … `sun`, `next friday` | the next such day, never today (a date alone) |
+/// | `this friday` | the next such day, today if it is one |
+/// | `dec 24`, `december 24`, `24 dec`, `24th december 2026`, `dec 24, 2026` | that date; with no year, the next from today on |
 /// | `2026-12-01T08:50`, `2026-12-01T08:50:30`, `2026-12-01 08:50` | a wall-clock time |
-/// | `today 08:50`, `tomorrow 17:00`, `friday 9:00` | a wall-clock time on that day |
-/// | `08:50`, `8:50`, `08:50:30` | the next time the wall clock reads that: today if still ahead, else tomorrow |
+/// | `today 08:50`, `tomorrow 5pm`, `friday at 9:00`, `dec 24 noon`, `9am tomorrow` | a wall-clock time on that day |
+/// | `08:50`, `8:50`, `08:50:30`, `9am`, `9:30 pm`, `noon`, `midnight`, `at 5pm` | the next time the wall clock reads that: today if still ahead, else tomorrow |
 /// | `2026-12-01T08:50:00+08:00`, `…Z`, `2026-12-01 08:50+08:00` | an instant (RFC 3339; seconds may be left out, fractions are dropped) |
 /// | `now`, `+10m`, `+2h`, `+1d`, `+1h30m`, `-15m` | an instant relative to now |
+/// | `in 10 minutes`, `in an hour`, `in 1h30m`, `2 days ago` | the same in words |
 ///
-/// Relative times take the units of `DurationExpression` (s, m, h, d, w,
-/// largest first, at most 366 days). Weeks and days count *calendar* days on
+/// A day and a time may come in either order, with `at` before the time.
+/// On the 12-hour clock `12am` is midnight and `12pm` noon; `midnight` is
+/// 00:00, the start of its day (`tomorrow midnight` is tomorrow's 00:00).
+/// Relative times take the units of `DurationExpression` (s, m, h, d, w or
+/// their names, largest first, at most 366 days). Weeks and days count *calendar* days on
 /// the wall clock, hours, minutes and seconds count elapsed time: `+1d` is
 /// the same wall-clock time tomorrow, which across a daylight-saving change
 /// is 23 or 25 hours away, while `+24h` is always 86,400 s later. In
 /// `+1d2h` the day is taken first, then the two hours. A day step that lands
 /// in a gap moves forward by the gap's length, like any wall-clock time.
 ///
-/// Words and the `T`/`Z` letters may be in any case (`Tomorrow`, `NOW`);
-/// whitespace around the text is ignored, and a date and a time may be
-/// separated by any run of spaces. Dates are ISO 8601 extended
+/// Words and the `T`/`Z` letters may be in any case (`Tomorrow`, `NOW`,
+/// `9AM`); whitespace around the text is ignored, and words may be
+/// separated by any run of spaces. Dates in numbers are ISO 8601 extended
 /// (`2026-12-01`), years 0000–9999.
 public struct TimeExpression: Hashable, Sendable {
     /// What the person meant.
@@ -109,64 +115,191 @@ private struct Reader {
 
     typealias Meaning = TimeExpression.Meaning
     typealias Refusal = TimeExpressionRefusal
+    typealias Clock = (hour: Int, minute: Int, second: Int)
 
     static let weekdays: [String: Weekday] = [
         "sunday": .sunday, "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday,
         "thursday": .thursday, "friday": .friday, "saturday": .saturday,
+        "sun": .sunday, "mon": .monday, "tue": .tuesday, "tues": .tuesday, "wed": .wednesday,
+        "thu": .thursday, "thur": .thursday, "thurs": .thursday, "fri": .friday, "sat": .saturday,
     ]
 
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                              "August", "September", "October", "November", "December"]
 
-    func read(_ text: String) throws(Refusal) -> Meaning {
-        let words = text.lowercased().split(whereSeparator: \.isWhitespace)
-        switch words.count {
-        case 0: throw Refusal("it is empty")
-        case 1: return try word(words[0])
-        case 2: return try day(words[0], at: words[1])
-        default: throw Refusal("expected a day and a time at most, as in 'tomorrow 08:50'")
+    /// Month names and their three-letter (and `sept`) abbreviations, lower case, to 1…12.
+    static let months: [String: Int] = {
+        var months: [String: Int] = ["sept": 9]
+        for (index, name) in monthNames.enumerated() {
+            months[name.lowercased()] = index + 1
+            months[String(name.lowercased().prefix(3))] = index + 1
         }
+        return months
+    }()
+
+    /// The words a 12-hour clock ends with, and whether each is after noon.
+    static let meridiems: [String: Bool] = ["am": false, "a.m.": false, "pm": true, "p.m.": true]
+
+    /// Words that stand for a time of day by themselves.
+    static let namedClocks: [String: Clock] = ["noon": (12, 0, 0), "midnight": (0, 0, 0)]
+
+    func read(_ text: String) throws(Refusal) -> Meaning {
+        let words = Self.joiningMeridiems(text.lowercased().split(whereSeparator: \.isWhitespace))
+        guard let first = words.first else { throw Refusal("it is empty") }
+        if first == "in" {
+            return .instant(try relative(sign: 1, words.dropFirst(), missing: "'in' needs an amount after it, as in 'in 10 minutes'"))
+        }
+        if words.count > 1, words.last == "ago" {
+            return .instant(try relative(sign: -1, words.dropLast(), missing: "'ago' needs an amount before it, as in '10 minutes ago'"))
+        }
+        if first.first == "+" || first.first == "-" {
+            let sign = first.first == "-" ? -1 : 1
+            return .instant(try relative(sign: sign, [first.dropFirst()] + words.dropFirst(),
+                                         missing: "a sign needs an amount after it, as in \(sign < 0 ? "-15m" : "+10m")"))
+        }
+        if words.count == 1 { return try word(first) }
+        // A date and a time with an offset, 2026-12-01 08:50+08:00.
+        if words.count == 2, Self.isDateShaped(first), try Self.offset(words[1]) != nil { return try dateTime(first, words[1]) }
+        return try phrase(words)
     }
 
-    /// One word: a day, a time, an instant, or a relative time.
+    /// `9 am` as one word, `9am`, so that a 12-hour time is one word however it is spaced.
+    private static func joiningMeridiems(_ words: [Substring]) -> [Substring] {
+        var joined: [Substring] = []
+        for word in words {
+            if meridiems[String(word)] != nil, let last = joined.last, last.last?.isWholeNumber == true {
+                joined[joined.count - 1] = Substring(last + word)
+            } else {
+                joined.append(word)
+            }
+        }
+        return joined
+    }
+
+    /// One word: `now`, an RFC 3339 instant, or else a day or a time of day.
     private func word(_ word: Substring) throws(Refusal) -> Meaning {
         if word == "now" { return .instant(now) }
-        if let date = try day(word) { return .date(date) }
-        if word.first == "+" || word.first == "-" { return .instant(try relative(word)) }
         if word.count > 11, Self.isDateShaped(word.prefix(10)), word.dropFirst(10).first == "t" {
             return try dateTime(word.prefix(10), word.dropFirst(11))
         }
-        if let clock = try clock(word) { return .wallClock(next(clock)) }
         if word.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
-            throw Refusal("a bare number is ambiguous; write \(word):00 for a time of day, or +\(word)m or +\(word)h for a time from now")
+            let hour = word.count <= 2 ? Int(word)! : 24
+            let clock = hour <= 12 ? "\(word):00 or \(hour)am for a time of day, or " : hour <= 23 ? "\(word):00 for a time of day, or " : ""
+            throw Refusal("a bare number is ambiguous; write \(clock)+\(word)m or +\(word)h for a time from now")
         }
         if (try? DurationExpression.amount(word)) != nil {
             throw Refusal("write +\(word) for \(word) from now")
         }
-        throw Refusal()
+        return try phrase([word])
     }
 
-    /// A day and a time in two words: `2026-12-01 08:50`, `tomorrow 17:00`.
-    private func day(_ dayWord: Substring, at timeWord: Substring) throws(Refusal) -> Meaning {
-        if Self.isDateShaped(dayWord) { return try dateTime(dayWord, timeWord) }
-        guard let date = try day(dayWord), let clock = try clock(timeWord) else { throw Refusal() }
-        return .wallClock(LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)!)
+    /// A day, a time of day, or both, in either order, with `at` before the
+    /// time if one likes: `tomorrow 08:50`, `friday at 5pm`, `dec 24 9am`,
+    /// `9am tomorrow`. A day alone is a date; a time alone is the next time
+    /// the wall clock reads it.
+    private func phrase(_ words: [Substring]) throws(Refusal) -> Meaning {
+        var day: CivilDate?
+        var clock: Clock?
+        var index = 0
+        let twice = Refusal("expected one day and one time at most, as in 'tomorrow 08:50'")
+        while index < words.count {
+            if words[index] == "at", index + 1 < words.count {
+                guard clock == nil else { throw twice }
+                guard let found = try self.clock(words[index + 1]) else {
+                    throw Refusal("'\(words[index + 1])' after 'at' is not a time of day")
+                }
+                clock = found
+                index += 2
+            } else if let (found, used) = try self.day(words, at: index) {
+                guard day == nil else { throw twice }
+                day = found
+                index += used
+            } else if let found = try self.clock(words[index]) {
+                guard clock == nil else { throw twice }
+                clock = found
+                index += 1
+            } else {
+                // One unknown word gets the list of forms alone; in a phrase, name it.
+                throw words.count == 1 ? Refusal() : Refusal("'\(words[index])' is not a day or a time of day")
+            }
+        }
+        switch (day, clock) {
+        case (let day?, let clock?): return .wallClock(LocalDateTime(date: day, hour: clock.hour, minute: clock.minute, second: clock.second)!)
+        case (let day?, nil): return .date(day)
+        case (nil, let clock?): return .wallClock(next(clock))
+        case (nil, nil): throw Refusal()
+        }
     }
 
-    /// A date alone, nil when the word names no day.
-    private func day(_ word: Substring) throws(Refusal) -> CivilDate? {
+    /// The day that starts at `words[index]` and how many words it takes:
+    /// `today`, `tomorrow`, `yesterday`; a weekday (`friday`, `fri`), the
+    /// next such day and never today, also after `next`; `this friday`,
+    /// today if it is one; an ISO date; a month and a day, `dec 24`, `24th
+    /// december`, with a year or else the next such date from today on.
+    /// Nil when no day starts there.
+    private func day(_ words: [Substring], at index: Int) throws(Refusal) -> (CivilDate, Int)? {
         let today = wallNow.date
+        let word = words[index]
         switch word {
-        case "today": return today
-        case "tomorrow": return today.adding(days: 1)
-        case "yesterday": return today.adding(days: -1)
+        case "today": return (today, 1)
+        case "tomorrow": return (today.adding(days: 1), 1)
+        case "yesterday": return (today.adding(days: -1), 1)
         default: break
         }
         if let weekday = Self.weekdays[String(word)] {
             // 1…7 days ahead: the same weekday as today is a week away.
-            return today.adding(days: (weekday.rawValue - today.weekday.rawValue + 6) % 7 + 1)
+            return (today.adding(days: (weekday.rawValue - today.weekday.rawValue + 6) % 7 + 1), 1)
         }
-        return try date(word)
+        if word == "next" || word == "this", index + 1 < words.count, let weekday = Self.weekdays[String(words[index + 1])] {
+            let ahead = (weekday.rawValue - today.weekday.rawValue + 7) % 7
+            return (today.adding(days: word == "next" && ahead == 0 ? 7 : ahead), 2)
+        }
+        if let date = try date(word) { return (date, 1) }
+        return try monthDay(words, at: index)
+    }
+
+    /// `dec 24`, `december 24, 2026`, `24 dec`, `24th december 2026`.
+    private func monthDay(_ words: [Substring], at index: Int) throws(Refusal) -> (CivilDate, Int)? {
+        guard index + 1 < words.count else { return nil }
+        let month: Int, dayNumber: Int
+        if let named = Self.months[String(words[index])], let number = Self.dayNumber(words[index + 1]) {
+            (month, dayNumber) = (named, number)
+        } else if let number = Self.dayNumber(words[index]), let named = Self.months[String(words[index + 1])] {
+            (month, dayNumber) = (named, number)
+        } else {
+            return nil
+        }
+        let monthName = Self.monthNames[month - 1]
+        guard (1...31).contains(dayNumber) else { throw Refusal("there is no day \(dayNumber) in \(monthName)") }
+        if index + 2 < words.count, let year = Self.year(words[index + 2]) {
+            guard let date = CivilDate(year: year, month: month, day: dayNumber) else {
+                throw Refusal("\(monthName) \(year) has only \(CivilDate.daysInMonth(year: year, month: month)) days")
+            }
+            return (date, 3)
+        }
+        guard dayNumber <= CivilDate.daysInMonth(year: 2000, month: month) else {
+            throw Refusal("\(monthName) has only \(CivilDate.daysInMonth(year: 2000, month: month)) days")
+        }
+        // This year's unless already past; 29 February, the next year that has it (at most eight on).
+        let today = wallNow.date
+        for year in today.year...(today.year + 8) {
+            if let date = CivilDate(year: year, month: month, day: dayNumber), date >= today { return (date, 2) }
+        }
+        throw Refusal("\(monthName) \(dayNumber) is past the last year Chime reads")
+    }
+
+    /// `24`, `24,`, `24th`: a day of the month as written, before the range check.
+    private static func dayNumber(_ word: Substring) -> Int? {
+        var digits = word.last == "," ? word.dropLast() : word
+        if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
+        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
+        return Int(digits)
+    }
+
+    /// A year of four digits.
+    private static func year(_ word: Substring) -> Int? {
+        guard word.count == 4, word.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
+        return Int(word)
     }
 
     private static func isDateShaped(_ word: Substring) -> Bool {
@@ -189,9 +322,42 @@ private struct Reader {
         return date
     }
 
+    /// A time of day: `08:50`, `8:50`, `08:50:30`, `9am`, `9:30pm`, `noon`,
+    /// `midnight`; nil when the word is not of those shapes, a refusal when
+    /// it is but a field is out of range.
+    private func clock(_ word: Substring) throws(Refusal) -> Clock? {
+        if let named = Self.namedClocks[String(word)] { return named }
+        guard let (number, afternoon) = Self.meridiem(word) else { return try clock24(word) }
+        let fields = number.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(fields.count),
+              fields.allSatisfy({ field in field.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
+              (1...2).contains(fields[0].count), fields.dropFirst().allSatisfy({ $0.count == 2 })
+        else { return nil }
+        let hour = Int(fields[0])!
+        guard (1...12).contains(hour) else {
+            throw Refusal(hour == 0 ? "a 12-hour clock has no hour 0 (write 12am or 00:00)"
+                : "hour \(hour) is past 12 on a 12-hour clock (write \(hour):00 or \(hour > 23 ? "a time up to 11pm" : "\(hour - 12)pm"))")
+        }
+        let minute = fields.count > 1 ? Int(fields[1])! : 0
+        let second = fields.count > 2 ? Int(fields[2])! : 0
+        guard minute <= 59 else { throw Refusal("minute \(minute) is past 59") }
+        guard second <= 59 else { throw Refusal("second \(second) is past 59") }
+        // 12am is midnight, 12pm noon.
+        return (hour % 12 + (afternoon ? 12 : 0), minute, second)
+    }
+
+    /// Splits `am`, `pm`, `a.m.` or `p.m.` off the end of a word: the rest
+    /// and whether it is after noon; nil when the word has none.
+    private static func meridiem(_ word: Substring) -> (Substring, Bool)? {
+        for (suffix, afternoon) in meridiems where word.count > suffix.count && word.hasSuffix(suffix) {
+            return (word.dropLast(suffix.count), afternoon)
+        }
+        return nil
+    }
+
     /// `08:50`, `8:50` or `08:50:30`; nil when the word is not of that shape,
     /// a refusal when it is but a field is out of range.
-    private func clock(_ word: Substring) throws(Refusal) -> (hour: Int, minute: Int, second: Int)? {
+    private func clock24(_ word: Substring) throws(Refusal) -> Clock? {
         let fields = word.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(fields.count),
               fields.allSatisfy({ field in field.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
@@ -209,7 +375,7 @@ private struct Reader {
 
     /// The next time the wall clock reads `clock`: today if that is still
     /// ahead of now, else tomorrow.
-    private func next(_ clock: (hour: Int, minute: Int, second: Int)) -> LocalDateTime {
+    private func next(_ clock: Clock) -> LocalDateTime {
         let today = LocalDateTime(date: wallNow.date, hour: clock.hour, minute: clock.minute, second: clock.second)!
         if zone.resolve(today).instant > now { return today }
         return LocalDateTime(date: wallNow.date.adding(days: 1), hour: clock.hour, minute: clock.minute, second: clock.second)!
@@ -219,7 +385,7 @@ private struct Reader {
     private func dateTime(_ dateWord: Substring, _ timeWord: Substring) throws(Refusal) -> Meaning {
         guard let date = try date(dateWord) else { throw Refusal() }
         guard let (clockWord, offset) = try Self.offset(timeWord) else {
-            guard let clock = try clock(timeWord) else { throw Refusal() }
+            guard let clock = try clock24(timeWord) else { throw Refusal() }
             return .wallClock(LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)!)
         }
         // RFC 3339 proper (seconds, perhaps a fraction), read by CalendarModel.
@@ -228,7 +394,7 @@ private struct Reader {
             return .instant(local.localSeconds - Int64(offset))
         }
         // The same without seconds, 2026-12-01T08:50+08:00.
-        guard let clock = try clock(clockWord) else { throw Refusal() }
+        guard let clock = try clock24(clockWord) else { throw Refusal() }
         let local = LocalDateTime(date: date, hour: clock.hour, minute: clock.minute, second: clock.second)!
         return .instant(local.localSeconds - Int64(offset))
     }
@@ -252,15 +418,12 @@ private struct Reader {
         return (word.dropLast(6), tail[0] == UInt8(ascii: "-") ? -magnitude : magnitude)
     }
 
-    /// `+10m`, `-15m`, `+1d`: days step on the wall clock, the rest in
-    /// elapsed seconds.
-    private func relative(_ word: Substring) throws(Refusal) -> Int64 {
-        let sign = word.first == "-" ? -1 : 1
-        let body = word.dropFirst()
-        guard !body.isEmpty else {
-            throw Refusal("a sign needs an amount after it, as in \(sign < 0 ? "-15m" : "+10m")")
-        }
-        let amount = try DurationExpression.amount(body)
+    /// `+10m`, `-15m`, `+1d`, `in 10 minutes`, `2 days ago`: the amount in
+    /// `words` (already without its sign or `in`/`ago`) from now, days
+    /// stepping on the wall clock, the rest in elapsed seconds.
+    private func relative(sign: Int, _ words: ArraySlice<Substring>, missing: String) throws(Refusal) -> Int64 {
+        guard words.contains(where: { !$0.isEmpty }) else { throw Refusal(missing) }
+        let amount = try DurationExpression.amount(words: Array(words))
         var base = now
         if amount.days != 0 {
             let shifted = LocalDateTime(date: wallNow.date.adding(days: sign * amount.days),

@@ -27,13 +27,13 @@ public struct TimeExpressionError: Error, Hashable, Sendable, CustomStringConver
         switch expected {
         case .time:
             what = "is not a date or time"
-            forms = "try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset"
+            forms = "try 2026-12-01, 2026-12-01T08:50, 08:50, 9am, tomorrow, 'friday 5pm', 'dec 24', +10m, 'in 10 minutes', or RFC 3339 with an offset"
         case .duration:
             what = "is not a duration"
-            forms = "try 30s, 10m, 2h, 1d, 1w or 1h30m"
+            forms = "try 30s, 10m, 2h, 1d, 1w, 1h30m or '10 minutes'"
         case .signedDuration:
             what = "is not a duration"
-            forms = "try 10m, -10m, 1h30m or -1d; the units are s, m, h, d and w"
+            forms = "try 10m, -10m, +10m, 1h30m, '10 minutes before' or '1 hour after'; the units are s, m, h, d and w"
         }
         return "'\(text)' \(what)\(reason.map { ": " + $0 } ?? "") (\(forms))"
     }

@@ -16,10 +16,11 @@ struct ItemOptions {
 
     static let timeHelp = """
     WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
-    wall-clock time), 08:50 (the next time the clock reads that), today,
-    tomorrow, monday…sunday, 'tomorrow 17:00', now, +10m, +2h, +1d, or RFC 3339
-    with an offset (2026-12-01T08:50:00+08:00). A wall-clock time that happens
-    twice (when the clocks go back) means the first; an offset names either.
+    wall-clock time), 08:50, 9am or noon (the next time the clock reads that),
+    today, tomorrow, monday…sunday, 'next fri', 'dec 24', 'tomorrow at 5pm',
+    now, +10m, +1d, 'in 2 hours', '10 minutes ago', or RFC 3339 with an offset
+    (2026-12-01T08:50:00+08:00). A wall-clock time that happens twice (when
+    the clocks go back) means the first; an offset names either.
     """
 
     /// `--tz ZONE` or the machine's zone, `--floating` for floating times.
@@ -199,10 +200,21 @@ struct ItemOptions {
 
     /// An `--alarm` offset in seconds from the start or due time, read as
     /// people say it: a bare duration is before (`10m`: ten minutes
-    /// before), as is `-10m`; only `+10m` is after.
+    /// before), as is `-10m`; only `+10m` is after. `before` or `after` may
+    /// say it in words (`10 minutes before`, `1h after`, as `chime show`
+    /// writes alarms), but not beside a sign.
     func alarmOffset(_ text: String) throws(CommandFailure) -> Int {
-        let seconds = try duration(text, "--alarm", allowingNegative: true)
-        return Substring(text).trimmingWhitespace().hasPrefix("+") ? seconds : -abs(seconds)
+        var words = text.lowercased().split(whereSeparator: \.isWhitespace)
+        guard let last = words.last, last == "before" || last == "after", words.count > 1 else {
+            let seconds = try duration(text, "--alarm", allowingNegative: true)
+            return Substring(text).trimmingWhitespace().hasPrefix("+") ? seconds : -abs(seconds)
+        }
+        words.removeLast()
+        guard words[0].first != "+", words[0].first != "-" else {
+            throw .data("\(command): --alarm: '\(text)' has a sign and '\(last)'; give one of them, as in 10m, +10m or '10 minutes \(last)'")
+        }
+        let seconds = try duration(words.joined(separator: " "), "--alarm")
+        return last == "after" ? seconds : -seconds
     }
 
     /// The alarm a reminder's due time implies when no alarm is asked for,

@@ -24,6 +24,18 @@ private func refusal(_ text: String, allowingNegative: Bool = false) -> TimeExpr
         #expect(try DurationExpression(text, allowingNegative: true).seconds == seconds)
     }
 
+    @Test("a duration in words: unit names, spaces between amounts and units, 'and', 'a' and 'an'",
+          arguments: [
+              ("10 minutes", 600), ("10min", 600), ("10 mins", 600), ("1 minute", 60), ("2hours", 7_200), ("2 Hours", 7_200),
+              ("1 hr", 3_600), ("3 hrs", 10_800), ("90 secs", 90), ("1 second", 1), ("2 days", 172_800), ("1 wk", 604_800),
+              ("2 weeks", 1_209_600), ("1 hour 30 minutes", 5_400), ("1 hour and 30 minutes", 5_400),
+              ("1 hour, 30 minutes", 5_400), ("1h 30m", 5_400), ("an hour", 3_600), ("a day", 86_400), ("+10 minutes", 600),
+          ])
+    func inWords(text: String, seconds: Int) throws {
+        #expect(try DurationExpression(text).seconds == seconds)
+        #expect(try DurationExpression("-" + text.drop { $0 == "+" }, allowingNegative: true).seconds == -seconds)
+    }
+
     @Test("a day in a duration is always 86,400 s (unlike +1d in a time expression)")
     func dayIsElapsed() throws {
         #expect(try DurationExpression("1d").seconds == DurationExpression("24h").seconds)
@@ -81,13 +93,14 @@ private func refusal(_ text: String, allowingNegative: Bool = false) -> TimeExpr
         ("", "it is empty"), ("  ", "it is empty"),
         ("+", "a sign needs an amount after it, as in +10m"), ("-", "a sign needs an amount after it, as in -10m"),
         ("10x", "unknown unit 'x' (the units are s, m, h, d and w)"),
-        ("10min", "unknown unit 'min' (the units are s, m, h, d and w)"),
-        ("2hours", "unknown unit 'hours' (the units are s, m, h, d and w)"),
-        ("10y", "unknown unit 'y' (the units are s, m, h, d and w)"),
+        ("10y", "'y': months and years have no fixed length (the units are s, m, h, d and w)"),
+        ("1 month", "'month': months and years have no fixed length (the units are s, m, h, d and w)"),
+        ("10 minits", "unknown unit 'minits' (the units are s, m, h, d and w)"),
+        ("30 minutes 1 hour", "give each unit once, largest first, as in 1h30m"),
         ("1.5h", "use whole numbers, as in 90m or 1h30m"), ("1,5h", "use whole numbers, as in 90m or 1h30m"),
         ("30m1h", "give each unit once, largest first, as in 1h30m"),
         ("1h1h", "give each unit once, largest first, as in 1h30m"),
-        ("m", nil), ("h10", nil), ("1h 30m", nil), ("10m!", nil), ("ten minutes", nil), ("--10m", nil), ("+-10m", nil),
+        ("m", nil), ("h10", nil), ("10m!", nil), ("a", nil), ("an hour ago", nil), ("1 1h", nil), ("ten minutes", nil), ("--10m", nil), ("+-10m", nil),
         ("１０m", nil),
     ] as [(String, String?)])
     func refused(text: String, reason: String?) {
@@ -98,12 +111,13 @@ private func refusal(_ text: String, allowingNegative: Bool = false) -> TimeExpr
     func messages() throws {
         let bare = try #require(refusal("10"))
         #expect(bare.description
-            == "'10' is not a duration: a bare number is ambiguous; give a unit, as in 10m or 10h (try 30s, 10m, 2h, 1d, 1w or 1h30m)")
+            == "'10' is not a duration: a bare number is ambiguous; give a unit, as in 10m or 10h (try 30s, 10m, 2h, 1d, 1w, 1h30m or '10 minutes')")
         let signed = try #require(refusal("-10x", allowingNegative: true))
         #expect(signed.description
-            == "'-10x' is not a duration: unknown unit 'x' (the units are s, m, h, d and w) (try 10m, -10m, 1h30m or -1d; the units are s, m, h, d and w)")
+            == "'-10x' is not a duration: unknown unit 'x' (the units are s, m, h, d and w) "
+            + "(try 10m, -10m, +10m, 1h30m, '10 minutes before' or '1 hour after'; the units are s, m, h, d and w)")
         let garbage = try #require(refusal("soon"))
-        #expect(garbage.description == "'soon' is not a duration (try 30s, 10m, 2h, 1d, 1w or 1h30m)")
+        #expect(garbage.description == "'soon' is not a duration (try 30s, 10m, 2h, 1d, 1w, 1h30m or '10 minutes')")
         #expect(garbage.failure(in: "chime add: --alarm").status == 65)
     }
 }

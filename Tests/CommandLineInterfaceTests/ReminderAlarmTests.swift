@@ -88,6 +88,43 @@ struct ReminderAlarmTests {
         #expect(CapturedRun(["add", "reminder", "--help"]).text.contains("10m or -10m is ten minutes before, +10m ten minutes after"))
     }
 
+    @Test("an alarm offset in words reads as chime show writes it: '10 minutes before', '1h after', 'an hour before'; a sign beside one is refused (65)")
+    func offsetsInWords() throws {
+        let scratch = Scratch()
+        let id = scratch.add("event", "Flight", "--start", "2026-12-05T10:00", "--alarm", "10 minutes before",
+                             "--alarm", "1h after", "--alarm", "An hour BEFORE", "--alarm", "1 hour and 30 minutes before")
+        #expect(try offsets(scratch, id) == [-600, 3600, -3600, -5400])
+        // What show writes reads back as the same offsets.
+        let written = scratch.ok("show", id).output.filter { $0.hasPrefix("Alarm:") }.map { $0.dropFirst("Alarm:".count).trimmingCharacters(in: .whitespaces) }
+        #expect(written == ["10m before", "1h after", "1h before", "1h30m before"])
+        let again = scratch.run(["add", "event", "Again", "--start", "2026-12-05T10:00"] + written.flatMap { ["--alarm", $0] })
+        #expect(again.status == 0, "\(again.errors)")
+        #expect(try offsets(scratch, try #require(again.output.first)) == [-600, 3600, -3600, -5400])
+
+        let signed = scratch.run("add", "event", "Signed", "--start", "2026-12-05T10:00", "--alarm", "+10m before")
+        #expect(signed.status == 65)
+        #expect(signed.errors == ["chime add event: --alarm: '+10m before' has a sign and 'before'; give one of them, as in 10m, +10m or '10 minutes before'"])
+        let unit = scratch.run("add", "event", "Unit", "--start", "2026-12-05T10:00", "--alarm", "2 months before")
+        #expect(unit.status == 65)
+        #expect(unit.errors.first?.contains("months and years have no fixed length") == true)
+    }
+
+    @Test("times in words through chime add: 'tomorrow at 5pm', 'in 10 minutes', 'dec 24 9am' (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func timesInWords() throws {
+        let scratch = Scratch()
+        let call = scratch.add("reminder", "Call back", "--due", "in 10 minutes")
+        let parcel = scratch.add("event", "Pick up parcel", "--start", "tomorrow at 5pm")
+        let party = scratch.add("event", "Party", "--start", "dec 24 9pm", "--end", "dec 24 11:30pm")
+        let due = { (id: String, key: String) throws -> String? in try scratch.ok("show", id, "--json").json()[key] as? String }
+        #expect(try due(call, "due") == "2026-12-01T08:10:00+08:00")
+        #expect(try due(parcel, "start") == "2026-12-02T17:00:00+08:00")
+        #expect(try due(party, "start") == "2026-12-24T21:00:00+08:00")
+        #expect(try due(party, "end") == "2026-12-24T23:30:00+08:00")
+        let wrong = scratch.run("add", "event", "Wrong", "--start", "tomorrow at 13pm")
+        #expect(wrong.status == 65)
+        #expect(wrong.errors.first?.hasPrefix("chime add event: --start: 'tomorrow at 13pm' is not a date or time: hour 13 is past 12 on a 12-hour clock") == true)
+    }
+
     @Test("the clock-in reminder rings on after its first workday with nobody completing it; a passed-over day is listed once as not done; completing completes today's")
     func clockInRingsOn() throws {
         // Tuesday 2026-12-01, 08:00 in Shanghai.

@@ -146,6 +146,76 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
         #expect(try meaning(text) == .instant(instant(expected)))
     }
 
+    @Test("a 12-hour time, noon and midnight are the next time the wall clock reads them (now = 2026-11-30T10:00:00+08:00)",
+          arguments: [
+              ("9am", "2026-12-01T09:00:00"), // before now: tomorrow
+              ("11am", "2026-11-30T11:00:00"),
+              ("9:30pm", "2026-11-30T21:30:00"),
+              ("9:30 PM", "2026-11-30T21:30:00"),
+              ("9 a.m.", "2026-12-01T09:00:00"),
+              ("5p.m.", "2026-11-30T17:00:00"),
+              ("10:00:01am", "2026-11-30T10:00:01"),
+              ("12am", "2026-12-01T00:00:00"), // midnight
+              ("12:30am", "2026-12-01T00:30:00"),
+              ("12pm", "2026-11-30T12:00:00"), // noon
+              ("noon", "2026-11-30T12:00:00"),
+              ("midnight", "2026-12-01T00:00:00"),
+              ("at 5pm", "2026-11-30T17:00:00"),
+              ("at 08:50", "2026-12-01T08:50:00"),
+          ])
+    func twelveHourTimes(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+    }
+
+    @Test("a day and a time in words, in either order, with 'at' if one likes (now = Monday 2026-11-30T10:00:00+08:00)",
+          arguments: [
+              ("tomorrow 5pm", "2026-12-01T17:00:00"), ("tomorrow at 5pm", "2026-12-01T17:00:00"),
+              ("5pm tomorrow", "2026-12-01T17:00:00"), ("at 5pm tomorrow", "2026-12-01T17:00:00"),
+              ("friday at 9:00", "2026-12-04T09:00:00"), ("next friday 9am", "2026-12-04T09:00:00"),
+              ("fri 9am", "2026-12-04T09:00:00"), ("today noon", "2026-11-30T12:00:00"),
+              ("today 9am", "2026-11-30T09:00:00"), // already past, but asked for by name
+              ("tomorrow midnight", "2026-12-01T00:00:00"),
+              ("dec 24 9am", "2026-12-24T09:00:00"), ("9am dec 24", "2026-12-24T09:00:00"),
+              ("dec 24 at noon", "2026-12-24T12:00:00"), ("24 december 2027 17:00", "2027-12-24T17:00:00"),
+              ("2026-12-01 at 08:50", "2026-12-01T08:50:00"), ("2026-12-01 9am", "2026-12-01T09:00:00"),
+              ("Dec 24 9AM", "2026-12-24T09:00:00"),
+          ])
+    func dayAndTimeInWords(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+    }
+
+    @Test("weekday abbreviations, 'next' and 'this', and month names (now = Monday 2026-11-30 in Asia/Shanghai)",
+          arguments: [
+              ("mon", "2026-12-07"), ("tue", "2026-12-01"), ("tues", "2026-12-01"), ("wed", "2026-12-02"),
+              ("thu", "2026-12-03"), ("thurs", "2026-12-03"), ("fri", "2026-12-04"), ("sat", "2026-12-05"), ("sun", "2026-12-06"),
+              ("next monday", "2026-12-07"), ("next tuesday", "2026-12-01"), ("Next Friday", "2026-12-04"),
+              ("this monday", "2026-11-30"), ("this friday", "2026-12-04"),
+              ("dec 24", "2026-12-24"), ("december 24", "2026-12-24"), ("24 dec", "2026-12-24"), ("24th december", "2026-12-24"),
+              ("dec 24, 2027", "2027-12-24"), ("24 dec 2025", "2025-12-24"), ("sept 1", "2027-09-01"),
+              ("nov 30", "2026-11-30"), // today is not past
+              ("nov 29", "2027-11-29"), // yesterday is: next year's
+              ("feb 29", "2028-02-29"), ("1st jan", "2027-01-01"), ("jan 2nd", "2027-01-02"),
+          ])
+    func daysInWords(text: String, expected: String) throws {
+        #expect(try meaning(text) == .date(date(expected)))
+    }
+
+    @Test("relative times in words: 'in' an amount, or an amount 'ago' (now = 2026-11-30T10:00:00+08:00 in Asia/Shanghai)",
+          arguments: [
+              ("in 10 minutes", "2026-11-30T10:10:00+08:00"), ("in 2 hours", "2026-11-30T12:00:00+08:00"),
+              ("in an hour", "2026-11-30T11:00:00+08:00"), ("in a day", "2026-12-01T10:00:00+08:00"),
+              ("in 1 hour 30 minutes", "2026-11-30T11:30:00+08:00"), ("in 1 hour and 30 minutes", "2026-11-30T11:30:00+08:00"),
+              ("in 1h30m", "2026-11-30T11:30:00+08:00"), ("in 1h 30m", "2026-11-30T11:30:00+08:00"),
+              ("in 90 secs", "2026-11-30T10:01:30+08:00"), ("in 2 weeks", "2026-12-14T10:00:00+08:00"),
+              ("In 10 Mins", "2026-11-30T10:10:00+08:00"),
+              ("10 minutes ago", "2026-11-30T09:50:00+08:00"), ("2 days ago", "2026-11-28T10:00:00+08:00"),
+              ("+10min", "2026-11-30T10:10:00+08:00"), ("+1 hour", "2026-11-30T11:00:00+08:00"),
+              ("-15 minutes", "2026-11-30T09:45:00+08:00"),
+          ])
+    func relativeTimesInWords(text: String, expected: String) throws {
+        #expect(try meaning(text) == .instant(instant(expected)))
+    }
+
     // MARK: Daylight saving (America/New_York: 2026-03-08 02:00 → 03:00, 2026-11-01 02:00 → 01:00)
 
     @Test("'tomorrow' across spring forward is the next calendar date, its midnight still at -05:00 (now = 2026-03-07T12:00:00-05:00)")
@@ -172,6 +242,10 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("2026-10-31T12:00:00-04:00", "+1d", "2026-11-01T12:00:00-05:00", 90_000),
               ("2026-10-31T12:00:00-04:00", "+24h", "2026-11-01T11:00:00-05:00", 86_400),
               ("2026-10-31T12:00:00-04:00", "+1440m", "2026-11-01T11:00:00-05:00", 86_400),
+              // In words, the same.
+              ("2026-03-07T12:00:00-05:00", "in 1 day", "2026-03-08T12:00:00-04:00", 82_800),
+              ("2026-03-07T12:00:00-05:00", "in 24 hours", "2026-03-08T13:00:00-04:00", 86_400),
+              ("2026-11-01T12:00:00-05:00", "1 day ago", "2026-10-31T12:00:00-04:00", -90_000),
           ])
     func calendarDaysAgainstHours(now: String, text: String, expected: String, seconds: Int64) throws {
         let meaning = try read(text, now: now, in: Self.newYork)
@@ -247,8 +321,9 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("2026-12-01T08:50+24:00", "the offset +24:00 is out of range"),
               ("+", "a sign needs an amount after it, as in +10m"), ("-", "a sign needs an amount after it, as in -15m"),
               ("+10x", "unknown unit 'x' (the units are s, m, h, d and w)"),
-              ("+10min", "unknown unit 'min' (the units are s, m, h, d and w)"),
-              ("10", "a bare number is ambiguous; write 10:00 for a time of day, or +10m or +10h for a time from now"),
+              ("10", "a bare number is ambiguous; write 10:00 or 10am for a time of day, or +10m or +10h for a time from now"),
+              ("13", "a bare number is ambiguous; write 13:00 for a time of day, or +13m or +13h for a time from now"),
+              ("25", "a bare number is ambiguous; write +25m or +25h for a time from now"),
               ("+10", "a bare number is ambiguous; give a unit, as in 10m or 10h"),
               ("+1h30", "'30' has no unit (s, m, h, d or w)"),
               ("+99999999d", "the most Chime accepts is 366 days"), ("+367d", "the most Chime accepts is 366 days"),
@@ -257,29 +332,45 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("+1.5h", "use whole numbers, as in 90m or 1h30m"),
               ("+30m1h", "give each unit once, largest first, as in 1h30m"),
               ("10m", "write +10m for 10m from now"),
-              ("today 08:50 extra", "expected a day and a time at most, as in 'tomorrow 08:50'"),
-              ("8:5", nil), ("123:45", nil), ("tomorrow tomorrow", nil), ("tomorrow 08:50Z", nil), ("now 08:50", nil),
-              ("2026-12-01T", nil), ("2026-1-5", nil), ("8am", nil), ("next monday", nil), ("mon", nil), ("+-10m", nil),
+              ("today 08:50 extra", "'extra' is not a day or a time of day"),
+              ("tomorrow tomorrow", "expected one day and one time at most, as in 'tomorrow 08:50'"),
+              ("9am 5pm", "expected one day and one time at most, as in 'tomorrow 08:50'"),
+              ("tomorrow friday", "expected one day and one time at most, as in 'tomorrow 08:50'"),
+              ("tomorrow 08:50Z", "'08:50z' is not a day or a time of day"), ("now 08:50", "'now' is not a day or a time of day"),
+              ("next week", "'next' is not a day or a time of day"), ("tomorrow at", "'at' is not a day or a time of day"),
+              ("at tomorrow", "'tomorrow' after 'at' is not a time of day"),
+              ("13pm", "hour 13 is past 12 on a 12-hour clock (write 13:00 or 1pm)"),
+              ("30pm", "hour 30 is past 12 on a 12-hour clock (write 30:00 or a time up to 11pm)"),
+              ("0am", "a 12-hour clock has no hour 0 (write 12am or 00:00)"), ("9:60pm", "minute 60 is past 59"),
+              ("friday 9:30:60 am", "second 60 is past 59"),
+              ("feb 30", "February has only 29 days"), ("feb 29 2027", "February 2027 has only 28 days"),
+              ("dec 32", "there is no day 32 in December"), ("31 april", "April has only 30 days"),
+              ("in", "'in' needs an amount after it, as in 'in 10 minutes'"),
+              ("in 10", "a bare number is ambiguous; give a unit, as in 10m or 10h"),
+              ("in 2 months", "'months': months and years have no fixed length (the units are s, m, h, d and w)"),
+              ("in 400 days", "the most Chime accepts is 366 days"),
+              ("8:5", nil), ("123:45", nil), ("2026-12-01T", nil), ("2026-1-5", nil), ("+-10m", nil), ("next", nil),
+              ("in ten minutes", nil), ("9xm", nil), ("am", nil), ("2026-12-01T9am", nil),
               ("2026-12-01T08:50:00+0800", nil), ("1h30m", "write +1h30m for 1h30m from now"),
           ] as [(String, String?)])
     func refused(text: String, reason: String?) {
         let error = refusal(text, now: Self.now, in: Self.shanghai)
         #expect(error == TimeExpressionError(text: text, expected: .time, reason: reason))
         #expect(error?.description == "'\(text)' is not a date or time\(reason.map { ": " + $0 } ?? "") "
-            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, 9am, tomorrow, 'friday 5pm', 'dec 24', +10m, 'in 10 minutes', or RFC 3339 with an offset)")
     }
 
     @Test("the message for a day that does not exist, word for word, and the command failure it makes (status 65)")
     func messageWordForWord() throws {
         let error = try #require(refusal("2026-02-30", now: Self.now, in: Self.shanghai))
         #expect(error.description == "'2026-02-30' is not a date or time: February 2026 has only 28 days "
-            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, 9am, tomorrow, 'friday 5pm', 'dec 24', +10m, 'in 10 minutes', or RFC 3339 with an offset)")
         let failure = error.failure(in: "chime add: --start")
         #expect(failure.status == 65)
         #expect(failure.message == "chime add: --start: " + error.description)
         let garbage = try #require(refusal("garbage", now: Self.now, in: Self.shanghai))
         #expect(garbage.description == "'garbage' is not a date or time "
-            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, tomorrow, +10m, or RFC 3339 with an offset)")
+            + "(try 2026-12-01, 2026-12-01T08:50, 08:50, 9am, tomorrow, 'friday 5pm', 'dec 24', +10m, 'in 10 minutes', or RFC 3339 with an offset)")
     }
 
     // MARK: From a meaning to an instant or an item time
