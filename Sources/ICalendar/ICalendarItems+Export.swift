@@ -387,11 +387,15 @@ extension ICalendarItems {
 
         mutating func reminder(_ reminder: Reminder) throws(Sink.Failure) {
             kept = Kept(reminder.origin?.unmodelled ?? "")
-            if !reminder.isCompleted {
-                // Reopened in Chime: a kept 100 % would complete it again.
-                // Only the VTODO's own: a nested component's is its own.
-                kept.leaveOut { $0.name == "PERCENT-COMPLETE" && ICalendarItems.isComplete(percent: $0.value) }
-            }
+            // A kept percentage says what Chime says (only the VTODO's own: a
+            // nested component's is its own). Reopened in Chime, a kept 100 %
+            // would complete it again; completed in Chime, a kept 50 % would
+            // stand beside STATUS:COMPLETED, and the client that kept it
+            // reads 100 % instead.
+            func isPercent(_ property: ICalendarProperty) -> Bool { property.name == "PERCENT-COMPLETE" }
+            let keptPercent = kept.properties.contains(where: isPercent)
+            kept.leaveOut { isPercent($0) && ICalendarItems.isComplete(percent: $0.value) != reminder.isCompleted }
+            let writesHundred = reminder.isCompleted && keptPercent && !kept.properties.contains(where: isPercent)
             try sink.begin("VTODO")
             if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: reminder.identifier.uid) }
             try put("DTSTAMP", utc: Self.seconds(stamp))
@@ -402,6 +406,7 @@ extension ICalendarItems {
             if reminder.priority != 0 { try put("PRIORITY", raw: String(reminder.priority)) }
             if reminder.isCompleted { try put("STATUS", raw: "COMPLETED") }
             if let done = reminder.completionDate { try put("COMPLETED", utc: Self.seconds(done)) }
+            if writesHundred { try put("PERCENT-COMPLETE", raw: "100") }
             if let rule = reminder.recurrenceRule { try put("RRULE", raw: rule.rfc5545) }
             // Occurrences of the series that were kept whole (its UID and a
             // RECURRENCE-ID) go beside it, not in it; any other VTODO the

@@ -207,4 +207,31 @@ extension ICalendarItemsFuzzFindingsTests {
         #expect(again.problems.isEmpty)
         #expect(again.reminders.map(\.isCompleted) == [false])
     }
+
+    @Test("a reminder completed in Chime says 100 % where its file kept a lower one, and stays completed; one that kept none gets none", arguments: [
+        ("PERCENT-COMPLETE:50", ["100"]), ("PERCENT-COMPLETE;X-FROM=phone:0", ["100"]), ("PERCENT-COMPLETE: 100", [" 100"]),
+        ("X-NOTHING:1", []),
+    ])
+    func completedReminderSaysHundred(line: String, expected: [String]) throws {
+        let text = Self.keptHundreds.replacingOccurrences(of: "SUMMARY:Call back\r\n", with: "SUMMARY:Call back\r\n\(line)\r\n")
+        let first = try Self.items(text)
+        #expect(first.problems.isEmpty)
+        var reminder = try #require(first.reminders.first)
+        reminder.isCompleted = true
+        reminder.completionDate = Self.stamp
+        var reminders = [reminder]
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: [], reminders: reminders, stamp: Self.stamp)
+            let todo = try #require(exported.components.first)
+            #expect(todo["STATUS"]?.value == "COMPLETED")
+            #expect(todo.properties(named: "PERCENT-COMPLETE").map(\.value) == expected)
+            // Another property's 100 and the kept occurrence's stay as they were.
+            #expect(todo.properties(named: "X-WR-PERCENT-COMPLETE").map(\.value) == ["100"])
+            #expect(exported.components.dropFirst().map { $0["PERCENT-COMPLETE"]?.value } == ["100"])
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty)
+            #expect(again.reminders.map(\.isCompleted) == [true])
+            reminders = again.reminders
+        }
+    }
 }
