@@ -182,15 +182,22 @@ private struct Reader {
         if word.count > 11, Self.isDateShaped(word.prefix(10)), word.dropFirst(10).first == "t" {
             return try dateTime(word.prefix(10), word.dropFirst(11))
         }
-        if word.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
-            let hour = word.count <= 2 ? Int(word)! : 24
-            let clock = hour <= 12 ? "\(word):00 or \(hour)am for a time of day, or " : hour <= 23 ? "\(word):00 for a time of day, or " : ""
-            throw Refusal("a bare number is ambiguous; write \(clock)+\(word)m or +\(word)h for a time from now")
-        }
+        if let refusal = Self.bareNumber(word, alone: true) { throw refusal }
         if (try? DurationExpression.amount(word)) != nil {
             throw Refusal("write +\(word) for \(word) from now")
         }
         return try phrase([word])
+    }
+
+    /// Why a bare number such as `9` is refused, with the forms it may have
+    /// meant (`alone`: also a time from now); nil when the word is not one.
+    private static func bareNumber(_ word: Substring, alone: Bool) -> Refusal? {
+        guard !word.isEmpty, word.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
+        let hour = word.count <= 2 ? Int(word)! : 24
+        var forms = hour <= 12 ? ["\(word):00 or \(hour)am for a time of day"] : hour <= 23 ? ["\(word):00 for a time of day"] : []
+        if alone { forms.append("+\(word)m or +\(word)h for a time from now") }
+        guard !forms.isEmpty else { return Refusal("'\(word)' is not a day or a time of day") }
+        return Refusal("a bare number is ambiguous; write " + forms.joined(separator: ", or "))
     }
 
     /// A day, a time of day, or both, in either order, with `at` before the
@@ -203,7 +210,8 @@ private struct Reader {
         var index = 0
         let twice = Refusal("expected one day and one time at most, as in 'tomorrow 08:50'")
         while index < words.count {
-            if words[index] == "at", index + 1 < words.count {
+            if words[index] == "at" {
+                guard index + 1 < words.count else { throw Refusal("'at' needs a time of day after it, as in 'tomorrow at 5pm'") }
                 guard clock == nil else { throw twice }
                 guard let found = try self.clock(words[index + 1]) else {
                     throw Refusal("'\(words[index + 1])' after 'at' is not a time of day")
@@ -219,6 +227,7 @@ private struct Reader {
                 clock = found
                 index += 1
             } else {
+                if let refusal = Self.bareNumber(words[index], alone: false) { throw refusal }
                 // One unknown word gets the list of forms alone; in a phrase, name it.
                 throw words.count == 1 ? Refusal() : Refusal("'\(words[index])' is not a day or a time of day")
             }
