@@ -117,13 +117,6 @@ private struct Reader {
     typealias Refusal = TimeExpressionRefusal
     typealias Clock = (hour: Int, minute: Int, second: Int)
 
-    static let weekdays: [String: Weekday] = [
-        "sunday": .sunday, "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday,
-        "thursday": .thursday, "friday": .friday, "saturday": .saturday,
-        "sun": .sunday, "mon": .monday, "tue": .tuesday, "tues": .tuesday, "wed": .wednesday,
-        "thu": .thursday, "thur": .thursday, "thurs": .thursday, "fri": .friday, "sat": .saturday,
-    ]
-
     static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
                              "August", "September", "October", "November", "December"]
 
@@ -255,11 +248,11 @@ private struct Reader {
         case "yesterday": return (today.adding(days: -1), 1)
         default: break
         }
-        if let weekday = Self.weekdays[String(word)] {
+        if let weekday = Weekday(name: word) {
             // 1…7 days ahead: the same weekday as today is a week away.
             return (today.adding(days: (weekday.rawValue - today.weekday.rawValue + 6) % 7 + 1), 1)
         }
-        if word == "next" || word == "this", index + 1 < words.count, let weekday = Self.weekdays[String(words[index + 1])] {
+        if word == "next" || word == "this", index + 1 < words.count, let weekday = Weekday(name: words[index + 1]) {
             let ahead = (weekday.rawValue - today.weekday.rawValue + 7) % 7
             return (today.adding(days: word == "next" && ahead == 0 ? 7 : ahead), 2)
         }

@@ -22,5 +22,19 @@ public enum Weekday: Int, CaseIterable, Hashable, Sendable, Comparable {
         self = day
     }
 
+    /// The day an English name or its abbreviation names, in any case:
+    /// `monday`, `mon`; `tue` and `tues`; `thu`, `thur` and `thurs`.
+    public init?(name: some StringProtocol) {
+        guard let day = Self.names[name.lowercased()] else { return nil }
+        self = day
+    }
+
+    private static let names: [String: Weekday] = [
+        "sunday": .sunday, "monday": .monday, "tuesday": .tuesday, "wednesday": .wednesday,
+        "thursday": .thursday, "friday": .friday, "saturday": .saturday,
+        "sun": .sunday, "mon": .monday, "tue": .tuesday, "tues": .tuesday, "wed": .wednesday,
+        "thu": .thursday, "thur": .thursday, "thurs": .thursday, "fri": .friday, "sat": .saturday,
+    ]
+
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -100,9 +100,9 @@ struct ItemOptions {
 
     func rule(_ text: String, _ option: String = "--repeat") throws(CommandFailure) -> RecurrenceRule {
         do {
-            return try RecurrenceRule(rfc5545: RuleShorthand.expand(text))
+            return try RuleShorthand.rule(text)
         } catch {
-            throw .data("\(command): \(option) '\(text)': \(error)\(RuleShorthand.hint(for: text))")
+            throw .data("\(command): \(option) '\(text)': \(error)")
         }
     }
 

@@ -33,10 +33,14 @@ enum RRuleCommand: Command {
         time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
         when START is a date. RULE is an RFC 5545 recurrence rule, e.g.
         'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', with Chime's workday parts
-        (X-WORKDAY, X-BREAK, X-REGION), or one of the words below.
+        (X-WORKDAY, X-BREAK, X-REGION), or one of the words or phrases below.
         """, epilogue: """
         Words for RULE:
         \(RuleShorthand.help)
+
+        Phrases for RULE (days of the week may be written out or as mon … sun;
+        the time of day and the first occurrence come from START):
+        \(RuleShorthand.phraseHelp)
 
         The start is always the first occurrence. A wall time that falls into a
         daylight-saving gap moves forward by the gap's length; one that happens
@@ -59,9 +63,9 @@ enum RRuleCommand: Command {
         let count = parsed[Self.count]
         let rule: RecurrenceRule
         do {
-            rule = try RecurrenceRule(rfc5545: RuleShorthand.expand(parsed.positionals[0]))
+            rule = try RuleShorthand.rule(parsed.positionals[0])
         } catch {
-            throw .data("chime rrule: \(error)\(RuleShorthand.hint(for: parsed.positionals[0]))")
+            throw .data("chime rrule: \(error)")
         }
         let zone: TimeZoneRules
         if let name = parsed[ChimeOptions.tz] {

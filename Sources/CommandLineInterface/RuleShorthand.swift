@@ -14,12 +14,25 @@ enum RuleShorthand {
         ("yearly", "FREQ=YEARLY", "every year on the start's date"),
     ]
 
-    /// The rule a word stands for, or the text itself (without an `RRULE:` prefix).
-    static func expand(_ text: String) -> String {
+    /// The rule a word stands for, the rule an `every …` phrase says
+    /// (`RulePhrase`), or the text itself (without an `RRULE:` prefix).
+    static func expand(_ text: String) throws(RulePhrase.Refusal) -> String {
         var body = Substring(text).trimmingWhitespace()
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let lowered = body.lowercased()
-        return table.first { $0.word == lowered }?.rule ?? String(body)
+        if let word = table.first(where: { $0.word == lowered }) { return word.rule }
+        return try RulePhrase.rule(String(body)) ?? String(body)
+    }
+
+    /// The rule `text` gives (`expand`), or why there is none: the phrase's
+    /// or the rule's error, and a hint at the word it was probably meant to be.
+    static func rule(_ text: String) throws(RulePhrase.Refusal) -> RecurrenceRule {
+        let expanded = try expand(text)
+        do {
+            return try RecurrenceRule(rfc5545: expanded)
+        } catch {
+            throw RulePhrase.Refusal("\(error)\(hint(for: text))")
+        }
     }
 
     /// The words, for `--help` and hints.
@@ -32,17 +45,30 @@ enum RuleShorthand {
         let word = Substring(text).trimmingWhitespace()
         guard !word.contains("="), !word.contains(";") else { return "" }
         return Suggestion.hint(for: String(word), among: words)
-            + " (a rule is RFC 5545, as in FREQ=WEEKLY;BYDAY=MO, or one of the words " + words.joined(separator: ", ") + ")"
+            + " (a rule is RFC 5545, as in FREQ=WEEKLY;BYDAY=MO, one of the words " + words.joined(separator: ", ")
+            + ", or a phrase such as 'every monday')"
     }
 
     /// For the `--repeat` help: the words (`--help` wraps them).
     static var wordsHelp: String {
-        "or a word: " + words.joined(separator: ", ") + " (see 'chime rrule --help')"
+        "or a word: " + words.joined(separator: ", ") + "; or a phrase: 'every monday', 'every other week', "
+            + "'every last friday', 'every month on the 15th', 'every day 10 times' (see 'chime rrule --help')"
     }
 
     /// For `--help`: one line per word.
     static var help: String {
         table.map { "  \($0.word.padding(toLength: 17, withPad: " ", startingAt: 0)) \($0.rule)\n"
             + String(repeating: " ", count: 21) + $0.meaning }.joined(separator: "\n")
+    }
+
+    /// For `--help`: phrases and the rules they make, made by `RulePhrase` itself.
+    static var phraseHelp: String {
+        let phrases = ["every other day", "every 3 months", "every 2 hours", "every mon, wed and fri", "every other friday",
+                       "every 2 weeks on mon and thu", "every weekday", "every workday", "every first monday",
+                       "every last friday", "every month on the 1st and 15th", "every month on the last day",
+                       "every day 10 times"]
+        return phrases.map { phrase in
+            "  " + phrase.padding(toLength: 32, withPad: " ", startingAt: 0) + " " + ((try? RulePhrase.rule(phrase)) ?? nil ?? "")
+        }.joined(separator: "\n")
     }
 }

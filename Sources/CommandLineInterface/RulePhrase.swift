@@ -1,0 +1,177 @@
+import CalendarModel
+
+/// A recurrence said in words, `every …`, as RFC 5545 RRULE text, for
+/// `--repeat` and `chime rrule` beside the single words of `RuleShorthand`:
+///
+/// | phrase | rule |
+/// |---|---|
+/// | `every day`, `every 2 days`, `every other day` | `FREQ=DAILY`, `;INTERVAL=2` |
+/// | `every week`, `every month`, `every year`, `every 3 months` | the same for weeks, months, years |
+/// | `every hour`, `every 30 minutes` | `FREQ=HOURLY`, `FREQ=MINUTELY;INTERVAL=30` |
+/// | `every monday`, `every mon, wed and fri`, `every tuesdays` | `FREQ=WEEKLY;BYDAY=MO,WE,FR` |
+/// | `every other friday`, `every 2 weeks on mon and thu` | `FREQ=WEEKLY;INTERVAL=2;BYDAY=…` |
+/// | `every weekday` | `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR`, holidays or not |
+/// | `every workday` | `FREQ=DAILY;X-WORKDAY=SKIP`, Chime's workday calendar |
+/// | `every first monday`, `every last friday`, `every 2nd tue` | `FREQ=MONTHLY;BYDAY=1MO`, `-1FR`, `2TU` |
+/// | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` | `FREQ=MONTHLY;BYMONTHDAY=15`, `1,15`, `-1` |
+/// | `every month on the last friday` | `FREQ=MONTHLY;BYDAY=-1FR` |
+/// | any of them and `10 times`, `for 10 times` | `;COUNT=10` |
+///
+/// Words may be in any case; commas and `and` between days are the same.
+/// The phrase's time of day, and its first occurrence, come from the
+/// item's start or due time (`chime rrule --start`), as with any rule.
+/// An end date is left to RFC 5545's UNTIL, whose form depends on the
+/// start's.
+enum RulePhrase {
+    /// What was wrong with a phrase, as the command line says it after the text.
+    struct Refusal: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// RRULE text for a phrase that starts with `every`; nil for any other text.
+    static func rule(_ text: String) throws(Refusal) -> String? {
+        var words = text.lowercased().split { $0.isWhitespace || $0 == "," }.filter { $0 != "and" }
+        guard words.first == "every" else { return nil }
+        words.removeFirst()
+        var count: Int?
+        // An ending, `10 times` or `for 10 times`, off the back first.
+        if words.last == "times" || words.last == "time" {
+            guard words.count >= 2, let times = Int(words[words.count - 2]), times > 0 else {
+                throw Refusal("'times' needs a count before it, as in 'every day 10 times'")
+            }
+            words.removeLast(2)
+            if words.last == "for" { words.removeLast() }
+            count = times
+        }
+        guard !words.isEmpty else { throw Refusal("say what repeats after 'every', as in 'every day' or 'every monday'") }
+        var parts = try body(words[...])
+        // In the order RecurrenceRule prints: FREQ, the end, the rest.
+        if let count { parts.insert("COUNT=\(count)", at: 1) }
+        return parts.joined(separator: ";")
+    }
+
+    private static let frequencies: [String: String] = [
+        "minute": "MINUTELY", "minutes": "MINUTELY", "hour": "HOURLY", "hours": "HOURLY",
+        "day": "DAILY", "days": "DAILY", "week": "WEEKLY", "weeks": "WEEKLY",
+        "month": "MONTHLY", "months": "MONTHLY", "year": "YEARLY", "years": "YEARLY",
+    ]
+
+    private static let ordinals: [String: Int] = [
+        "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1,
+        "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    ]
+
+    /// The parts of everything between `every` and the ending.
+    private static func body(_ words: ArraySlice<Substring>) throws(Refusal) -> [String] {
+        var words = words
+        switch words.first {
+        case "weekday", "weekdays":
+            try expectEnd(words.dropFirst())
+            return ["FREQ=WEEKLY", "BYDAY=MO,TU,WE,TH,FR"]
+        case "workday", "workdays":
+            try expectEnd(words.dropFirst())
+            return ["FREQ=DAILY", "X-WORKDAY=SKIP"]
+        default: break
+        }
+        var interval = 1
+        if words.first == "other" {
+            interval = 2
+            words.removeFirst()
+        } else if let first = words.first, let number = Int(first) {
+            guard number > 0 else { throw Refusal("the interval must be 1 or more, not \(number)") }
+            interval = number
+            words.removeFirst()
+        }
+        let intervalPart = interval == 1 ? [] : ["INTERVAL=\(interval)"]
+        guard let first = words.first else { throw Refusal("say what repeats every \(interval), as in 'every \(interval) days'") }
+        // `every first monday`: a weekday of the month.
+        if let position = ordinals[String(first)], interval == 1 {
+            return ["FREQ=MONTHLY", "BYDAY=" + (try positionedDay(position, words.dropFirst()))]
+        }
+        // `every monday and thursday`: weekly on those days.
+        if Self.weekday(first) != nil {
+            return ["FREQ=WEEKLY"] + intervalPart + ["BYDAY=" + (try days(words))]
+        }
+        guard let frequency = frequencies[String(first)] else {
+            throw Refusal("'\(first)' is not a unit (day, week, month, year, hour, minute) or a weekday"
+                + Suggestion.hint(for: String(first), among: ["day", "week", "month", "year", "hour", "minute", "weekday", "workday"]))
+        }
+        var parts = ["FREQ=\(frequency)"] + intervalPart
+        let rest = words.dropFirst()
+        guard let on = rest.first else { return parts }
+        guard on == "on" else { throw Refusal("'\(on)' after '\(first)': expected 'on' or the end, as in 'every week on monday'") }
+        var what = rest.dropFirst()
+        if what.first == "the" { what = what.dropFirst() }
+        switch frequency {
+        case "WEEKLY":
+            parts.append("BYDAY=" + (try days(what)))
+        case "MONTHLY":
+            parts.append(try monthly(what))
+        default:
+            throw Refusal("'on' goes with weeks (on monday) and months (on the 15th), not \(first)")
+        }
+        return parts
+    }
+
+    /// `on the 15th`, `on the 1st and 15th`, `on the last day`, `on the first monday`.
+    private static func monthly(_ words: ArraySlice<Substring>) throws(Refusal) -> String {
+        guard let first = words.first else { throw Refusal("'on' needs days after it, as in 'every month on the 15th'") }
+        if let position = ordinals[String(first)], let next = words.dropFirst().first, next != "day", weekday(next) != nil {
+            return "BYDAY=" + (try positionedDay(position, words.dropFirst()))
+        }
+        var days: [Int] = []
+        for word in words {
+            if word == "day" || word == "days" { continue }
+            if word == "last" {
+                days.append(-1)
+                continue
+            }
+            guard let day = dayOfMonth(word) else {
+                throw Refusal("'\(word)' is not a day of the month (1st … 31st, or last day)")
+            }
+            days.append(day)
+        }
+        guard !days.isEmpty else { throw Refusal("'on' needs days after it, as in 'every month on the 15th'") }
+        return "BYMONTHDAY=" + days.map(String.init).joined(separator: ",")
+    }
+
+    /// `15`, `15th`, `1st`, `2nd`, `3rd`: 1…31.
+    private static func dayOfMonth(_ word: Substring) -> Int? {
+        var digits = word
+        if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
+        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }),
+              let day = Int(digits), (1...31).contains(day) else { return nil }
+        return day
+    }
+
+    /// `monday` after an ordinal: `1MO`, `-1FR`.
+    private static func positionedDay(_ position: Int, _ words: ArraySlice<Substring>) throws(Refusal) -> String {
+        guard words.count == 1, let day = weekday(words[words.startIndex]) else {
+            throw Refusal("expected one weekday after the position, as in 'every first monday' or 'every last friday'")
+        }
+        return "\(position)\(day.code)"
+    }
+
+    /// Weekdays, `mon wed fri` (commas and `and` already gone), in the order given, each once.
+    private static func days(_ words: ArraySlice<Substring>) throws(Refusal) -> String {
+        var days: [Weekday] = []
+        for word in words {
+            guard let day = weekday(word) else {
+                throw Refusal("'\(word)' is not a weekday (monday … sunday, or mon … sun)")
+            }
+            if !days.contains(day) { days.append(day) }
+        }
+        guard !days.isEmpty else { throw Refusal("'on' needs weekdays after it, as in 'every week on monday'") }
+        return days.map(\.code).joined(separator: ",")
+    }
+
+    /// A weekday's name, also in the plural (`mondays`).
+    private static func weekday(_ word: Substring) -> Weekday? {
+        Weekday(name: word) ?? (word.hasSuffix("s") ? Weekday(name: word.dropLast()) : nil)
+    }
+
+    private static func expectEnd(_ words: ArraySlice<Substring>) throws(Refusal) {
+        if let word = words.first { throw Refusal("'\(word)': nothing may follow here but an ending such as '10 times'") }
+    }
+}

@@ -1,0 +1,89 @@
+import CalendarModel
+@testable import CommandLineInterface
+import Testing
+
+/// `every …` phrases for `--repeat` and `chime rrule`.
+@Suite struct RulePhraseTests {
+    @Test("a phrase makes the RFC 5545 rule a person means by it", arguments: [
+        ("every day", "FREQ=DAILY"), ("every 2 days", "FREQ=DAILY;INTERVAL=2"), ("every other day", "FREQ=DAILY;INTERVAL=2"),
+        ("every week", "FREQ=WEEKLY"), ("every other week", "FREQ=WEEKLY;INTERVAL=2"), ("every month", "FREQ=MONTHLY"),
+        ("every 3 months", "FREQ=MONTHLY;INTERVAL=3"), ("every year", "FREQ=YEARLY"), ("every 2 years", "FREQ=YEARLY;INTERVAL=2"),
+        ("every hour", "FREQ=HOURLY"), ("every 2 hours", "FREQ=HOURLY;INTERVAL=2"), ("every 30 minutes", "FREQ=MINUTELY;INTERVAL=30"),
+        ("every monday", "FREQ=WEEKLY;BYDAY=MO"), ("every mondays", "FREQ=WEEKLY;BYDAY=MO"), ("every tues", "FREQ=WEEKLY;BYDAY=TU"),
+        ("every mon, wed and fri", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("every mon,wed,fri", "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+        ("every friday and monday", "FREQ=WEEKLY;BYDAY=FR,MO"), ("every mon mon", "FREQ=WEEKLY;BYDAY=MO"),
+        ("every other friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("every 3 thursdays", "FREQ=WEEKLY;INTERVAL=3;BYDAY=TH"),
+        ("every week on monday", "FREQ=WEEKLY;BYDAY=MO"), ("every 2 weeks on mon and thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
+        ("every weekday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("every workday", "FREQ=DAILY;X-WORKDAY=SKIP"),
+        ("every first monday", "FREQ=MONTHLY;BYDAY=1MO"), ("every last friday", "FREQ=MONTHLY;BYDAY=-1FR"),
+        ("every 2nd tue", "FREQ=MONTHLY;BYDAY=2TU"), ("every fifth sunday", "FREQ=MONTHLY;BYDAY=5SU"),
+        ("every month on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15"), ("every month on the 1st and 15th", "FREQ=MONTHLY;BYMONTHDAY=1,15"),
+        ("every month on 3", "FREQ=MONTHLY;BYMONTHDAY=3"), ("every month on the last day", "FREQ=MONTHLY;BYMONTHDAY=-1"),
+        ("every month on the last friday", "FREQ=MONTHLY;BYDAY=-1FR"), ("every 2 months on the first monday", "FREQ=MONTHLY;INTERVAL=2;BYDAY=1MO"),
+        ("every day 10 times", "FREQ=DAILY;COUNT=10"), ("every monday for 4 times", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"),
+        ("every workday 1 time", "FREQ=DAILY;COUNT=1;X-WORKDAY=SKIP"),
+        ("Every Other Friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("  every   day  ", "FREQ=DAILY"),
+    ])
+    func phrases(phrase: String, rule: String) throws {
+        #expect(try RuleShorthand.expand(phrase) == rule)
+        // What it makes is a rule Chime reads, and prints back the same.
+        #expect(try RuleShorthand.rule(phrase).rfc5545 == rule)
+    }
+
+    @Test("text that is not a phrase is left to the words and to RFC 5545", arguments: [
+        ("FREQ=DAILY", "FREQ=DAILY"), ("RRULE:FREQ=WEEKLY", "FREQ=WEEKLY"), ("workdays", "FREQ=DAILY;X-WORKDAY=SKIP"),
+        ("everyday", "everyday"),
+    ])
+    func notAPhrase(text: String, expanded: String) throws {
+        #expect(try RuleShorthand.expand(text) == expanded)
+    }
+
+    @Test("a phrase that says no rule is refused, saying why", arguments: [
+        ("every", "say what repeats after 'every', as in 'every day' or 'every monday'"),
+        ("every blursday", "'blursday' is not a unit (day, week, month, year, hour, minute) or a weekday"),
+        ("every dya", "'dya' is not a unit (day, week, month, year, hour, minute) or a weekday; did you mean 'day'?"),
+        ("every 0 days", "the interval must be 1 or more, not 0"),
+        ("every 2", "say what repeats every 2, as in 'every 2 days'"),
+        ("every day on monday", "'on' goes with weeks (on monday) and months (on the 15th), not day"),
+        ("every week monday", "'monday' after 'week': expected 'on' or the end, as in 'every week on monday'"),
+        ("every week on", "'on' needs weekdays after it, as in 'every week on monday'"),
+        ("every week on the 15th", "'15th' is not a weekday (monday … sunday, or mon … sun)"),
+        ("every month on the 32nd", "'32nd' is not a day of the month (1st … 31st, or last day)"),
+        ("every month on", "'on' needs days after it, as in 'every month on the 15th'"),
+        ("every monday and blursday", "'blursday' is not a weekday (monday … sunday, or mon … sun)"),
+        ("every last", "expected one weekday after the position, as in 'every first monday' or 'every last friday'"),
+        ("every first monday friday", "expected one weekday after the position, as in 'every first monday' or 'every last friday'"),
+        ("every weekday please", "'please': nothing may follow here but an ending such as '10 times'"),
+        ("every day times", "'times' needs a count before it, as in 'every day 10 times'"),
+        ("every day 0 times", "'times' needs a count before it, as in 'every day 10 times'"),
+    ])
+    func refused(phrase: String, reason: String) {
+        #expect(throws: RulePhrase.Refusal.self) { try RuleShorthand.expand(phrase) }
+        do {
+            _ = try RuleShorthand.expand(phrase)
+        } catch {
+            #expect(error.description == reason)
+        }
+    }
+
+    @Test("--repeat takes a phrase: the item keeps the rule it makes, and chime rrule expands it")
+    func throughTheCommandLine() throws {
+        let scratch = Scratch()  // Tuesday 2026-12-01, 08:00 in Shanghai
+        let gym = scratch.add("reminder", "Gym", "--due", "mon 18:00", "--repeat", "every mon, wed and fri")
+        #expect(try scratch.ok("show", gym, "--json").json()["recurrenceRule"] as? String == "FREQ=WEEKLY;BYDAY=MO,WE,FR")
+        // Monday 2026-12-07, Wednesday 12-09, Friday 12-11, then Monday 12-14.
+        let run = scratch.run("rrule", "every mon, wed and fri", "--start", "2026-12-07T18:00:00", "--tz", "Asia/Shanghai", "--count", "4")
+        #expect(run.status == 0)
+        #expect(run.output == ["2026-12-07T18:00:00+08:00", "2026-12-09T18:00:00+08:00", "2026-12-11T18:00:00+08:00",
+                               "2026-12-14T18:00:00+08:00"])
+        // The last Friday of December 2026 and January 2027: 2026-12-25, 2027-01-29.
+        let last = scratch.run("rrule", "every last friday", "--start", "2026-12-25T17:00:00", "--tz", "Asia/Shanghai", "--count", "2")
+        #expect(last.output == ["2026-12-25T17:00:00+08:00", "2027-01-29T17:00:00+08:00"])
+
+        let wrong = scratch.run("add", "event", "X", "--start", "08:50", "--repeat", "every blursday")
+        #expect(wrong.status == 65)
+        #expect(wrong.errors == ["chime add event: --repeat 'every blursday': 'blursday' is not a unit (day, week, month, year, hour, minute) or a weekday"])
+        let help = scratch.run("rrule", "--help").text
+        #expect(help.contains("every last friday") && help.contains("FREQ=MONTHLY;BYDAY=-1FR"))
+    }
+}
