@@ -330,20 +330,11 @@ private struct Reader {
     private func clock(_ word: Substring) throws(Refusal) -> Clock? {
         if let named = Self.namedClocks[String(word)] { return named }
         guard let (number, afternoon) = Self.meridiem(word) else { return try clock24(word) }
-        let fields = number.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(fields.count),
-              fields.allSatisfy({ field in field.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
-              (1...2).contains(fields[0].count), fields.dropFirst().allSatisfy({ $0.count == 2 })
-        else { return nil }
-        let hour = Int(fields[0])!
+        guard let (hour, minute, second) = try Self.clockFields(number, count: 1...3) else { return nil }
         guard (1...12).contains(hour) else {
             throw Refusal(hour == 0 ? "a 12-hour clock has no hour 0 (write 12am or 00:00)"
                 : "hour \(hour) is past 12 on a 12-hour clock (write \(hour):00 or \(hour > 23 ? "a time up to 11pm" : "\(hour - 12)pm"))")
         }
-        let minute = fields.count > 1 ? Int(fields[1])! : 0
-        let second = fields.count > 2 ? Int(fields[2])! : 0
-        guard minute <= 59 else { throw Refusal("minute \(minute) is past 59") }
-        guard second <= 59 else { throw Refusal("second \(second) is past 59") }
         // 12am is midnight, 12pm noon.
         return (hour % 12 + (afternoon ? 12 : 0), minute, second)
     }
@@ -360,19 +351,28 @@ private struct Reader {
     /// `08:50`, `8:50` or `08:50:30`; nil when the word is not of that shape,
     /// a refusal when it is but a field is out of range.
     private func clock24(_ word: Substring) throws(Refusal) -> Clock? {
+        guard let clock = try Self.clockFields(word, count: 2...3) else { return nil }
+        guard clock.hour <= 23 else {
+            throw Refusal(clock.hour == 24 ? "hour 24 is past 23 (write 00:00 of the next day)" : "hour \(clock.hour) is past 23")
+        }
+        return clock
+    }
+
+    /// `H`, `H:MM` or `H:MM:SS` with `count` fields (the hour of one or two
+    /// digits), minutes and seconds checked, the hour left to the caller;
+    /// nil when the word is not of that shape.
+    private static func clockFields(_ word: Substring, count: ClosedRange<Int>) throws(Refusal) -> Clock? {
         let fields = word.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(fields.count),
+        guard count.contains(fields.count),
               fields.allSatisfy({ field in field.allSatisfy { $0.isASCII && $0.isWholeNumber } }),
               (1...2).contains(fields[0].count), fields.dropFirst().allSatisfy({ $0.count == 2 })
         else { return nil }
         let values = fields.map { Int($0)! }
-        let second = values.count == 3 ? values[2] : 0
-        guard values[0] <= 23 else {
-            throw Refusal(values[0] == 24 ? "hour 24 is past 23 (write 00:00 of the next day)" : "hour \(values[0]) is past 23")
-        }
-        guard values[1] <= 59 else { throw Refusal("minute \(values[1]) is past 59") }
+        let minute = values.count > 1 ? values[1] : 0
+        let second = values.count > 2 ? values[2] : 0
+        guard minute <= 59 else { throw Refusal("minute \(minute) is past 59") }
         guard second <= 59 else { throw Refusal("second \(second) is past 59") }
-        return (values[0], values[1], second)
+        return (values[0], minute, second)
     }
 
     /// The next time the wall clock reads `clock`: today if that is still
