@@ -15,23 +15,23 @@ enum RuleShorthand {
     ]
 
     /// The rule a word stands for, the rule an `every …` phrase says
-    /// (`RulePhrase`), or the text itself (without an `RRULE:` prefix).
-    static func expand(_ text: String) throws(RulePhrase.Refusal) -> String {
+    /// (`RecurrencePhrase`), or the text itself (without an `RRULE:` prefix).
+    static func expand(_ text: String) throws(RecurrencePhrase.Refusal) -> String {
         var body = Substring(text).trimmingWhitespace()
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let lowered = body.lowercased()
         if let word = table.first(where: { $0.word == lowered }) { return word.rule }
-        return try RulePhrase.rule(String(body)) ?? String(body)
+        return try RecurrencePhrase.rule(String(body)) ?? String(body)
     }
 
     /// The rule `text` gives (`expand`), or why there is none: the phrase's
     /// or the rule's error, and a hint at the word it was probably meant to be.
-    static func rule(_ text: String) throws(RulePhrase.Refusal) -> RecurrenceRule {
+    static func rule(_ text: String) throws(RecurrencePhrase.Refusal) -> RecurrenceRule {
         let expanded = try expand(text)
         do {
             return try RecurrenceRule(rfc5545: expanded)
         } catch {
-            throw RulePhrase.Refusal("\(error)\(hint(for: text))")
+            throw RecurrencePhrase.Refusal("\(error)\(hint(for: text))")
         }
     }
 
@@ -61,14 +61,14 @@ enum RuleShorthand {
             + String(repeating: " ", count: 21) + $0.meaning }.joined(separator: "\n")
     }
 
-    /// For `--help`: phrases and the rules they make, made by `RulePhrase` itself.
+    /// For `--help`: phrases and the rules they make, made by `RecurrencePhrase` itself.
     static var phraseHelp: String {
         let phrases = ["every other day", "every 3 months", "every 2 hours", "every mon, wed and fri", "every other friday",
                        "every 2 weeks on mon and thu", "every weekday", "every workday", "every first monday",
                        "every last friday", "every month on the 1st and 15th", "every month on the last day",
                        "every day 10 times"]
         return phrases.map { phrase in
-            "  " + phrase.padding(toLength: 32, withPad: " ", startingAt: 0) + " " + ((try? RulePhrase.rule(phrase)) ?? nil ?? "")
+            "  " + phrase.padding(toLength: 32, withPad: " ", startingAt: 0) + " " + ((try? RecurrencePhrase.rule(phrase)) ?? nil ?? "")
         }.joined(separator: "\n")
     }
 }

@@ -6,9 +6,18 @@ func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(a
 
 /// RRULE text: parsing never crashes; a rule that parses prints as text that
 /// parses to an equal rule and prints the same again; a refusal names a part
-/// the text holds, or the rule as a whole.
+/// the text holds, or the rule as a whole. An `every …` phrase makes RRULE
+/// text that parses, or says why it makes none.
 private let check: FuzzInput.Check = { data, size in
     let text = FuzzInput.text(data, size)
+    do throws(RecurrencePhrase.Refusal) {
+        if let made = try RecurrencePhrase.rule(text) {
+            FuzzInput.require((try? RecurrenceRule(rfc5545: made)) != nil,
+                              "the phrase '\(text)' makes \(made), which does not parse")
+        }
+    } catch {
+        FuzzInput.require(!error.description.isEmpty, "a phrase refused without a reason: '\(text)'")
+    }
     do throws(RecurrenceRuleError) {
         let rule = try RecurrenceRule(rfc5545: text)
         let printed = rule.rfc5545

@@ -1,7 +1,9 @@
-import CalendarModel
-
 /// A recurrence said in words, `every …`, as RFC 5545 RRULE text, for
-/// `--repeat` and `chime rrule` beside the single words of `RuleShorthand`:
+/// `--repeat` and `chime rrule` beside the command line's single words
+/// (`workdays`, `weekly`). Text, not a rule: what it makes is read by
+/// `RecurrenceRule(rfc5545:)` like any other rule, so a phrase can never
+/// make a rule the parser would refuse unnoticed (the rrule fuzz target
+/// checks that it never makes one at all).
 ///
 /// | phrase | rule |
 /// |---|---|
@@ -22,22 +24,22 @@ import CalendarModel
 /// item's start or due time (`chime rrule --start`), as with any rule.
 /// An end date is left to RFC 5545's UNTIL, whose form depends on the
 /// start's.
-enum RulePhrase {
+public enum RecurrencePhrase {
     /// What was wrong with a phrase, as the command line says it after the text.
-    struct Refusal: Error, CustomStringConvertible {
-        var description: String
-        init(_ description: String) { self.description = description }
+    public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        public var description: String
+        public init(_ description: String) { self.description = description }
     }
 
     /// RRULE text for a phrase that starts with `every`; nil for any other text.
-    static func rule(_ text: String) throws(Refusal) -> String? {
+    public static func rule(_ text: String) throws(Refusal) -> String? {
         var words = text.lowercased().split { $0.isWhitespace || $0 == "," }.filter { $0 != "and" }
         guard words.first == "every" else { return nil }
         words.removeFirst()
         var count: Int?
         // An ending, `10 times` or `for 10 times`, off the back first.
         if words.last == "times" || words.last == "time" {
-            guard words.count >= 2, let times = Int(words[words.count - 2]), times > 0 else {
+            guard words.count >= 2, let times = RecurrenceRule.integer(words[words.count - 2], signed: false), times > 0 else {
                 throw Refusal("'times' needs a count before it, as in 'every day 10 times'")
             }
             words.removeLast(2)
@@ -78,8 +80,10 @@ enum RulePhrase {
         if words.first == "other" {
             interval = 2
             words.removeFirst()
-        } else if let first = words.first, let number = Int(first) {
-            guard number > 0 else { throw Refusal("the interval must be 1 or more, not \(number)") }
+        } else if let first = words.first, !first.isEmpty, first.allSatisfy({ $0.isASCII && $0.isWholeNumber }) {
+            guard let number = RecurrenceRule.integer(first, signed: false), number > 0 else {
+                throw Refusal("the interval must be a whole number from 1 to 18 digits, not \(first)")
+            }
             interval = number
             words.removeFirst()
         }

@@ -3,7 +3,7 @@ import CalendarModel
 import Testing
 
 /// `every …` phrases for `--repeat` and `chime rrule`.
-@Suite struct RulePhraseTests {
+@Suite struct RecurrencePhraseTests {
     @Test("a phrase makes the RFC 5545 rule a person means by it", arguments: [
         ("every day", "FREQ=DAILY"), ("every 2 days", "FREQ=DAILY;INTERVAL=2"), ("every other day", "FREQ=DAILY;INTERVAL=2"),
         ("every week", "FREQ=WEEKLY"), ("every other week", "FREQ=WEEKLY;INTERVAL=2"), ("every month", "FREQ=MONTHLY"),
@@ -42,7 +42,9 @@ import Testing
         ("every", "say what repeats after 'every', as in 'every day' or 'every monday'"),
         ("every blursday", "'blursday' is not a unit (day, week, month, year, hour, minute) or a weekday"),
         ("every dya", "'dya' is not a unit (day, week, month, year, hour, minute) or a weekday; did you mean 'day'?"),
-        ("every 0 days", "the interval must be 1 or more, not 0"),
+        ("every 0 days", "the interval must be a whole number from 1 to 18 digits, not 0"),
+        ("every 9999999999999999999 days", "the interval must be a whole number from 1 to 18 digits, not 9999999999999999999"),
+        ("every day 9999999999999999999 times", "'times' needs a count before it, as in 'every day 10 times'"),
         ("every 2", "say what repeats every 2, as in 'every 2 days'"),
         ("every day on monday", "'on' goes with weeks (on monday) and months (on the 15th), not day"),
         ("every week monday", "'monday' after 'week': expected 'on' or the end, as in 'every week on monday'"),
@@ -58,7 +60,7 @@ import Testing
         ("every day 0 times", "'times' needs a count before it, as in 'every day 10 times'"),
     ])
     func refused(phrase: String, reason: String) {
-        #expect(throws: RulePhrase.Refusal.self) { try RuleShorthand.expand(phrase) }
+        #expect(throws: RecurrencePhrase.Refusal.self) { try RuleShorthand.expand(phrase) }
         do {
             _ = try RuleShorthand.expand(phrase)
         } catch {
