@@ -18,12 +18,11 @@
 /// | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` | `FREQ=MONTHLY;BYMONTHDAY=15`, `1,15`, `-1` |
 /// | `every month on the last friday` | `FREQ=MONTHLY;BYDAY=-1FR` |
 /// | any of them and `10 times`, `for 10 times` | `;COUNT=10` |
+/// | any of them and `until dec 31`, `until 2027-06-30 17:00` | `;UNTIL=…`, read by the caller (`Reading.until`) |
 ///
 /// Words may be in any case; commas and `and` between days are the same.
 /// The phrase's time of day, and its first occurrence, come from the
 /// item's start or due time (`chime rrule --start`), as with any rule.
-/// An end date is left to RFC 5545's UNTIL, whose form depends on the
-/// start's.
 public enum RecurrencePhrase {
     /// What was wrong with a phrase, as the command line says it after the text.
     public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
@@ -31,11 +30,39 @@ public enum RecurrencePhrase {
         public init(_ description: String) { self.description = description }
     }
 
-    /// RRULE text for a phrase that starts with `every`; nil for any other text.
+    /// What a phrase says: RRULE text without its end date, and the words
+    /// of an `until WHEN` ending, which only the caller can read (the
+    /// UNTIL's form follows the series' start, and WHEN is read on a wall
+    /// clock at a time: see `RecurrenceRule.Until`).
+    public struct Reading: Hashable, Sendable {
+        public var rule: String
+        public var until: String?
+
+        public init(rule: String, until: String? = nil) {
+            self.rule = rule
+            self.until = until
+        }
+    }
+
+    /// RRULE text for a phrase that starts with `every` and has no `until`
+    /// ending; nil for any other text.
     public static func rule(_ text: String) throws(Refusal) -> String? {
+        guard let reading = try read(text) else { return nil }
+        if reading.until != nil { throw Refusal("'until' needs the series' start to be read against") }
+        return reading.rule
+    }
+
+    /// What a phrase that starts with `every` says; nil for any other text.
+    public static func read(_ text: String) throws(Refusal) -> Reading? {
         var words = text.lowercased().split { $0.isWhitespace || $0 == "," }.filter { $0 != "and" }
         guard words.first == "every" else { return nil }
         words.removeFirst()
+        var until: String?
+        if let index = words.firstIndex(of: "until") {
+            guard index + 1 < words.count else { throw Refusal("'until' needs a day after it, as in 'every day until dec 31'") }
+            until = words[(index + 1)...].joined(separator: " ")
+            words.removeSubrange(index...)
+        }
         var count: Int?
         // An ending, `10 times` or `for 10 times`, off the back first.
         if words.last == "times" || words.last == "time" {
@@ -46,11 +73,12 @@ public enum RecurrencePhrase {
             if words.last == "for" { words.removeLast() }
             count = times
         }
+        if count != nil && until != nil { throw Refusal("give '… times' or 'until …', not both") }
         guard !words.isEmpty else { throw Refusal("say what repeats after 'every', as in 'every day' or 'every monday'") }
         var parts = try body(words[...])
         // In the order RecurrenceRule prints: FREQ, the end, the rest.
         if let count { parts.insert("COUNT=\(count)", at: 1) }
-        return parts.joined(separator: ";")
+        return Reading(rule: parts.joined(separator: ";"), until: until)
     }
 
     private static let frequencies: [String: String] = [

@@ -31,7 +31,7 @@ enum AddEventCommand {
             }
             let options = try ItemOptions(parsed, context: context, command: command)
             let (start, end) = try times(startText: startText, parsed, options)
-            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
+            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text, start: start) }
             let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
             let location = parsed[ChimeOptions.location] ?? ""
             var alarms = try options.alarms(parsed, locationTitle: location) ?? []

@@ -39,7 +39,7 @@ enum AddReminderCommand {
             let options = try ItemOptions(parsed, context: context, command: command)
             let due = try parsed[ChimeOptions.due].map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
             let priority = try parsed[ChimeOptions.priority].map { text throws(CommandFailure) in try options.priority(text) } ?? 0
-            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text) }
+            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text, start: due) }
             let asked = try options.alarms(parsed, locationTitle: "")
             if parsed[ChimeOptions.noAlarm] && asked != nil {
                 throw .usage("\(command): --no-alarm and an --alarm option exclude each other")

@@ -201,7 +201,7 @@ enum EditCommand: Command {
                 event.exceptionDates = []
                 event.extraDates = []
             } else {
-                event.recurrenceRule = try options.rule(text)
+                event.recurrenceRule = try options.rule(text, start: event.start)
             }
         }
         if parsed[ChimeOptions.noAlarms] { event.alarms = [] }
@@ -324,7 +324,7 @@ enum EditCommand: Command {
             reminder.due = text.lowercased() == "none" ? nil : options.itemTime(try options.time(text, "--due"))
         }
         if let text = parsed[ChimeOptions.repeatRule] {
-            reminder.recurrenceRule = text.lowercased() == "none" ? nil : try options.rule(text)
+            reminder.recurrenceRule = text.lowercased() == "none" ? nil : try options.rule(text, start: reminder.due)
         }
         if reminder.due == nil {
             if reminder.recurrenceRule != nil { throw .usage("\(command): a repeating reminder needs a due time; give --repeat none too") }

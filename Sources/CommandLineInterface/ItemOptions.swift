@@ -98,12 +98,67 @@ struct ItemOptions {
 
     // MARK: Rules and dates in a series
 
-    func rule(_ text: String, _ option: String = "--repeat") throws(CommandFailure) -> RecurrenceRule {
+    /// A `--repeat` rule for a series that starts at `start` (nil: none yet,
+    /// so a phrase's `until` cannot be read).
+    func rule(_ text: String, _ option: String = "--repeat", start: ItemTime?) throws(CommandFailure) -> RecurrenceRule {
         do {
-            return try RuleShorthand.rule(text)
+            return try RuleShorthand.rule(text) { words throws(RecurrencePhrase.Refusal) in
+                guard let start else { throw .init("'until' needs the start or due time the series counts from") }
+                return try until(words, start: start)
+            }
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }
+    }
+
+    /// The end a phrase's `until WHEN` names for a series that starts at
+    /// `start`, in the form RFC 5545 wants beside it: a date for an all-day
+    /// series; for a floating one its wall-clock time; else the instant, in
+    /// UTC. A day alone means through its end; WHEN is read like any time
+    /// (`dec 31`, `friday`, `2027-06-30 17:00`), on the series' own zone.
+    func until(_ words: String, start: ItemTime) throws(RecurrencePhrase.Refusal) -> RecurrenceRule.Until {
+        let seriesZone = (try? start.timeZone(machine: zone)) ?? zone
+        let meaning: TimeExpression.Meaning
+        do {
+            meaning = try TimeExpression(words, now: now, zone: seriesZone).meaning
+        } catch {
+            throw .init("until: \(error)")
+        }
+        let end: RecurrenceRule.Until
+        let last: Int64
+        switch (start, meaning) {
+        case (.date(let first), _):
+            let day: CivilDate
+            switch meaning {
+            case .date(let date): day = date
+            case .wallClock(let time): day = time.date
+            case .instant(let instant): day = seriesZone.localTime(at: instant).date
+            }
+            guard day >= first else { throw .init("until \(day) is before the start, \(first)") }
+            return .date(day)
+        case (.floating, .date(let day)):
+            end = .local(LocalDateTime(date: day, hour: 23, minute: 59, second: 59)!)
+            last = seriesZone.resolve(LocalDateTime(date: day, hour: 23, minute: 59, second: 59)!).instant
+        case (.floating, .wallClock(let time)):
+            end = .local(time)
+            last = seriesZone.resolve(time).instant
+        case (.floating, .instant(let instant)):
+            end = .local(seriesZone.localTime(at: instant))
+            last = instant
+        case (.zoned, _):
+            switch meaning {
+            // Through the end of that day: the last second before the next one starts.
+            case .date(let day): last = seriesZone.resolve(LocalDateTime(date: day.adding(days: 1))!).instant - 1
+            case .wallClock(let time): last = seriesZone.resolve(time).instant
+            case .instant(let instant): last = instant
+            }
+            end = .utc(LocalDateTime(localSeconds: last))
+        }
+        let first = start.resolution(in: seriesZone).instant
+        guard last >= first else {
+            throw .init("until \(RFC3339.text(last, in: seriesZone)) is before the start, \(RFC3339.text(first, in: seriesZone))")
+        }
+        return end
     }
 
     /// An occurrence's original start in a series that starts at `start`:

@@ -41,6 +41,8 @@ enum RRuleCommand: Command {
         Phrases for RULE (days of the week may be written out or as mon … sun;
         the time of day and the first occurrence come from START):
         \(RuleShorthand.phraseHelp)
+        Any phrase may end in 'until WHEN' ('every day until friday'), read like
+        any time against START: a day alone means through its end.
 
         The start is always the first occurrence. A wall time that falls into a
         daylight-saving gap moves forward by the gap's length; one that happens
@@ -61,17 +63,29 @@ enum RRuleCommand: Command {
         }
         guard let startText = parsed[ChimeOptions.start] else { throw .usage("chime rrule: missing --start") }
         let count = parsed[Self.count]
-        let rule: RecurrenceRule
-        do {
-            rule = try RuleShorthand.rule(parsed.positionals[0])
-        } catch {
-            throw .data("chime rrule: \(error)")
-        }
         let zone: TimeZoneRules
         if let name = parsed[ChimeOptions.tz] {
             do { zone = try TimeZoneRules.named(name) } catch { throw .data("chime rrule: --tz: \(error)") }
         } else {
             zone = context.machineTimeZone()
+        }
+        // The start, read first: a phrase's `until` is read against it.
+        let start: ItemTime
+        if let date = CivilDate(parsing: startText) {
+            start = .date(date)
+        } else if let wall = wallTime(startText, in: zone) {
+            start = .zoned(wall, zone: zone.identifier)
+        } else {
+            throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
+        }
+        let rule: RecurrenceRule
+        do {
+            let options = ItemOptions(command: "chime rrule", now: context.second(), zone: zone, floating: false)
+            rule = try RuleShorthand.rule(parsed.positionals[0]) { words throws(RecurrencePhrase.Refusal) in
+                try options.until(words, start: start)
+            }
+        } catch {
+            throw .data("chime rrule: \(error)")
         }
         var after: Int64?
         if let text = parsed[ChimeOptions.after] {
@@ -83,7 +97,8 @@ enum RRuleCommand: Command {
 
         let workdays = try workdayCalendar(for: rule, parsed, context: context)
         let recurrence: Recurrence
-        if let date = CivilDate(parsing: startText) {
+        switch start {
+        case .date(let date):
             let exceptions = try dates(ChimeOptions.exdate, parsed)
             let extras = try dates(ChimeOptions.rdate, parsed)
             do {
@@ -92,11 +107,8 @@ enum RRuleCommand: Command {
             } catch {
                 throw .data("chime rrule: \(error)")
             }
-        } else {
-            guard let start = wallTime(startText, in: zone) else {
-                throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
-            }
-            recurrence = Recurrence(rule: rule, start: start, timeZone: zone,
+        case .zoned(let wall, _, _), .floating(let wall):
+            recurrence = Recurrence(rule: rule, start: wall, timeZone: zone,
                                     exceptionDates: try times(ChimeOptions.exdate, parsed, zone),
                                     extraDates: try times(ChimeOptions.rdate, parsed, zone), workdays: workdays)
         }

@@ -14,24 +14,34 @@ enum RuleShorthand {
         ("yearly", "FREQ=YEARLY", "every year on the start's date"),
     ]
 
-    /// The rule a word stands for, the rule an `every …` phrase says
+    /// The rule a word stands for, what an `every …` phrase says
     /// (`RecurrencePhrase`), or the text itself (without an `RRULE:` prefix).
-    static func expand(_ text: String) throws(RecurrencePhrase.Refusal) -> String {
+    static func expand(_ text: String) throws(RecurrencePhrase.Refusal) -> RecurrencePhrase.Reading {
         var body = Substring(text).trimmingWhitespace()
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let lowered = body.lowercased()
-        if let word = table.first(where: { $0.word == lowered }) { return word.rule }
-        return try RecurrencePhrase.rule(String(body)) ?? String(body)
+        if let word = table.first(where: { $0.word == lowered }) { return .init(rule: word.rule) }
+        return try RecurrencePhrase.read(String(body)) ?? .init(rule: String(body))
     }
 
-    /// The rule `text` gives (`expand`), or why there is none: the phrase's
-    /// or the rule's error, and a hint at the word it was probably meant to be.
-    static func rule(_ text: String) throws(RecurrencePhrase.Refusal) -> RecurrenceRule {
-        let expanded = try expand(text)
+    /// The rule `text` gives (`expand`), its `until` words read by `until`,
+    /// or why there is none: the phrase's or the rule's error, and a hint
+    /// at the word it was probably meant to be.
+    static func rule(_ text: String, until: (String) throws(RecurrencePhrase.Refusal) -> RecurrenceRule.Until)
+        throws(RecurrencePhrase.Refusal) -> RecurrenceRule {
+        let reading = try expand(text)
+        let rule: RecurrenceRule
         do {
-            return try RecurrenceRule(rfc5545: expanded)
+            rule = try RecurrenceRule(rfc5545: reading.rule)
         } catch {
             throw RecurrencePhrase.Refusal("\(error)\(hint(for: text))")
+        }
+        guard let words = reading.until else { return rule }
+        let end = try until(words)
+        do {
+            return try rule.ending(.until(end))
+        } catch {
+            throw RecurrencePhrase.Refusal("\(error)")
         }
     }
 

@@ -25,9 +25,10 @@ import Testing
         ("Every Other Friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("  every   day  ", "FREQ=DAILY"),
     ])
     func phrases(phrase: String, rule: String) throws {
-        #expect(try RuleShorthand.expand(phrase) == rule)
+        #expect(try RuleShorthand.expand(phrase) == RecurrencePhrase.Reading(rule: rule))
         // What it makes is a rule Chime reads, and prints back the same.
-        #expect(try RuleShorthand.rule(phrase).rfc5545 == rule)
+        #expect(try RecurrencePhrase.rule(phrase) == rule)
+        #expect(try RecurrenceRule(rfc5545: rule).rfc5545 == rule)
     }
 
     @Test("text that is not a phrase is left to the words and to RFC 5545", arguments: [
@@ -35,7 +36,7 @@ import Testing
         ("everyday", "everyday"),
     ])
     func notAPhrase(text: String, expanded: String) throws {
-        #expect(try RuleShorthand.expand(text) == expanded)
+        #expect(try RuleShorthand.expand(text) == RecurrencePhrase.Reading(rule: expanded))
     }
 
     @Test("a phrase that says no rule is refused, saying why", arguments: [
@@ -87,5 +88,54 @@ import Testing
         #expect(wrong.errors == ["chime add event: --repeat 'every blursday': 'blursday' is not a unit (day, week, month, year, hour, minute) or a weekday"])
         let help = scratch.run("rrule", "--help").text
         #expect(help.contains("every last friday") && help.contains("FREQ=MONTHLY;BYDAY=-1FR"))
+    }
+
+    @Test("an 'until' ending is kept apart for the caller to read against the start; with a count it is refused", arguments: [
+        ("every day until dec 31", "FREQ=DAILY", "dec 31"), ("every mon and fri until 2027-06-30 17:00", "FREQ=WEEKLY;BYDAY=MO,FR", "2027-06-30 17:00"),
+        ("Every Other Week Until Dec 24, 2027", "FREQ=WEEKLY;INTERVAL=2", "dec 24 2027"),
+    ])
+    func untilEnding(phrase: String, rule: String, until: String) throws {
+        #expect(try RecurrencePhrase.read(phrase) == RecurrencePhrase.Reading(rule: rule, until: until))
+        #expect(throws: RecurrencePhrase.Refusal("'until' needs the series' start to be read against")) { try RecurrencePhrase.rule(phrase) }
+        #expect(throws: RecurrencePhrase.Refusal("'until' needs a day after it, as in 'every day until dec 31'")) {
+            try RecurrencePhrase.read("every day until")
+        }
+        #expect(throws: RecurrencePhrase.Refusal("give '… times' or 'until …', not both")) {
+            try RecurrencePhrase.read("every day 10 times until friday")
+        }
+    }
+
+    @Test("'until' through the command line: a day means through its end, in the form the start wants (UTC, floating, a date); before the start is refused (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func untilThroughTheCommandLine() throws {
+        let scratch = Scratch()
+        let rule = { (id: String) throws -> String? in try scratch.ok("show", id, "--json").json()["recurrenceRule"] as? String }
+        // Friday 2026-12-04 ends at 23:59:59+08:00, 15:59:59Z.
+        let zoned = scratch.add("event", "Stand-up", "--start", "tomorrow 9am", "--repeat", "every day until friday")
+        #expect(try rule(zoned) == "FREQ=DAILY;UNTIL=20261204T155959Z")
+        let floating = scratch.add("event", "Stretch", "--floating", "--start", "tomorrow 9am", "--repeat", "every day until friday")
+        #expect(try rule(floating) == "FREQ=DAILY;UNTIL=20261204T235959")
+        let allDay = scratch.add("event", "Fair", "--start", "2026-12-02", "--repeat", "every day until friday")
+        #expect(try rule(allDay) == "FREQ=DAILY;UNTIL=20261204")
+        let timed = scratch.add("reminder", "Water", "--due", "10:00", "--repeat", "every 2 hours until today 16:00")
+        #expect(try rule(timed) == "FREQ=HOURLY;UNTIL=20261201T080000Z;INTERVAL=2")
+        // 10:00, 12:00, 14:00, 16:00 and no more.
+        #expect(scratch.ok("next", "--count", "10").output.filter { $0.contains("Water") }.count == 4)
+        let edited = scratch.add("reminder", "Plants", "--due", "2026-12-02T18:00")
+        scratch.ok("edit", edited, "--repeat", "every day until 2026-12-05")
+        #expect(try rule(edited) == "FREQ=DAILY;UNTIL=20261205T155959Z")
+
+        let before = scratch.run("add", "event", "Late", "--start", "2026-12-05T09:00", "--repeat", "every day until friday")
+        #expect(before.status == 65)
+        #expect(before.errors == ["chime add event: --repeat 'every day until friday': until 2026-12-04T23:59:59+08:00 is before the start, 2026-12-05T09:00:00+08:00"])
+        let unreadable = scratch.run("add", "event", "X", "--start", "09:00", "--repeat", "every day until someday")
+        #expect(unreadable.status == 65)
+        #expect(unreadable.errors.first?.hasPrefix("chime add event: --repeat 'every day until someday': until: 'someday' is not a date or time") == true)
+
+        // chime rrule reads it against --start: through the end of 2026-12-03.
+        let run = scratch.run("rrule", "every day until 2026-12-03", "--start", "2026-12-01T08:50:00", "--tz", "Asia/Shanghai")
+        #expect(run.status == 0)
+        #expect(run.output == ["2026-12-01T08:50:00+08:00", "2026-12-02T08:50:00+08:00", "2026-12-03T08:50:00+08:00"])
+        let dates = scratch.run("rrule", "every day until dec 3", "--start", "2026-12-01", "--tz", "Asia/Shanghai")
+        #expect(dates.output == ["2026-12-01", "2026-12-02", "2026-12-03"])
     }
 }

@@ -11,9 +11,10 @@ func main(_ argc: Int32, _ argv: FuzzInput.Arguments) -> Int32 { FuzzInput.run(a
 private let check: FuzzInput.Check = { data, size in
     let text = FuzzInput.text(data, size)
     do throws(RecurrencePhrase.Refusal) {
-        if let made = try RecurrencePhrase.rule(text) {
-            FuzzInput.require((try? RecurrenceRule(rfc5545: made)) != nil,
-                              "the phrase '\(text)' makes \(made), which does not parse")
+        if let made = try RecurrencePhrase.read(text) {
+            FuzzInput.require((try? RecurrenceRule(rfc5545: made.rule)) != nil,
+                              "the phrase '\(text)' makes \(made.rule), which does not parse")
+            FuzzInput.require(made.until.map { !$0.isEmpty } ?? true, "the phrase '\(text)' has an empty until")
         }
     } catch {
         FuzzInput.require(!error.description.isEmpty, "a phrase refused without a reason: '\(text)'")
