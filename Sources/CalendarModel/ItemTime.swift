@@ -41,6 +41,18 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same wall-clock time `days` calendar days later (earlier when
+    /// negative), in the same zone; a zoned time names the first of a fold's instants.
+    public func adding(days: Int) -> ItemTime {
+        let time = wallClock
+        let moved = LocalDateTime(date: time.date.adding(days: days), hour: time.hour, minute: time.minute, second: time.second)!
+        switch self {
+        case .date: return .date(moved.date)
+        case .floating: return .floating(moved)
+        case .zoned(_, let zone, _): return .zoned(moved, zone: zone)
+        }
+    }
+
     /// The zone's name, or nil for dates and floating times.
     public var zoneName: String? {
         if case .zoned(_, let zone, _) = self { return zone }

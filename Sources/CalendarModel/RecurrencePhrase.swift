@@ -81,6 +81,33 @@ public enum RecurrencePhrase {
         return Reading(rule: parts.joined(separator: ";"), until: until)
     }
 
+    /// The first day on or after `date` that a rule a phrase made falls
+    /// on: a phrase names its days (`every monday`, `every last friday`,
+    /// `every month on the 15th`), and a series made of one starts on such
+    /// a day rather than on whatever day it was given, where RFC 5545 would
+    /// make that day an occurrence too. `date` itself for a rule whose days
+    /// follow its start (`every week`), and when none is found within a
+    /// year (a phrase's days always come sooner).
+    public static func firstDay(of rule: RecurrenceRule, onOrAfter date: CivilDate) -> CivilDate {
+        let weekdays = rule.daysOfTheWeek, monthDays = rule.daysOfTheMonth
+        guard !weekdays.isEmpty || !monthDays.isEmpty else { return date }
+        func falls(on day: CivilDate) -> Bool {
+            let length = CivilDate.daysInMonth(year: day.year, month: day.month)
+            let weekday = weekdays.contains { entry in
+                guard entry.weekday == day.weekday else { return false }
+                switch entry.position {
+                case 0: return true
+                case let position where position > 0: return (day.day - 1) / 7 + 1 == position
+                case let position: return (length - day.day) / 7 + 1 == -position
+                }
+            }
+            let monthDay = monthDays.contains { $0 > 0 ? $0 == day.day : length + $0 + 1 == day.day }
+            return weekday || monthDay
+        }
+        for offset in 0...366 where falls(on: date.adding(days: offset)) { return date.adding(days: offset) }
+        return date
+    }
+
     private static let frequencies: [String: String] = [
         "minute": "MINUTELY", "minutes": "MINUTELY", "hour": "HOURLY", "hours": "HOURLY",
         "day": "DAILY", "days": "DAILY", "week": "WEEKLY", "weeks": "WEEKLY",

@@ -30,8 +30,10 @@ enum AddEventCommand {
                 throw .usage("\(command): --exdate needs --repeat (only a repeating event has occurrences to leave out)")
             }
             let options = try ItemOptions(parsed, context: context, command: command)
-            let (start, end) = try times(startText: startText, parsed, options)
-            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text, start: start) }
+            var (start, end) = try times(startText: startText, parsed, options)
+            let series = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.series(text, start: start) }
+            let rule = series?.rule
+            if let shift = series?.shift { (start, end) = (start.adding(days: shift), end.adding(days: shift)) }
             let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
             let location = parsed[ChimeOptions.location] ?? ""
             var alarms = try options.alarms(parsed, locationTitle: location) ?? []

@@ -37,9 +37,11 @@ enum AddReminderCommand {
                 if !parsed.all(ChimeOptions.alarm).isEmpty { throw .usage("\(command): --alarm needs --due (the time it counts from)") }
             }
             let options = try ItemOptions(parsed, context: context, command: command)
-            let due = try parsed[ChimeOptions.due].map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
+            var due = try parsed[ChimeOptions.due].map { text throws(CommandFailure) in options.itemTime(try options.time(text, "--due")) }
             let priority = try parsed[ChimeOptions.priority].map { text throws(CommandFailure) in try options.priority(text) } ?? 0
-            let rule = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.rule(text, start: due) }
+            let series = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.series(text, start: due) }
+            let rule = series?.rule
+            if let shift = series?.shift { due = due?.adding(days: shift) }
             let asked = try options.alarms(parsed, locationTitle: "")
             if parsed[ChimeOptions.noAlarm] && asked != nil {
                 throw .usage("\(command): --no-alarm and an --alarm option exclude each other")

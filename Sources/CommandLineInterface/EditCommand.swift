@@ -201,7 +201,9 @@ enum EditCommand: Command {
                 event.exceptionDates = []
                 event.extraDates = []
             } else {
-                event.recurrenceRule = try options.rule(text, start: event.start)
+                let (rule, shift) = try options.series(text, start: event.start)
+                event.recurrenceRule = rule
+                (event.start, event.end) = (event.start.adding(days: shift), event.end.adding(days: shift))
             }
         }
         if parsed[ChimeOptions.noAlarms] { event.alarms = [] }
@@ -324,7 +326,13 @@ enum EditCommand: Command {
             reminder.due = text.lowercased() == "none" ? nil : options.itemTime(try options.time(text, "--due"))
         }
         if let text = parsed[ChimeOptions.repeatRule] {
-            reminder.recurrenceRule = text.lowercased() == "none" ? nil : try options.rule(text, start: reminder.due)
+            if text.lowercased() == "none" {
+                reminder.recurrenceRule = nil
+            } else {
+                let (rule, shift) = try options.series(text, start: reminder.due)
+                reminder.recurrenceRule = rule
+                reminder.due = reminder.due?.adding(days: shift)
+            }
         }
         if reminder.due == nil {
             if reminder.recurrenceRule != nil { throw .usage("\(command): a repeating reminder needs a due time; give --repeat none too") }

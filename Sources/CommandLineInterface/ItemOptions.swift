@@ -98,13 +98,12 @@ struct ItemOptions {
 
     // MARK: Rules and dates in a series
 
-    /// A `--repeat` rule for a series that starts at `start` (nil: none yet,
-    /// so a phrase's `until` cannot be read).
-    func rule(_ text: String, _ option: String = "--repeat", start: ItemTime?) throws(CommandFailure) -> RecurrenceRule {
+    /// A `--repeat` rule for a series asked to start at `start` (nil: none
+    /// yet), and how many days its start moves (`RuleShorthand.series`).
+    func series(_ text: String, _ option: String = "--repeat", start: ItemTime?) throws(CommandFailure) -> (rule: RecurrenceRule, shift: Int) {
         do {
-            return try RuleShorthand.rule(text) { words throws(RecurrencePhrase.Refusal) in
-                guard let start else { throw .init("'until' needs the start or due time the series counts from") }
-                return try until(words, start: start)
+            return try RuleShorthand.series(text, start: start) { words, first throws(RecurrencePhrase.Refusal) in
+                try until(words, start: first)
             }
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")

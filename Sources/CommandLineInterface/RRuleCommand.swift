@@ -39,14 +39,16 @@ enum RRuleCommand: Command {
         \(RuleShorthand.help)
 
         Phrases for RULE (days of the week may be written out or as mon … sun;
-        the time of day and the first occurrence come from START):
+        the time of day comes from START):
         \(RuleShorthand.phraseHelp)
         Any phrase may end in 'until WHEN' ('every day until friday'), read like
         any time against START: a day alone means through its end.
 
-        The start is always the first occurrence. A wall time that falls into a
-        daylight-saving gap moves forward by the gap's length; one that happens
-        twice takes the first.
+        The start is the first occurrence of RFC 5545 text and of the words,
+        whatever its day; a phrase starts on the first of its days on or after
+        START ('every monday' from a Wednesday starts on the Monday). A wall time
+        that falls into a daylight-saving gap moves forward by the gap's length;
+        one that happens twice takes the first.
 
         Exit status: 0 on success (also when the rule has no occurrences to print),
         64 when the command line is wrong, 65 when the rule, a date or the zone is wrong.
@@ -70,7 +72,7 @@ enum RRuleCommand: Command {
             zone = context.machineTimeZone()
         }
         // The start, read first: a phrase's `until` is read against it.
-        let start: ItemTime
+        var start: ItemTime
         if let date = CivilDate(parsing: startText) {
             start = .date(date)
         } else if let wall = wallTime(startText, in: zone) {
@@ -81,9 +83,11 @@ enum RRuleCommand: Command {
         let rule: RecurrenceRule
         do {
             let options = ItemOptions(command: "chime rrule", now: context.second(), zone: zone, floating: false)
-            rule = try RuleShorthand.rule(parsed.positionals[0]) { words throws(RecurrencePhrase.Refusal) in
-                try options.until(words, start: start)
+            let shift: Int
+            (rule, shift) = try RuleShorthand.series(parsed.positionals[0], start: start) { words, first throws(RecurrencePhrase.Refusal) in
+                try options.until(words, start: first)
             }
+            start = start.adding(days: shift)
         } catch {
             throw .data("chime rrule: \(error)")
         }

@@ -25,7 +25,8 @@ import Testing
         ("Every Other Friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("  every   day  ", "FREQ=DAILY"),
     ])
     func phrases(phrase: String, rule: String) throws {
-        #expect(try RuleShorthand.expand(phrase) == RecurrencePhrase.Reading(rule: rule))
+        #expect(try RuleShorthand.expand(phrase).rule == rule)
+        #expect(try RuleShorthand.expand(phrase).phrase == RecurrencePhrase.Reading(rule: rule))
         // What it makes is a rule Chime reads, and prints back the same.
         #expect(try RecurrencePhrase.rule(phrase) == rule)
         #expect(try RecurrenceRule(rfc5545: rule).rfc5545 == rule)
@@ -36,7 +37,8 @@ import Testing
         ("everyday", "everyday"),
     ])
     func notAPhrase(text: String, expanded: String) throws {
-        #expect(try RuleShorthand.expand(text) == RecurrencePhrase.Reading(rule: expanded))
+        #expect(try RuleShorthand.expand(text).rule == expanded)
+        #expect(try RuleShorthand.expand(text).phrase == nil)
     }
 
     @Test("a phrase that says no rule is refused, saying why", arguments: [
@@ -61,7 +63,7 @@ import Testing
         ("every day 0 times", "'times' needs a count before it, as in 'every day 10 times'"),
     ])
     func refused(phrase: String, reason: String) {
-        #expect(throws: RecurrencePhrase.Refusal.self) { try RuleShorthand.expand(phrase) }
+        #expect(throws: RecurrencePhrase.Refusal.self) { try RuleShorthand.expand(phrase).rule }
         do {
             _ = try RuleShorthand.expand(phrase)
         } catch {
@@ -137,5 +139,47 @@ import Testing
         #expect(run.output == ["2026-12-01T08:50:00+08:00", "2026-12-02T08:50:00+08:00", "2026-12-03T08:50:00+08:00"])
         let dates = scratch.run("rrule", "every day until dec 3", "--start", "2026-12-01", "--tz", "Asia/Shanghai")
         #expect(dates.output == ["2026-12-01", "2026-12-02", "2026-12-03"])
+    }
+
+    @Test("the first day on or after a date that a phrase's rule falls on", arguments: [
+        ("FREQ=WEEKLY;BYDAY=MO", "2026-12-09", "2026-12-14"), // Wednesday → Monday
+        ("FREQ=WEEKLY;BYDAY=MO", "2026-12-14", "2026-12-14"), // already one
+        ("FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2026-12-05", "2026-12-07"), // Saturday → Monday
+        ("FREQ=WEEKLY;INTERVAL=2;BYDAY=FR", "2026-12-01", "2026-12-04"),
+        ("FREQ=MONTHLY;BYDAY=-1FR", "2026-12-01", "2026-12-25"), // the last Friday of December 2026
+        ("FREQ=MONTHLY;BYDAY=-1FR", "2026-12-26", "2027-01-29"),
+        ("FREQ=MONTHLY;BYDAY=1MO", "2026-12-08", "2027-01-04"),
+        ("FREQ=MONTHLY;BYDAY=5SU", "2026-12-01", "2027-01-31"), // December 2026 has four Sundays
+        ("FREQ=MONTHLY;BYMONTHDAY=31", "2027-02-01", "2027-03-31"),
+        ("FREQ=MONTHLY;BYMONTHDAY=-1", "2027-02-10", "2027-02-28"),
+        ("FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-12-02", "2026-12-15"),
+        ("FREQ=WEEKLY", "2026-12-09", "2026-12-09"), // days that follow the start
+        ("FREQ=DAILY;X-WORKDAY=SKIP", "2026-12-05", "2026-12-05"), // left to the workday calendar
+    ])
+    func firstDay(rule: String, from: String, expected: String) throws {
+        let day = RecurrencePhrase.firstDay(of: try RecurrenceRule(rfc5545: rule), onOrAfter: try #require(CivilDate(parsing: from)))
+        #expect(day == CivilDate(parsing: expected))
+    }
+
+    @Test("a series made with a phrase starts on the phrase's first day on or after the one given; RRULE text keeps its start (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func phraseMovesTheStart() throws {
+        let scratch = Scratch()
+        let json = { (id: String) throws -> [String: Any] in try scratch.ok("show", id, "--json").json() }
+        let gym = scratch.add("reminder", "Gym", "--due", "18:00", "--repeat", "every mon and thu")
+        #expect(try json(gym)["due"] as? String == "2026-12-03T18:00:00+08:00") // Thursday
+        let review = scratch.add("event", "Review", "--start", "tomorrow 9am", "--duration", "1h", "--repeat", "every friday")
+        #expect(try json(review)["start"] as? String == "2026-12-04T09:00:00+08:00")
+        #expect(try json(review)["end"] as? String == "2026-12-04T10:00:00+08:00")
+        let rent = scratch.add("reminder", "Rent", "--due", "2026-12-02", "--repeat", "every month on the 1st")
+        #expect(try json(rent)["due"] as? String == "2027-01-01")
+        // RRULE text: the start is the first occurrence, as RFC 5545 says.
+        let rfc = scratch.add("event", "RFC", "--start", "tomorrow 9am", "--repeat", "FREQ=WEEKLY;BYDAY=FR")
+        #expect(try json(rfc)["start"] as? String == "2026-12-02T09:00:00+08:00")
+        // An edit to a phrase moves the start the same way.
+        scratch.ok("edit", rfc, "--repeat", "every last friday")
+        #expect(try json(rfc)["start"] as? String == "2026-12-25T09:00:00+08:00")
+        #expect(try json(rfc)["recurrenceRule"] as? String == "FREQ=MONTHLY;BYDAY=-1FR")
+        scratch.ok("edit", gym, "--repeat", "every sat")
+        #expect(try json(gym)["due"] as? String == "2026-12-05T18:00:00+08:00")
     }
 }
