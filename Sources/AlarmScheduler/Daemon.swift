@@ -244,8 +244,10 @@ public final class Daemon: @unchecked Sendable {
     /// A writer wrote to the store. Its commit becomes visible to readers a
     /// moment after its last write to the WAL (when the shared index, which
     /// inotify does not see, is updated), so a wake right away may still
-    /// read the old state: one more look shortly after settles it. A burst
-    /// of writes shares that look.
+    /// read the old state: more looks shortly after settle it. A writer
+    /// held up between the two (a loaded machine) can take longer than one
+    /// short look, and nothing else would tell: the looks back off, 50 ms,
+    /// then 250 ms and 1 s more. A burst of writes shares them.
     func storeWritten() {
         dispatchPrecondition(condition: .onQueue(queue))
         wake()
@@ -254,12 +256,23 @@ public final class Daemon: @unchecked Sendable {
         syncAfterStoreWrite()
         guard !lookAgainPending else { return }
         lookAgainPending = true
-        queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+        lookAgain(after: Self.lookAgainDelays[...])
+    }
+
+    /// The waits, in milliseconds, between a write's first look and each later one.
+    static let lookAgainDelays = [50, 250, 1000]
+
+    private func lookAgain(after delays: ArraySlice<Int>) {
+        guard let delay = delays.first else {
+            lookAgainPending = false
+            return
+        }
+        queue.asyncAfter(deadline: .now() + .milliseconds(delay)) { [weak self] in
             guard let self else { return }
-            self.lookAgainPending = false
             if let store = self.store, (try? store.changeCounter()) != self.plan.plannedAtCounter { self.wake() }
             // The counter read at once may have been the old one too.
             self.syncAfterStoreWrite()
+            self.lookAgain(after: delays.dropFirst())
         }
     }
 

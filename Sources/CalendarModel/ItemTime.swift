@@ -42,8 +42,10 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The same wall-clock time `days` calendar days later (earlier when
-    /// negative), in the same zone; a zoned time names the first of a fold's instants.
+    /// negative), in the same zone; a zoned time moved names the first of
+    /// a fold's instants (one not moved keeps the one it names).
     public func adding(days: Int) -> ItemTime {
+        guard days != 0 else { return self }
         let time = wallClock
         let moved = LocalDateTime(date: time.date.adding(days: days), hour: time.hour, minute: time.minute, second: time.second)!
         switch self {

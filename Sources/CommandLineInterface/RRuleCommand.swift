@@ -44,9 +44,9 @@ enum RRuleCommand: Command {
         Any phrase may end in 'until WHEN' ('every day until friday'), read like
         any time against START: a day alone means through its end.
 
-        The start is the first occurrence of RFC 5545 text and of the words,
-        whatever its day; a phrase starts on the first of its days on or after
-        START ('every monday' from a Wednesday starts on the Monday). A wall time
+        The start is the first occurrence of RFC 5545 text, whatever its day; a
+        word or a phrase starts on the first of its days on or after START
+        ('every monday' from a Wednesday starts on the Monday). A wall time
         that falls into a daylight-saving gap moves forward by the gap's length;
         one that happens twice takes the first.
 

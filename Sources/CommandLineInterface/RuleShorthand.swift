@@ -15,39 +15,42 @@ enum RuleShorthand {
     ]
 
     /// The RRULE text `text` gives: a word's, a phrase's (with what the
-    /// phrase reads as), or the text itself (without an `RRULE:` prefix).
-    static func expand(_ text: String) throws(RecurrencePhrase.Refusal) -> (rule: String, phrase: RecurrencePhrase.Reading?) {
+    /// phrase reads as), or the text itself (without an `RRULE:` prefix);
+    /// `inWords` for a word or a phrase, whose days are what a person said.
+    static func expand(_ text: String) throws(RecurrencePhrase.Refusal)
+        -> (rule: String, phrase: RecurrencePhrase.Reading?, inWords: Bool) {
         var body = Substring(text).trimmingWhitespace()
         if body.uppercased().hasPrefix("RRULE:") { body = body.dropFirst(6) }
         let lowered = body.lowercased()
-        if let word = table.first(where: { $0.word == lowered }) { return (word.rule, nil) }
-        if let phrase = try RecurrencePhrase.read(String(body)) { return (phrase.rule, phrase) }
-        return (String(body), nil)
+        if let word = table.first(where: { $0.word == lowered }) { return (word.rule, nil, true) }
+        if let phrase = try RecurrencePhrase.read(String(body)) { return (phrase.rule, phrase, true) }
+        return (String(body), nil, false)
     }
 
     /// The rule `text` gives a series asked to start at `start` (nil: not
-    /// known), and how many days the start moves: a phrase's series starts
-    /// on the first of its days on or after `start` (`RecurrencePhrase.firstDay`),
-    /// and its `until` words are read by `until` against that start. Else
-    /// why there is none: the phrase's or the rule's error, and a hint at
-    /// the word it was probably meant to be.
+    /// known), and how many days the start moves: a series given in words
+    /// (`weekdays`, `every monday`) starts on the first of their days on or
+    /// after `start` (`RecurrencePhrase.firstDay`), and a phrase's `until`
+    /// words are read by `until` against that start. Else why there is
+    /// none: the phrase's or the rule's error, and a hint at the word it
+    /// was probably meant to be.
     static func series(_ text: String, start: ItemTime?,
                        until: (String, ItemTime) throws(RecurrencePhrase.Refusal) -> RecurrenceRule.Until)
         throws(RecurrencePhrase.Refusal) -> (rule: RecurrenceRule, shift: Int) {
-        let (ruleText, phrase) = try expand(text)
+        let (ruleText, phrase, inWords) = try expand(text)
         var rule: RecurrenceRule
         do {
             rule = try RecurrenceRule(rfc5545: ruleText)
         } catch {
             throw RecurrencePhrase.Refusal("\(error)\(hint(for: text))")
         }
-        guard let phrase, let start else {
+        guard inWords, let start else {
             if phrase?.until != nil { throw RecurrencePhrase.Refusal("'until' needs the start or due time the series counts from") }
             return (rule, 0)
         }
         let day = start.wallClock.date
         let shift = RecurrencePhrase.firstDay(of: rule, onOrAfter: day).dayNumber - day.dayNumber
-        guard let words = phrase.until else { return (rule, shift) }
+        guard let words = phrase?.until else { return (rule, shift) }
         let end = try until(words, start.adding(days: shift))
         do {
             return (try rule.ending(.until(end)), shift)

@@ -39,6 +39,7 @@ import Testing
     func notAPhrase(text: String, expanded: String) throws {
         #expect(try RuleShorthand.expand(text).rule == expanded)
         #expect(try RuleShorthand.expand(text).phrase == nil)
+        #expect(try RuleShorthand.expand(text).inWords == (text == "workdays"))
     }
 
     @Test("a phrase that says no rule is refused, saying why", arguments: [
@@ -161,7 +162,7 @@ import Testing
         #expect(day == CivilDate(parsing: expected))
     }
 
-    @Test("a series made with a phrase starts on the phrase's first day on or after the one given; RRULE text keeps its start (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    @Test("a series given in words starts on their first day on or after the one given; RRULE text keeps its start (now = Tuesday 2026-12-01T08:00:00+08:00)")
     func phraseMovesTheStart() throws {
         let scratch = Scratch()
         let json = { (id: String) throws -> [String: Any] in try scratch.ok("show", id, "--json").json() }
@@ -172,6 +173,9 @@ import Testing
         #expect(try json(review)["end"] as? String == "2026-12-04T10:00:00+08:00")
         let rent = scratch.add("reminder", "Rent", "--due", "2026-12-02", "--repeat", "every month on the 1st")
         #expect(try json(rent)["due"] as? String == "2027-01-01")
+        // A word says its days too: weekdays from Saturday 2026-12-05 starts on Monday 12-07.
+        let memo = scratch.add("reminder", "Memo", "--due", "2026-12-05T09:00", "--repeat", "weekdays")
+        #expect(try json(memo)["due"] as? String == "2026-12-07T09:00:00+08:00")
         // RRULE text: the start is the first occurrence, as RFC 5545 says.
         let rfc = scratch.add("event", "RFC", "--start", "tomorrow 9am", "--repeat", "FREQ=WEEKLY;BYDAY=FR")
         #expect(try json(rfc)["start"] as? String == "2026-12-02T09:00:00+08:00")
