@@ -12,7 +12,7 @@
 /// | `every hour`, `every 30 minutes` | `FREQ=HOURLY`, `FREQ=MINUTELY;INTERVAL=30` |
 /// | `every monday`, `every mon, wed and fri`, `every tuesdays` | `FREQ=WEEKLY;BYDAY=MO,WE,FR` |
 /// | `every other friday`, `every 2 weeks on mon and thu` | `FREQ=WEEKLY;INTERVAL=2;BYDAY=…` |
-/// | `every weekday` | `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR`, holidays or not |
+/// | `every weekday`, `every weekend` | `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR` (holidays or not), `…;BYDAY=SA,SU` |
 /// | `every workday` | `FREQ=DAILY;X-WORKDAY=SKIP`, Chime's workday calendar |
 /// | `every first monday`, `every last friday`, `every 2nd tue` | `FREQ=MONTHLY;BYDAY=1MO`, `-1FR`, `2TU` |
 /// | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` | `FREQ=MONTHLY;BYMONTHDAY=15`, `1,15`, `-1` |
@@ -129,6 +129,9 @@ public enum RecurrencePhrase {
         case "workday", "workdays":
             try expectEnd(words.dropFirst())
             return ["FREQ=DAILY", "X-WORKDAY=SKIP"]
+        case "weekend", "weekends":
+            try expectEnd(words.dropFirst())
+            return ["FREQ=WEEKLY", "BYDAY=SA,SU"]
         default: break
         }
         var interval = 1
@@ -159,6 +162,7 @@ public enum RecurrencePhrase {
         var parts = ["FREQ=\(frequency)"] + intervalPart
         let rest = words.dropFirst()
         guard let on = rest.first else { return parts }
+        if on == "at" { throw atRefusal }
         guard on == "on" else { throw Refusal("'\(on)' after '\(first)': expected 'on' or the end, as in 'every week on monday'") }
         var what = rest.dropFirst()
         if what.first == "the" { what = what.dropFirst() }
@@ -206,6 +210,7 @@ public enum RecurrencePhrase {
 
     /// `monday` after an ordinal: `1MO`, `-1FR`.
     private static func positionedDay(_ position: Int, _ words: ArraySlice<Substring>) throws(Refusal) -> String {
+        if words.dropFirst().first == "at" { throw atRefusal }
         guard words.count == 1, let day = weekday(words[words.startIndex]) else {
             throw Refusal("expected one weekday after the position, as in 'every first monday' or 'every last friday'")
         }
@@ -216,6 +221,7 @@ public enum RecurrencePhrase {
     private static func days(_ words: ArraySlice<Substring>) throws(Refusal) -> String {
         var days: [Weekday] = []
         for word in words {
+            if word == "at" { throw atRefusal }
             guard let day = weekday(word) else {
                 throw Refusal("'\(word)' is not a weekday (monday … sunday, or mon … sun)")
             }
@@ -231,6 +237,11 @@ public enum RecurrencePhrase {
     }
 
     private static func expectEnd(_ words: ArraySlice<Substring>) throws(Refusal) {
+        if words.first == "at" { throw atRefusal }
         if let word = words.first { throw Refusal("'\(word)': nothing may follow here but an ending such as '10 times'") }
     }
+
+    /// `every day at 9am`: the rule repeats the start's time of day.
+    private static let atRefusal = Refusal("the time of day comes from the start or due time, not the rule: "
+        + "--due 'mon 9am' --repeat 'every monday'")
 }

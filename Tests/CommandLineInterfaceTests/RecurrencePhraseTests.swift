@@ -15,6 +15,7 @@ import Testing
         ("every other friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("every 3 thursdays", "FREQ=WEEKLY;INTERVAL=3;BYDAY=TH"),
         ("every week on monday", "FREQ=WEEKLY;BYDAY=MO"), ("every 2 weeks on mon and thu", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"),
         ("every weekday", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("every workday", "FREQ=DAILY;X-WORKDAY=SKIP"),
+        ("every weekend", "FREQ=WEEKLY;BYDAY=SA,SU"),
         ("every first monday", "FREQ=MONTHLY;BYDAY=1MO"), ("every last friday", "FREQ=MONTHLY;BYDAY=-1FR"),
         ("every 2nd tue", "FREQ=MONTHLY;BYDAY=2TU"), ("every fifth sunday", "FREQ=MONTHLY;BYDAY=5SU"),
         ("every month on the 15th", "FREQ=MONTHLY;BYMONTHDAY=15"), ("every month on the 1st and 15th", "FREQ=MONTHLY;BYMONTHDAY=1,15"),
@@ -61,6 +62,10 @@ import Testing
         ("every first monday friday", "expected one weekday after the position, as in 'every first monday' or 'every last friday'"),
         ("every weekday please", "'please': nothing may follow here but an ending such as '10 times'"),
         ("every day times", "'times' needs a count before it, as in 'every day 10 times'"),
+        ("every day at 9am", "the time of day comes from the start or due time, not the rule: --due 'mon 9am' --repeat 'every monday'"),
+        ("every monday at 9am", "the time of day comes from the start or due time, not the rule: --due 'mon 9am' --repeat 'every monday'"),
+        ("every last friday at 5pm", "the time of day comes from the start or due time, not the rule: --due 'mon 9am' --repeat 'every monday'"),
+        ("every weekday at 8:50", "the time of day comes from the start or due time, not the rule: --due 'mon 9am' --repeat 'every monday'"),
         ("every day 0 times", "'times' needs a count before it, as in 'every day 10 times'"),
     ])
     func refused(phrase: String, reason: String) {
