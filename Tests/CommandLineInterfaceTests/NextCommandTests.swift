@@ -81,4 +81,22 @@ struct SnoozeCommandTests {
         #expect(scratch.ok("next").output == ["No alarms to come."])
         try scratch.refuses(["snooze", id, "9d"], status: 65, mentioning: ["9d"])
     }
+
+    @Test("snoozes until a time as well as for a duration: 9am, 'tomorrow 8:30', 'in an hour', '20 minutes'; refuses a day alone, a time past and one beyond 7 days (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func snoozeUntilATime() throws {
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Stretch", "--due", "2026-12-01T07:00", "--alarm", "0")
+        let store = try scratch.store()
+        let shown = try settle(store, settled: Int64(RFC3339.instant("2026-12-01T06:00:00+08:00")!),
+                               now: Int64(scratch.now.timeIntervalSince1970)).late
+        try AlarmLedger(store: store).record(shown.map { AlarmLedger.Delivery($0, outcome: .late, at: $0.instant) })
+        for (text, expected) in [("9am", "Tue 12-01 09:00"), ("tomorrow 8:30", "Wed 12-02 08:30"), ("in an hour", "Tue 12-01 09:00"),
+                                 ("20 minutes", "Tue 12-01 08:20"), ("7am", "Wed 12-02 07:00")] {
+            #expect(scratch.ok("snooze", id, text).output == ["'Stretch' rings again at \(expected)"], "\(text)")
+        }
+        try scratch.refuses(["snooze", id, "tomorrow"], status: 65, mentioning: ["is a day; give a time of day too"])
+        try scratch.refuses(["snooze", id, "2026-11-30T09:00"], status: 65, mentioning: ["2026-11-30T09:00:00+08:00, which has passed"])
+        try scratch.refuses(["snooze", id, "dec 24 9am"], status: 65, mentioning: ["more than 7 days away"])
+        try scratch.refuses(["snooze", id, "soon"], status: 65, mentioning: ["neither a duration nor a time", "9am"])
+    }
 }

@@ -101,12 +101,11 @@ struct ReminderAlarmTests {
         #expect(again.status == 0, "\(again.errors)")
         #expect(try offsets(scratch, try #require(again.output.first)) == [-600, 3600, -3600, -5400])
 
-        let signed = scratch.run("add", "event", "Signed", "--start", "2026-12-05T10:00", "--alarm", "+10m before")
-        #expect(signed.status == 65)
-        #expect(signed.errors == ["chime add event: --alarm: '+10m before' has a sign and 'before'; give one of them, as in 10m, +10m or '10 minutes before'"])
-        let unit = scratch.run("add", "event", "Unit", "--start", "2026-12-05T10:00", "--alarm", "2 months before")
-        #expect(unit.status == 65)
-        #expect(unit.errors.first?.contains("months and years have no fixed length") == true)
+        try scratch.refuses(["add", "event", "Signed", "--start", "2026-12-05T10:00", "--alarm", "+10m before"], status: 65, mentioning: [
+            "chime add event: --alarm: '+10m before' has a sign and 'before'; give one of them, as in 10m, +10m or '10 minutes before'",
+        ])
+        try scratch.refuses(["add", "event", "Unit", "--start", "2026-12-05T10:00", "--alarm", "2 months before"], status: 65,
+                            mentioning: ["months and years have no fixed length"])
     }
 
     @Test("times in words through chime add: 'tomorrow at 5pm', 'in 10 minutes', 'dec 24 9am' (now = Tuesday 2026-12-01T08:00:00+08:00)")
@@ -120,9 +119,9 @@ struct ReminderAlarmTests {
         #expect(try due(parcel, "start") == "2026-12-02T17:00:00+08:00")
         #expect(try due(party, "start") == "2026-12-24T21:00:00+08:00")
         #expect(try due(party, "end") == "2026-12-24T23:30:00+08:00")
-        let wrong = scratch.run("add", "event", "Wrong", "--start", "tomorrow at 13pm")
-        #expect(wrong.status == 65)
-        #expect(wrong.errors.first?.hasPrefix("chime add event: --start: 'tomorrow at 13pm' is not a date or time: hour 13 is past 12 on a 12-hour clock") == true)
+        try scratch.refuses(["add", "event", "Wrong", "--start", "tomorrow at 13pm"], status: 65, mentioning: [
+            "chime add event: --start: 'tomorrow at 13pm' is not a date or time: hour 13 is past 12 on a 12-hour clock",
+        ])
     }
 
     @Test("the clock-in reminder rings on after its first workday with nobody completing it; a passed-over day is listed once as not done; completing completes today's")
