@@ -135,15 +135,15 @@ struct ItemOptions {
             }
             guard day >= first else { throw .init("until \(day) is before the start, \(first)") }
             return .date(day)
-        case (.floating, .date(let day)):
-            end = .local(LocalDateTime(date: day, hour: 23, minute: 59, second: 59)!)
-            last = seriesZone.resolve(LocalDateTime(date: day, hour: 23, minute: 59, second: 59)!).instant
-        case (.floating, .wallClock(let time)):
+        case (.floating, _):
+            let time: LocalDateTime
+            switch meaning {
+            case .date(let day): time = LocalDateTime(date: day, hour: 23, minute: 59, second: 59)!
+            case .wallClock(let wallClock): time = wallClock
+            case .instant(let instant): time = seriesZone.localTime(at: instant)
+            }
             end = .local(time)
             last = seriesZone.resolve(time).instant
-        case (.floating, .instant(let instant)):
-            end = .local(seriesZone.localTime(at: instant))
-            last = instant
         case (.zoned, _):
             switch meaning {
             // Through the end of that day: the last second before the next one starts.
