@@ -49,6 +49,14 @@ public struct RecurrenceRule: Hashable, Sendable {
         /// `UNTIL=20261231T155959Z`: an instant, written in UTC.
         case utc(LocalDateTime)
 
+        /// The day it falls on, as written.
+        public var date: CivilDate {
+            switch self {
+            case .date(let date): date
+            case .local(let time), .utc(let time): time.date
+            }
+        }
+
         public var description: String {
             switch self {
             case .date(let date): date.basicFormat
@@ -193,6 +201,10 @@ public struct RecurrenceRule: Hashable, Sendable {
         guard interval >= 1 else { throw RecurrenceRuleError(part: "INTERVAL", reason: "must be a positive integer") }
         if case .count(let n) = end, n < 1 {
             throw RecurrenceRuleError(part: "COUNT", reason: "must be a positive integer")
+        }
+        if let until, !(0...9999).contains(until.date.year) {
+            // RFC 5545 writes four-digit years: text made from such a rule would not read back.
+            throw RecurrenceRuleError(part: "UNTIL", reason: "\(until.date) is outside years 0000–9999")
         }
         try check(seconds, "BYSECOND", 0...60, signed: false)
         try check(minutes, "BYMINUTE", 0...59, signed: false)

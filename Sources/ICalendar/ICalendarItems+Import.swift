@@ -333,6 +333,13 @@ extension ICalendarItems {
         guard let rule = part.recurrenceRule else { throw MappingError("splits a series that does not repeat by a rule") }
         guard rule.count == nil else { throw MappingError("splits a COUNT rule, which Chime cannot cut without expanding it") }
         let partCut = entry.followingSeries.last.flatMap { Self.originalStart(recurrenceID, onClockOf: $0, mapper: mapper) } ?? cut
+        // No occurrence is there to cut at: as a cut it would shift the rest of the series by the distance.
+        guard partCut >= part.start.wallClock else {
+            throw MappingError("cuts the series at \(partCut), before its start \(part.start.wallClock)")
+        }
+        guard partCut.date.year <= 9999 else {
+            throw MappingError("cuts the series at \(cut), which its part from \(part.start.wallClock) counts as \(partCut), past year 9999")
+        }
         let until: RecurrenceRule.Until
         let bound: Int64
         switch part.start {
@@ -355,11 +362,8 @@ extension ICalendarItems {
         var later = try laterPart(component, uid: entry.uid, cut: cut, identifier: partIdentifier, mapper: mapper)
         if later.recurrenceRule == nil { later.recurrenceRule = rule }
         let shift = later.start.wallClock.localSeconds - partCut.localSeconds
-        func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] {
-            dates.filter { $0 >= partCut }.map { LocalDateTime(localSeconds: $0.localSeconds + shift) }
-        }
-        if component["EXDATE"] == nil { later.exceptionDates = moved(part.exceptionDates) }
-        if component["RDATE"] == nil { later.extraDates = moved(part.extraDates) }
+        if component["EXDATE"] == nil { later.exceptionDates = moved(part.exceptionDates.filter { $0 >= partCut }, by: shift) }
+        if component["RDATE"] == nil { later.extraDates = moved(part.extraDates.filter { $0 >= partCut }, by: shift) }
         if existing.map({ $0 > bound }) ?? true {
             do { part.recurrenceRule = try rule.ending(.until(until)) } catch { throw MappingError("cannot be cut: \(error)") }
         }
@@ -397,9 +401,16 @@ extension ICalendarItems {
         var revision = later
         if revision.recurrenceRule == nil { revision.recurrenceRule = part.recurrenceRule }
         let shift = revision.start.wallClock.localSeconds - part.start.wallClock.localSeconds
-        func moved(_ dates: [LocalDateTime]) -> [LocalDateTime] { dates.map { LocalDateTime(localSeconds: $0.localSeconds + shift) } }
-        if component["EXDATE"] == nil { revision.exceptionDates = moved(part.exceptionDates) }
-        if component["RDATE"] == nil { revision.extraDates = moved(part.extraDates) }
+        if component["EXDATE"] == nil { revision.exceptionDates = moved(part.exceptionDates, by: shift) }
+        if component["RDATE"] == nil { revision.extraDates = moved(part.extraDates, by: shift) }
         part = revision
+    }
+
+    /// A part's exception or extra dates on the clock of the part that
+    /// carries on from it, `shift` seconds on. Those it moves outside years
+    /// 0000–9999 are left out: no occurrence falls there, and iCalendar
+    /// text cannot write them.
+    static func moved(_ dates: [LocalDateTime], by shift: Int64) -> [LocalDateTime] {
+        dates.map { LocalDateTime(localSeconds: $0.localSeconds + shift) }.filter { (0...9999).contains($0.date.year) }
     }
 }

@@ -318,6 +318,20 @@ struct RecurrenceRuleTextTests {
         #expect(try ended.ending(nil) == rule)
     }
 
+    @Test("an UNTIL past year 9999 or before year 0 is refused however it is built, as RFC 5545's four-digit years cannot write it")
+    func untilOutsideFourDigitYears() throws {
+        let rule = try Rule(frequency: .weekly)
+        let tooLate = LocalDateTime(localSeconds: 253_402_300_800) // 10000-01-01T00:00:00
+        let tooEarly = LocalDateTime(localSeconds: -62_167_219_201) // -0001-12-31T23:59:59
+        for until in [Rule.Until.utc(tooLate), .local(tooLate), .date(tooLate.date), .utc(tooEarly), .date(tooEarly.date)] {
+            let error = #expect(throws: RecurrenceRuleError.self) { try rule.ending(.until(until)) }
+            #expect(error?.part == "UNTIL", "\(until)")
+            #expect(error?.description.contains("0000") == true, "\(String(describing: error))")
+        }
+        let last = LocalDateTime(localSeconds: 253_402_300_799) // 9999-12-31T23:59:59
+        #expect(try rule.ending(.until(.utc(last))).rfc5545 == "FREQ=WEEKLY;UNTIL=99991231T235959Z")
+    }
+
     // MARK: Random rules
 
     /// A rule that RFC 5545 allows, built part by part within each part's

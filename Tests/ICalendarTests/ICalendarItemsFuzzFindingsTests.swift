@@ -235,3 +235,55 @@ extension ICalendarItemsFuzzFindingsTests {
         }
     }
 }
+
+extension ICalendarItemsFuzzFindingsTests {
+    /// A weekly series from 2026-12-01 10:00 in Berlin with the THISANDFUTURE overrides given as (RECURRENCE-ID, DTSTART).
+    static func split(_ overrides: [(String, String)], exdates: String = "20261222T100000") -> String {
+        var text = "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTAMP:20261201T000000Z\r\n"
+            + "DTSTART;TZID=Europe/Berlin:20261201T100000\r\nDTEND;TZID=Europe/Berlin:20261201T110000\r\nRRULE:FREQ=WEEKLY\r\n"
+            + "EXDATE;TZID=Europe/Berlin:\(exdates)\r\nSUMMARY:Review\r\nEND:VEVENT\r\n"
+        for (recurrenceID, start) in overrides {
+            text += "BEGIN:VEVENT\r\nUID:weekly-1\r\nDTSTAMP:20261201T000000Z\r\n"
+                + "RECURRENCE-ID;RANGE=THISANDFUTURE;TZID=Europe/Berlin:\(recurrenceID)\r\n"
+                + "DTSTART;TZID=Europe/Berlin:\(start)\r\nSUMMARY:Moved\r\nEND:VEVENT\r\n"
+        }
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    /// Exports `items` and reads them back twice: no problems, the same items each time.
+    static func roundTrips(_ first: ICalendarItems.Result) {
+        var events = first.events
+        for _ in 1...2 {
+            let exported = ICalendarItems.components(events: events, reminders: [], stamp: Self.stamp)
+            let again = ICalendarItems.read(calendar: exported, into: Self.calendar, zones: IANAZoneResolver())
+            #expect(again.problems.isEmpty, "\(again.problems)")
+            #expect(again.events.count == events.count)
+            events = again.events
+        }
+    }
+
+    @Test("a THISANDFUTURE cut before the series' start is a problem, not a thousand-year shift carried into the next cut's rule")
+    func cutBeforeTheStartIsAProblem() throws {
+        // 1023-06-07 is no occurrence of a series from 2026; as a cut it
+        // shifted the rest by 1003 years and the next cut's UNTIL to year 10050.
+        let first = try Self.items(Self.split([("10230607T100000", "20261214T140000"), ("20461215T100000", "20461215T150000")]))
+        #expect(first.problems.map(\.reason) == ["cuts the series at 1023-06-07T10:00:00, before its start 2026-12-01T10:00:00"])
+        #expect(first.problems.map(\.line) == [11])
+        #expect(first.events.map(\.start.wallClock.description) == ["2026-12-01T10:00:00", "2046-12-15T15:00:00"])
+        #expect(first.events.first?.recurrenceRule?.rfc5545 == "FREQ=WEEKLY;UNTIL=20461215T085959Z")
+        Self.roundTrips(first)
+    }
+
+    @Test("a cut whose shifted clock passes year 9999 is a problem, and the parts before it export and read back clean")
+    func cutPastYear9999IsAProblem() throws {
+        // The first override moves the series to the last weeks of 9999, the second cut falls after them.
+        let first = try Self.items(Self.split([("20261208T100000", "99991201T100000"), ("20270202T100000", "20270202T120000")],
+                                              exdates: "20261222T100000,20270112T100000"))
+        #expect(first.problems.map(\.line) == [18])
+        #expect(first.problems.first?.reason.contains("year 9999") == true, "\(first.problems)")
+        #expect(first.events.map(\.start.wallClock.description) == ["2026-12-01T10:00:00", "9999-12-01T10:00:00"])
+        // The moved exception dates: 2026-12-22 is 9999-12-15, 2027-01-12 would be in year 10000 and is no date of the part.
+        #expect(first.events.last?.exceptionDates.map(\.description) == ["9999-12-15T10:00:00"])
+        Self.roundTrips(first)
+    }
+}
