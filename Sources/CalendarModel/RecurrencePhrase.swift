@@ -190,22 +190,13 @@ public enum RecurrencePhrase {
                 days.append(-1)
                 continue
             }
-            guard let day = dayOfMonth(word) else {
+            guard let day = TimeExpression.dayNumber(word), (1...31).contains(day) else {
                 throw Refusal("'\(word)' is not a day of the month (1st … 31st, or last day)")
             }
             days.append(day)
         }
         guard !days.isEmpty else { throw Refusal("'on' needs days after it, as in 'every month on the 15th'") }
         return "BYMONTHDAY=" + days.map(String.init).joined(separator: ",")
-    }
-
-    /// `15`, `15th`, `1st`, `2nd`, `3rd`: 1…31.
-    private static func dayOfMonth(_ word: Substring) -> Int? {
-        var digits = word
-        if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
-        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }),
-              let day = Int(digits), (1...31).contains(day) else { return nil }
-        return day
     }
 
     /// `monday` after an ordinal: `1MO`, `-1FR`.

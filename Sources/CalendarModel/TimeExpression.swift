@@ -264,9 +264,9 @@ private struct Reader {
     private func monthDay(_ words: [Substring], at index: Int) throws(Refusal) -> (CivilDate, Int)? {
         guard index + 1 < words.count else { return nil }
         let month: Int, dayNumber: Int
-        if let named = Self.months[String(words[index])], let number = Self.dayNumber(words[index + 1]) {
+        if let named = Self.months[String(words[index])], let number = TimeExpression.dayNumber(words[index + 1]) {
             (month, dayNumber) = (named, number)
-        } else if let number = Self.dayNumber(words[index]), let named = Self.months[String(words[index + 1])] {
+        } else if let number = TimeExpression.dayNumber(words[index]), let named = Self.months[String(words[index + 1])] {
             (month, dayNumber) = (named, number)
         } else {
             return nil
@@ -288,14 +288,6 @@ private struct Reader {
             if let date = CivilDate(year: year, month: month, day: dayNumber), date >= today { return (date, 2) }
         }
         throw Refusal("\(monthName) \(dayNumber) is past the last year Chime reads")
-    }
-
-    /// `24`, `24,`, `24th`: a day of the month as written, before the range check.
-    private static func dayNumber(_ word: Substring) -> Int? {
-        var digits = word.last == "," ? word.dropLast() : word
-        if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
-        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
-        return Int(digits)
     }
 
     /// A year of four digits.
@@ -433,5 +425,16 @@ private struct Reader {
             base = zone.resolve(shifted).instant
         }
         return base + Int64(sign * amount.seconds)
+    }
+}
+
+extension TimeExpression {
+    /// `24`, `24,`, `24th`, `1st`: a day of the month as written, before the
+    /// range check (RecurrencePhrase reads `on the 15th` with it too).
+    static func dayNumber(_ word: Substring) -> Int? {
+        var digits = word.last == "," ? word.dropLast() : word
+        if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
+        guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
+        return Int(digits)
     }
 }

@@ -75,16 +75,19 @@ enum SnoozeCommand: Command {
     /// `20m` from now, or a time such as `9am` or `tomorrow 8:30`: within
     /// `longest` either way, and a time must be ahead and have a time of day.
     static func later(_ text: String, context: CommandContext, command: String) throws(CommandFailure) -> Later {
-        let durationError: TimeExpressionError
-        let duration: Result<Int, TimeExpressionError>
-        do throws(TimeExpressionError) { duration = .success(try DurationExpression(text).seconds) } catch { duration = .failure(error) }
-        switch duration {
-        case .success(let seconds):
-            guard (1...longest).contains(seconds) else { throw .data("\(command): DURATION '\(text)' must be from 1s to 7d") }
-            return .after(seconds: seconds)
-        case .failure(let error):
-            durationError = error
+        let seconds: Int
+        do throws(TimeExpressionError) {
+            seconds = try DurationExpression(text).seconds
+        } catch {
+            return try time(text, notADuration: error, context: context, command: command)
         }
+        guard (1...longest).contains(seconds) else { throw .data("\(command): DURATION '\(text)' must be from 1s to 7d") }
+        return .after(seconds: seconds)
+    }
+
+    /// `later` for text that is no duration (`durationError` says why).
+    private static func time(_ text: String, notADuration durationError: TimeExpressionError, context: CommandContext,
+                             command: String) throws(CommandFailure) -> Later {
         let now = context.second()
         let zone = context.machineTimeZone()
         guard let time = try? TimeExpression(text, now: now, zone: zone) else {
