@@ -89,6 +89,14 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The test code is compiled unoptimised even in a release build (contrib/test
+// builds once, -c release -enable-testing): the code under test stays
+// optimised, the tests ran no slower (239 s against 243 s) and the build of
+// the test targets took 140 s instead of 306 s.
+for target in package.targets where target.type == .test || target.name == "TestSupport" {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Onone"])]
+}
+
 // The fuzz targets (Fuzz/, run by contrib/fuzz): declared only when CHIME_FUZZ
 // is set, so that the normal build and test run never see them. contrib/fuzz
 // builds them in .build/fuzz with libFuzzer and AddressSanitizer; each holds
