@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
         // iCalendar files and feeds into the store and out: import, export, subscription refresh.
         .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HTTPDownload", "SystemCalls"]),
-        .target(name: "CommandLineInterface", dependencies: ["CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
+        .target(name: "CommandLineInterface", dependencies: ["DaemonControl", "CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
         // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).
         .systemLibrary(name: "CCurl"),
@@ -47,18 +47,20 @@ let package = Package(
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "SystemCalls"]),
         .target(name: "CalendarStore", dependencies: ["SQLiteDatabase", "CalendarModel", "RecurrenceEngine", "HolidayCalendars", "Geofencing"]),
         .systemLibrary(name: "CTimerFD"),
-        .target(name: "AlarmScheduler", dependencies: ["CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD", "SQLiteDatabase",
-                                                       "Geofencing", "SystemCalls", "JSONValues"]),
+        // The control socket both sides speak: requests, replies, the daemon's listening socket and the client.
+        .target(name: "DaemonControl", dependencies: ["CalendarModel", "SystemCalls", "JSONValues"]),
+        .target(name: "AlarmScheduler", dependencies: ["DaemonControl", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars", "CTimerFD",
+                                                       "SQLiteDatabase", "Geofencing", "SystemCalls"]),
         .systemLibrary(name: "CLibnotify", pkgConfig: "libnotify", providers: [.apt(["libnotify-dev"])]),
         .target(name: "DesktopNotifications", dependencies: ["CLibnotify", "AlarmScheduler", "CalendarModel", "RecurrenceEngine"]),
-        .target(name: "Benchmarks", dependencies: ["CalendarModel", "ICalendar", "CalendarExchange", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
+        .target(name: "Benchmarks", dependencies: ["DaemonControl", "CalendarModel", "ICalendar", "CalendarExchange", "RecurrenceEngine", "CalendarStore", "SeededRandom", "AlarmScheduler",
                                                   "Geofencing", "SQLiteDatabase", "SystemCalls", "CalDAVSync", "HTTPDownload"]),
         .executableTarget(name: "chime", dependencies: ["CommandLineInterface"]),
         .executableTarget(name: "chime-bench", dependencies: ["Benchmarks"]),
         // Foundation's hello world: what 'chime-bench cli' holds chime's start-up against.
         .executableTarget(name: "chime-bench-peer"),
         // Not CommandLineInterface: chimed needs none of chime's commands (nor their code's start-up cost).
-        .target(name: "ChimedCommandLine", dependencies: ["CalDAVSync", "CalendarExchange", "CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
+        .target(name: "ChimedCommandLine", dependencies: ["DaemonControl", "CalDAVSync", "CalendarExchange", "CommandLineSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "DesktopNotifications"]),
         .executableTarget(name: "chimed", dependencies: ["ChimedCommandLine"]),
         // What the test targets share (temporary folders and stores, literal
         // parsing, package paths, child processes); only test targets depend on it.
@@ -67,10 +69,10 @@ let package = Package(
         .testTarget(name: "RecurrenceEngineTests", dependencies: ["TestSupport", "RecurrenceEngine", "CalendarModel", "SeededRandom"]),
         .testTarget(name: "CalendarStoreTests", dependencies: ["TestSupport", "CalendarStore", "CalendarModel", "SQLiteDatabase", "Geofencing", "SeededRandom"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalDAVSync", "CalendarExchange", "CalendarStore", "CalendarModel",
+        .testTarget(name: "CommandLineInterfaceTests", dependencies: ["TestSupport", "DaemonControl", "CommandLineInterface", "CommandLineSupport", "ChimedCommandLine", "CalDAVSync", "CalendarExchange", "CalendarStore", "CalendarModel",
                                                                      "AlarmScheduler", "Geofencing", "SQLiteDatabase", "HTTPDownload"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["TestSupport", "SQLiteDatabase"]),
-        .testTarget(name: "AlarmSchedulerTests", dependencies: ["TestSupport", "AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",
+        .testTarget(name: "AlarmSchedulerTests", dependencies: ["TestSupport", "DaemonControl", "AlarmScheduler", "CalendarStore", "CalendarModel", "SeededRandom",
                                                                "Geofencing", "HolidayCalendars", "RecurrenceEngine", "SQLiteDatabase"]),
         .testTarget(name: "DesktopNotificationsTests", dependencies: ["TestSupport", "DesktopNotifications", "AlarmScheduler", "CalendarModel",
                                                                      "RecurrenceEngine", "CalendarStore", "HolidayCalendars"]),
@@ -107,7 +109,7 @@ if Context.environment["CHIME_FUZZ"] != nil {
         ("time", ["CalendarModel"]),
         ("holiday", ["HolidayCalendars", "CalendarModel"]),
         ("position", ["Geofencing"]),
-        ("socket", ["AlarmScheduler"]),
+        ("socket", ["DaemonControl"]),
         ("icalendar", ["ICalendar"]),
         ("webdav", ["WebDAV"]),
     ]

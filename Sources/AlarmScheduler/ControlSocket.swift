@@ -1,3 +1,4 @@
+import DaemonControl
 import Dispatch
 import Foundation
 import SystemCalls

@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import DaemonControl
 import Dispatch
 import Foundation
 import Geofencing

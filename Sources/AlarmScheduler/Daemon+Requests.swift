@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import DaemonControl
 import Foundation
 #if canImport(Glibc)
 import Glibc

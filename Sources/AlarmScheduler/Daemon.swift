@@ -151,12 +151,6 @@ public final class Daemon: @unchecked Sendable {
     let syncQueue = DispatchQueue(label: "chimed.sync")
     let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
 
-    /// `$XDG_RUNTIME_DIR/chime`; without one, a private folder of this user's in /tmp.
-    public static func runtimeFolder(_ environment: [String: String]) -> String {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/chime" }
-        return "/tmp/chime-\(getuid())"
-    }
-
     var clock: any DaemonClock { options.clock }
 
     public init(options: Options, notifier: any Notifier, log: @escaping @Sendable (String) -> Void) {

@@ -1,4 +1,5 @@
 import CalendarModel
+import DaemonControl
 import Foundation
 import RecurrenceEngine
 

@@ -6,7 +6,8 @@
 // ledger: this machine's memory of what it showed, in the store's file
 // under migrations of its own, never exported or synced.
 //
-// Imports: CalendarModel, RecurrenceEngine, CalendarStore, HolidayCalendars,
-// Geofencing, SQLiteDatabase (the ledger's tables), JSONValues (control-socket
-// requests), SystemCalls, CTimerFD. Never DesktopNotifications (it implements
-// `Notifier`, not the other way round) nor a command-line module.
+// Imports: DaemonControl (the control socket's requests and replies),
+// CalendarModel, RecurrenceEngine, CalendarStore, HolidayCalendars,
+// Geofencing, SQLiteDatabase (the ledger's tables), SystemCalls, CTimerFD.
+// Never DesktopNotifications (it implements `Notifier`, not the other way
+// round) nor a command-line module.

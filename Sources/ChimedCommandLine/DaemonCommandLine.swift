@@ -2,6 +2,7 @@ import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import CommandLineSupport
+import DaemonControl
 import DesktopNotifications
 import Dispatch
 import Foundation
@@ -100,7 +101,7 @@ public enum DaemonCommandLine {
         let path = parsed[Self.db]
         let window = parsed[Self.missedWindow]
         var options = Daemon.Options(storePath: StoreLocation.path(explicit: path, environment: environment),
-                                     runtimeFolder: Daemon.runtimeFolder(environment))
+                                     runtimeFolder: DaemonClient.runtimeFolder(environment))
         if let window { options.lateness = window }
         let log: @Sendable (String) -> Void = { line in
             // Log lines quote titles and paths: one line each, whatever they hold.

@@ -1,5 +1,6 @@
 import CalendarModel
 import AlarmScheduler
+import DaemonControl
 import Foundation
 /// The `chime` command line: finds the subcommand and maps failures to
 /// messages on standard error and exit statuses.

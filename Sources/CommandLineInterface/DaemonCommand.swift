@@ -1,5 +1,6 @@
 import CalendarModel
 import AlarmScheduler
+import DaemonControl
 import Foundation
 
 /// `chime daemon status`: asks the running `chimed`.

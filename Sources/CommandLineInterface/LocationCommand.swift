@@ -1,6 +1,7 @@
 import AlarmScheduler
 import CalendarModel
 import CalendarStore
+import DaemonControl
 import Foundation
 import Geofencing
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import AlarmScheduler
 import CalendarStore
+import DaemonControl
 import Foundation
 import Geofencing
 

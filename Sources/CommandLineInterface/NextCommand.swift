@@ -1,6 +1,7 @@
 import AlarmScheduler
 import CalendarModel
 import CalendarStore
+import DaemonControl
 import Foundation
 
 /// `chime next`: the coming firings of every alarm in the store, and why.

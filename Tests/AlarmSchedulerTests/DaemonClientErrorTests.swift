@@ -1,4 +1,5 @@
 import AlarmScheduler
+import DaemonControl
 import Foundation
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 @testable import AlarmScheduler
 import CalendarModel
 import CalendarStore
+import DaemonControl
 import Foundation
 import Geofencing
 import Synchronization

@@ -1,5 +1,6 @@
 import AlarmScheduler
 import CalendarModel
+import DaemonControl
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import AlarmScheduler
+import DaemonControl
 import Foundation
 import FuzzSupport
 

@@ -30,7 +30,14 @@ public struct DaemonClient {
     public let socketPath: String
 
     public init(environment: [String: String]) {
-        socketPath = Daemon.runtimeFolder(environment) + "/chimed.sock"
+        socketPath = Self.runtimeFolder(environment) + "/chimed.sock"
+    }
+
+    /// Where the daemon keeps its lock and socket: `$XDG_RUNTIME_DIR/chime`;
+    /// without one, a private folder of this user's in /tmp.
+    public static func runtimeFolder(_ environment: [String: String]) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/chime" }
+        return "/tmp/chime-\(getuid())"
     }
 
     /// Sends `request` and returns the reply; throws when no daemon answers

@@ -25,16 +25,16 @@ public enum ControlReply: Sendable, Equatable {
     }
 
     /// The socket's JSON, both ways: one line, keys sorted.
-    static let encoder: JSONEncoder = {
+    package static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return encoder
     }()
 
-    static let decoder = JSONDecoder()
+    package static let decoder = JSONDecoder()
 
     /// The reply as one line of JSON, with its newline.
-    var line: Data {
+    package var line: Data {
         var data = (try? Self.encoder.encode(self)) ?? Data(#"{"ok":false,"error":"the reply could not be written"}"#.utf8)
         data.append(10)
         return data
@@ -110,12 +110,26 @@ public struct DaemonStatus: Codable, Sendable, Equatable {
     /// The newest position taken; left out before the first.
     public var position: Position?
 
+    package init(pid: Int, store: String, started: String, planned: Int, waiting: Int, armedFor: String?, position: Position?) {
+        self.pid = pid
+        self.store = store
+        self.started = started
+        self.planned = planned
+        self.waiting = waiting
+        self.armedFor = armedFor
+        self.position = position
+    }
+
     public struct Position: Codable, Sendable, Equatable {
         public var lat: Double
         public var lon: Double
         @Nullable public var accuracy: Double?
         /// Unix seconds.
         public var time: Double
+
+        package init(lat: Double, lon: Double, accuracy: Double?, time: Double) {
+            (self.lat, self.lon, self.accuracy, self.time) = (lat, lon, accuracy, time)
+        }
     }
 }
 

@@ -24,16 +24,17 @@ public struct NextFiring: Codable, Sendable, Equatable {
     /// Why that day (workday rules); null otherwise.
     @Nullable public var why: String?
 
-    public init(_ firing: Firing, zone: TimeZoneRules) {
-        at = RFC3339.text(firing.instant, in: zone)
-        kind = firing.kind.rawValue
-        item = firing.itemIdentifier.rawValue
-        title = firing.title
-        alarm = firing.alarm.identifier.rawValue
-        trigger = firing.alarm.text(in: zone, allDay: firing.occurrence?.isAllDay == true)
-        key = firing.key
-        occurrence = firing.occurrence.map { RFC3339.text($0.instant, in: zone) }
-        scheduled = firing.occurrence?.scheduledTime.description
-        why = firing.explanation
+    public init(at: String, kind: String, item: String, title: String, alarm: String, trigger: String, key: String,
+                occurrence: String?, scheduled: String?, why: String?) {
+        self.at = at
+        self.kind = kind
+        self.item = item
+        self.title = title
+        self.alarm = alarm
+        self.trigger = trigger
+        self.key = key
+        self.occurrence = occurrence
+        self.scheduled = scheduled
+        self.why = why
     }
 }
