@@ -137,6 +137,7 @@ private struct Reader {
     static let namedClocks: [String: Clock] = ["noon": (12, 0, 0), "midnight": (0, 0, 0)]
 
     func read(_ text: String) throws(Refusal) -> Meaning {
+        if ChineseTimeWords.applies(to: text) { return try read(ChineseTimeWords.translated(text, today: wallNow.date)) }
         let words = Self.joiningMeridiems(text.lowercased().split(whereSeparator: \.isWhitespace))
         guard let first = words.first else { throw Refusal("it is empty") }
         if first == "in" {

@@ -216,6 +216,65 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
         #expect(try meaning(text) == .instant(instant(expected)))
     }
 
+    // MARK: Chinese words (now = Monday 2026-11-30T10:00:00+08:00 in Asia/Shanghai)
+
+    @Test("Chinese days and times of day, with or without spaces, in digits or in Chinese numbers",
+          arguments: [
+              ("明天9点", "2026-12-01T09:00:00"), ("明天 9点", "2026-12-01T09:00:00"), ("明天上午9点半", "2026-12-01T09:30:00"),
+              ("明天下午3点", "2026-12-01T15:00:00"), ("后天晚上8点", "2026-12-02T20:00:00"), ("下周一 8:50", "2026-12-07T08:50:00"),
+              ("下周一8:50", "2026-12-07T08:50:00"), ("周五下午3:30", "2026-12-04T15:30:00"), ("星期五 17:00", "2026-12-04T17:00:00"),
+              ("12月24日 9点", "2026-12-24T09:00:00"), ("2027年1月4日 上午9点15分", "2027-01-04T09:15:00"),
+              ("十二月二十四日九点", "2026-12-24T09:00:00"), ("明天中午", "2026-12-01T12:00:00"), ("今天中午12点", "2026-11-30T12:00:00"),
+              ("明天凌晨2点", "2026-12-01T02:00:00"), ("明天凌晨12点", "2026-12-01T00:00:00"), ("明天9点一刻", "2026-12-01T09:15:00"),
+              ("明天9点三刻", "2026-12-01T09:45:00"), ("明天9点05", "2026-12-01T09:05:00"), ("明天9时", "2026-12-01T09:00:00"),
+              ("9点", "2026-12-01T09:00:00"), // already past today: tomorrow's
+              ("下午3点", "2026-11-30T15:00:00"), ("中午", "2026-11-30T12:00:00"), ("tomorrow 下午3点", "2026-12-01T15:00:00"),
+              ("明天 at 9am", "2026-12-01T09:00:00"), ("两点", "2026-12-01T02:00:00"), ("晚上十一点", "2026-11-30T23:00:00"),
+          ])
+    func chineseWallClockTimes(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+    }
+
+    @Test("Chinese days: relative days, weekdays (the next such day; 这周, 下周, 上周 by calendar week from Monday), month and day",
+          arguments: [
+              ("今天", "2026-11-30"), ("明天", "2026-12-01"), ("后天", "2026-12-02"), ("大后天", "2026-12-03"), ("昨天", "2026-11-29"),
+              ("前天", "2026-11-28"), ("周一", "2026-12-07"), ("周二", "2026-12-01"), ("星期天", "2026-12-06"), ("礼拜六", "2026-12-05"),
+              ("周日", "2026-12-06"), ("这周一", "2026-11-30"), ("本周五", "2026-12-04"), ("这周日", "2026-12-06"),
+              ("下周三", "2026-12-09"), ("下下周一", "2026-12-14"), ("上周五", "2026-11-27"), ("12月24日", "2026-12-24"),
+              ("12月24号", "2026-12-24"), ("11月29日", "2027-11-29"), ("11月30日", "2026-11-30"), ("2027年12月24日", "2027-12-24"),
+              ("二〇二七年一月四日", "2027-01-04"), ("2月29日", "2028-02-29"),
+          ])
+    func chineseDays(text: String, expected: String) throws {
+        #expect(try meaning(text) == .date(date(expected)))
+    }
+
+    @Test("Chinese times from now: an amount and a unit, then 后 (later) or 前 (earlier)",
+          arguments: [
+              ("10分钟后", "2026-11-30T10:10:00+08:00"), ("半小时后", "2026-11-30T10:30:00+08:00"), ("两小时后", "2026-11-30T12:00:00+08:00"),
+              ("2个小时以后", "2026-11-30T12:00:00+08:00"), ("3天后", "2026-12-03T10:00:00+08:00"), ("1周后", "2026-12-07T10:00:00+08:00"),
+              ("10分钟前", "2026-11-30T09:50:00+08:00"), ("三天前", "2026-11-27T10:00:00+08:00"), ("30秒后", "2026-11-30T10:00:30+08:00"),
+              ("十五分钟之后", "2026-11-30T10:15:00+08:00"), ("一个星期后", "2026-12-07T10:00:00+08:00"),
+          ])
+    func chineseRelativeTimes(text: String, expected: String) throws {
+        #expect(try meaning(text) == .instant(instant(expected)))
+    }
+
+    @Test("Chinese words that name no time are refused, saying why",
+          arguments: [
+              ("明天下午", "'下午' needs a time after it, as in '下午3点'"),
+              ("晚上12点", "'晚上12点' is ambiguous; write 0点 of the next day, or 中午12点"),
+              ("下午13点", "'下午13点': hour 13 is past 12"), ("25点", "hour 25 is past 23"), ("9点60分", "minute 60 is past 59"),
+              ("13月1日", "there is no month 13"), ("2月30日", "2月 has no day 30"), ("2027年2月29日", "2027年2月 has no day 29"),
+              ("明天下雨", "'下雨' is not a day or a time of day"), ("12月", "'12月' needs a day after it, as in '12月24日'"),
+              ("2027年", "a year needs a month and a day after it, as in '2027年1月4日'"),
+              ("几分钟后", "'几' is not a number of minutes"),
+              ("明天明天", "expected one day and one time at most, as in 'tomorrow 08:50'"),
+              ("400天后", "the most Chime accepts is 366 days"),
+          ] as [(String, String)])
+    func chineseRefused(text: String, reason: String) {
+        #expect(refusal(text, now: Self.now, in: Self.shanghai) == TimeExpressionError(text: text, expected: .time, reason: reason))
+    }
+
     // MARK: Daylight saving (America/New_York: 2026-03-08 02:00 → 03:00, 2026-11-01 02:00 → 01:00)
 
     @Test("'tomorrow' across spring forward is the next calendar date, its midnight still at -05:00 (now = 2026-03-07T12:00:00-05:00)")
