@@ -18,6 +18,7 @@
 /// | `2026-12-01T08:50:00+08:00`, `…Z`, `2026-12-01 08:50+08:00` | an instant (RFC 3339; seconds may be left out, fractions are dropped) |
 /// | `now`, `+10m`, `+2h`, `+1d`, `+1h30m`, `-15m` | an instant relative to now |
 /// | `in 10 minutes`, `in an hour`, `in 1h30m`, `2 days ago` | the same in words |
+/// | `明天9点`, `下周一 8:50`, `12月24日`, `10分钟后` | Chinese words for the same (`ChineseTimeWords`) |
 ///
 /// A day and a time may come in either order, with `at` before the time.
 /// On the 12-hour clock `12am` is midnight and `12pm` noon; `midnight` is

@@ -18,8 +18,9 @@ struct ItemOptions {
     WHEN is 2026-12-01 (a date), 2026-12-01T08:50 or '2026-12-01 08:50' (a
     wall-clock time), 08:50, 9am or noon (the next time the clock reads that),
     today, tomorrow, monday…sunday, 'next fri', 'dec 24', 'tomorrow at 5pm',
-    now, +10m, +1d, 'in 2 hours', '10 minutes ago', or RFC 3339 with an offset
-    (2026-12-01T08:50:00+08:00). A wall-clock time that happens twice (when
+    now, +10m, +1d, 'in 2 hours', '10 minutes ago', RFC 3339 with an offset
+    (2026-12-01T08:50:00+08:00), or Chinese words (明天9点, 下周一8:50,
+    周五下午3点, 12月24日, 10分钟后). A wall-clock time that happens twice (when
     the clocks go back) means the first; an offset names either.
     """
 

@@ -124,6 +124,24 @@ struct ReminderAlarmTests {
         ])
     }
 
+    @Test("Chinese times through chime add: 明天8:50, 下周一上午9点半, 10分钟后, 12月24日 (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func chineseTimes() throws {
+        let scratch = Scratch()
+        let clockIn = scratch.add("reminder", "打卡", "--due", "明天8:50", "--repeat", "every workday")
+        let review = scratch.add("event", "周会", "--start", "下周一上午9点半", "--duration", "1h")
+        let call = scratch.add("reminder", "回电话", "--due", "10分钟后")
+        let eve = scratch.add("event", "平安夜", "--start", "12月24日")
+        let shown = { (id: String, key: String) throws -> String? in try scratch.ok("show", id, "--json").json()[key] as? String }
+        #expect(try shown(clockIn, "due") == "2026-12-02T08:50:00+08:00")
+        #expect(try shown(review, "start") == "2026-12-07T09:30:00+08:00")
+        #expect(try shown(review, "end") == "2026-12-07T10:30:00+08:00")
+        #expect(try shown(call, "due") == "2026-12-01T08:10:00+08:00")
+        #expect(try shown(eve, "start") == "2026-12-24")
+        try scratch.refuses(["add", "event", "Wrong", "--start", "明天晚上12点"], status: 65, mentioning: [
+            "chime add event: --start: '明天晚上12点' is not a date or time: '晚上12点' is ambiguous; write 0点 of the next day, or 中午12点",
+        ])
+    }
+
     @Test("the clock-in reminder rings on after its first workday with nobody completing it; a passed-over day is listed once as not done; completing completes today's")
     func clockInRingsOn() throws {
         // Tuesday 2026-12-01, 08:00 in Shanghai.
