@@ -32,6 +32,15 @@ enum ChineseTimeWords {
         return try scanner.translate()
     }
 
+    /// The number at the start of `text` (digits, or Chinese up to 99), taken
+    /// off it; nil, with nothing taken, when none starts there.
+    static func takeNumber(_ text: inout Substring) -> Int? {
+        var scanner = Scanner(Array(text), today: CivilDate(dayNumber: 0))
+        guard let number = scanner.number() else { return nil }
+        text = text.dropFirst(scanner.index)
+        return number
+    }
+
     private struct Scanner {
         let characters: [Character]
         let today: CivilDate

@@ -54,6 +54,8 @@ public enum RecurrencePhrase {
 
     /// What a phrase that starts with `every` says; nil for any other text.
     public static func read(_ text: String) throws(Refusal) -> Reading? {
+        // Not an `every …` phrase whose `until` is in Chinese.
+        if ChineseTimeWords.applies(to: text), let english = try english(text) { return try read(english) }
         var words = text.lowercased().split { $0.isWhitespace || $0 == "," }.filter { $0 != "and" }
         guard words.first == "every" else { return nil }
         words.removeFirst()

@@ -77,6 +77,61 @@ import Testing
         }
     }
 
+    @Test("a Chinese phrase makes the rule its English one makes", arguments: [
+        ("每天", "FREQ=DAILY"), ("每日", "FREQ=DAILY"), ("每2天", "FREQ=DAILY;INTERVAL=2"), ("每两天", "FREQ=DAILY;INTERVAL=2"),
+        ("每周", "FREQ=WEEKLY"), ("每个星期", "FREQ=WEEKLY"), ("每两周", "FREQ=WEEKLY;INTERVAL=2"), ("每月", "FREQ=MONTHLY"),
+        ("每个月", "FREQ=MONTHLY"), ("每三个月", "FREQ=MONTHLY;INTERVAL=3"), ("每年", "FREQ=YEARLY"), ("每小时", "FREQ=HOURLY"),
+        ("每30分钟", "FREQ=MINUTELY;INTERVAL=30"), ("每个工作日", "FREQ=DAILY;X-WORKDAY=SKIP"), ("工作日", "FREQ=DAILY;X-WORKDAY=SKIP"),
+        ("每工作日", "FREQ=DAILY;X-WORKDAY=SKIP"), ("每个周末", "FREQ=WEEKLY;BYDAY=SA,SU"), ("每周一", "FREQ=WEEKLY;BYDAY=MO"),
+        ("每星期五", "FREQ=WEEKLY;BYDAY=FR"), ("每礼拜天", "FREQ=WEEKLY;BYDAY=SU"), ("每周一三五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
+        ("每周一、三、五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("每周一和周四", "FREQ=WEEKLY;BYDAY=MO,TH"),
+        ("每周一到周五", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"), ("每周一至五", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"),
+        ("每周二到周四", "FREQ=WEEKLY;BYDAY=TU,WE,TH"), ("每两周的周五", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"),
+        ("每2周周一和周四", "FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH"), ("每月15号", "FREQ=MONTHLY;BYMONTHDAY=15"),
+        ("每月1号和15号", "FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每个月的1日、15日", "FREQ=MONTHLY;BYMONTHDAY=1,15"),
+        ("每月最后一天", "FREQ=MONTHLY;BYMONTHDAY=-1"), ("每月第一个周一", "FREQ=MONTHLY;BYDAY=1MO"),
+        ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"), ("每月第2个星期二", "FREQ=MONTHLY;BYDAY=2TU"),
+        ("每天共10次", "FREQ=DAILY;COUNT=10"), ("每周一 4次", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"), ("每个工作日共十次", "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"),
+    ])
+    func chinesePhrases(phrase: String, rule: String) throws {
+        #expect(try RuleShorthand.expand(phrase).rule == rule)
+        #expect(try RecurrencePhrase.rule(phrase) == rule)
+    }
+
+    @Test("a Chinese 'until' is kept for the caller, which reads it as any WHEN", arguments: [
+        ("每天直到12月31日", "FREQ=DAILY", "12月31日"), ("每周一到12月31日为止", "FREQ=WEEKLY;BYDAY=MO", "12月31日"),
+        ("every day until 12月31日", "FREQ=DAILY", "12月31日"),
+    ])
+    func chineseUntil(phrase: String, rule: String, until: String) throws {
+        #expect(try RecurrencePhrase.read(phrase) == RecurrencePhrase.Reading(rule: rule, until: until))
+    }
+
+    @Test("a Chinese phrase that says no rule is refused, saying why", arguments: [
+        ("每", "say what repeats after '每', as in '每天' or '每周一'"),
+        ("每周八", "'八' is not a weekday (一 … 日)"), ("每季度", "'季度' is not a unit (天, 周, 月, 年, 小时, 分钟), a weekday (周一) or 工作日"),
+        ("每周五到周一", "'fri' to 'mon' runs backwards; write 周一到周五"),
+        ("每月32号", "'32' is not a day of the month (1st … 31st, or last day)"),
+        ("每月15", "'15' needs 号 or 日 after it, as in '每月15号'"),
+        ("每月第六个周一", "'第六个周一': 第 needs 1 to 5 after it, as in '第一个周一'"),
+        ("每天几次", "'次' needs a count before it, as in '每天共10次'"),
+        ("每天下午", "'下午' after '天' is not understood"),
+        ("每0天", "the interval must be a whole number from 1 to 18 digits, not 0"),
+    ])
+    func chineseRefused(phrase: String, reason: String) {
+        #expect(throws: RecurrencePhrase.Refusal(reason)) { try RuleShorthand.expand(phrase) }
+    }
+
+    @Test("--repeat takes a Chinese phrase: the clock-in reminder every workday at 08:50 (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func chineseThroughTheCommandLine() throws {
+        let scratch = Scratch()
+        let clockIn = scratch.add("reminder", "打卡", "--due", "明天8:50", "--repeat", "每个工作日")
+        #expect(try scratch.ok("show", clockIn, "--json").json()["recurrenceRule"] as? String == "FREQ=DAILY;X-WORKDAY=SKIP")
+        let gym = scratch.add("reminder", "健身", "--due", "18:00", "--repeat", "每周一三五直到12月31日")
+        #expect(try scratch.ok("show", gym, "--json").json()["recurrenceRule"] as? String == "FREQ=WEEKLY;UNTIL=20261231T155959Z;BYDAY=MO,WE,FR")
+        let run = scratch.run("rrule", "每月最后一个周五", "--start", "2026-12-25T17:00:00", "--tz", "Asia/Shanghai", "--count", "2")
+        #expect(run.output == ["2026-12-25T17:00:00+08:00", "2027-01-29T17:00:00+08:00"])
+    }
+
     @Test("--repeat takes a phrase: the item keeps the rule it makes, and chime rrule expands it")
     func throughTheCommandLine() throws {
         let scratch = Scratch()  // Tuesday 2026-12-01, 08:00 in Shanghai
