@@ -21,6 +21,8 @@
 /// | any of them and `until dec 31`, `until 2027-06-30 17:00` | `;UNTIL=…`, read by the caller (`Reading.until`) |
 ///
 /// Words may be in any case; commas and `and` between days are the same.
+/// Chinese phrases (`每个工作日`, `每周一三五`, `每月最后一个周五`) are read as
+/// the English one that says the same (`english(_:)`).
 /// The phrase's time of day, and its first occurrence, come from the
 /// item's start or due time (`chime rrule --start`), as with any rule.
 public enum RecurrencePhrase {
