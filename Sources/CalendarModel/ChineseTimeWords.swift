@@ -17,20 +17,44 @@
 /// | `10分钟后`, `2小时后`, `半小时后`, `3天后`, `1周后` / `…前` | a time from now, or before it |
 ///
 /// Numbers may be written in digits or in Chinese (`九点`, `十二月二十四日`,
-/// `两小时后`).
+/// `两小时后`); traditional characters (`後天兩點`) and full-width digits
+/// (`８：５０`) read as the simplified words and ASCII.
 enum ChineseTimeWords {
     typealias Refusal = TimeExpressionRefusal
 
     /// Whether `text` holds a Chinese character, so that it is read here first.
     static func applies(to text: String) -> Bool {
-        text.unicodeScalars.contains { (0x3000...0x9FFF).contains($0.value) }
+        text.unicodeScalars.contains { (0x3000...0x9FFF).contains($0.value) || (0xFF01...0xFF5E).contains($0.value) }
     }
 
     /// `text` in the words `TimeExpression` reads, read on the day `today`.
     static func translated(_ text: String, today: CivilDate) throws(Refusal) -> String {
-        var scanner = Scanner(Array(text), today: today)
+        var scanner = Scanner(Array(normalized(text)), today: today)
         return try scanner.translate()
     }
+
+    /// The traditional characters of these words as their simplified ones
+    /// (`後天`, `兩點`, `週五`, `每個`), full-width letters, digits and signs
+    /// as ASCII (`８：５０`), and the ideographic space as a space, so that
+    /// one set of words serves.
+    static func normalized(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if (0xFF01...0xFF5E).contains(scalar.value), let ascii = Unicode.Scalar(scalar.value - 0xFEE0) {
+                scalars.append(ascii)
+            } else if scalar.value == 0x3000 {
+                scalars.append(" ")
+            } else {
+                scalars.append(simplified[scalar] ?? scalar)
+            }
+        }
+        return String(scalars)
+    }
+
+    private static let simplified: [Unicode.Scalar: Unicode.Scalar] = [
+        "後": "后", "兩": "两", "點": "点", "時": "时", "週": "周", "號": "号", "個": "个", "鐘": "钟", "頭": "头",
+        "禮": "礼", "裡": "里", "為": "为", "淩": "凌"
+    ]
 
     /// The number at the start of `text` (digits, or Chinese up to 99), taken
     /// off it; nil, with nothing taken, when none starts there.

@@ -12,7 +12,7 @@ extension RecurrencePhrase {
     /// | `每月第一个周一`, `每月最后一个周五` | `every first monday`, `every last friday` |
     /// | any of them and `共10次` or `10次` / `直到12月31日` | `10 times` / `until 12月31日` (read as any WHEN) |
     static func english(_ chinese: String) throws(Refusal) -> String? {
-        var text = Substring(chinese.filter { !$0.isWhitespace && $0 != "、" && $0 != "，" && $0 != "," })
+        var text = Substring(ChineseTimeWords.normalized(chinese).filter { !$0.isWhitespace && $0 != "、" && $0 != "，" && $0 != "," })
         if text.hasSuffix("。") { text = text.dropLast() }
         guard text.hasPrefix("每") || text.hasPrefix("工作日") else { return nil }
         if text.hasPrefix("每个") { text = text.dropFirst(2) } else if text.hasPrefix("每") { text = text.dropFirst() }

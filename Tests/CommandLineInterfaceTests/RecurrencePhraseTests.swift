@@ -91,7 +91,8 @@ import Testing
         ("每月1号和15号", "FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每个月的1日、15日", "FREQ=MONTHLY;BYMONTHDAY=1,15"),
         ("每月最后一天", "FREQ=MONTHLY;BYMONTHDAY=-1"), ("每月第一个周一", "FREQ=MONTHLY;BYDAY=1MO"),
         ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"), ("每月第2个星期二", "FREQ=MONTHLY;BYDAY=2TU"),
-        ("每天共10次", "FREQ=DAILY;COUNT=10"), ("每周一 4次", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"), ("每个工作日共十次", "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"),
+        ("每個工作日", "FREQ=DAILY;X-WORKDAY=SKIP"), ("每週一三五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("每月最後一個週五", "FREQ=MONTHLY;BYDAY=-1FR"),
+        ("每月１號和１５號", "FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每天共10次", "FREQ=DAILY;COUNT=10"), ("每周一 4次", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"), ("每个工作日共十次", "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"),
     ])
     func chinesePhrases(phrase: String, rule: String) throws {
         #expect(try RuleShorthand.expand(phrase).rule == rule)

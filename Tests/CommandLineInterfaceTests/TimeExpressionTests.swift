@@ -259,6 +259,16 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
         #expect(try meaning(text) == .instant(instant(expected)))
     }
 
+    @Test("traditional characters, full-width digits and the ideographic space read as the simplified words and ASCII",
+          arguments: [
+              ("後天下午兩點", "2026-12-02T14:00:00"), ("週五晚上８點", "2026-12-04T20:00:00"), ("明天８：５０", "2026-12-01T08:50:00"),
+              ("下週一\u{3000}9點半", "2026-12-07T09:30:00"), ("１２月２４日 上午10時", "2026-12-24T10:00:00"),
+          ])
+    func chineseTraditionalAndFullWidth(text: String, expected: String) throws {
+        #expect(try meaning(text) == .wallClock(wall(expected)))
+        #expect(try meaning("兩個小時後") == .instant(instant("2026-11-30T12:00:00+08:00")))
+    }
+
     @Test("Chinese words that name no time are refused, saying why",
           arguments: [
               ("明天下午", "'下午' needs a time after it, as in '下午3点'"),
