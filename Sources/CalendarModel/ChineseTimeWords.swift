@@ -56,6 +56,23 @@ enum ChineseTimeWords {
         "禮": "礼", "裡": "里", "為": "为", "淩": "凌"
     ]
 
+    /// Units after a number, longest spelling first, as the English word
+    /// `DurationExpression` and `RecurrencePhrase` read (`hour`; a time from
+    /// now takes the plural). Months and years are there for rules; a time
+    /// from now refuses them as in English.
+    static let units: [(String, String)] = [("个小时", "hour"), ("小时", "hour"), ("个钟头", "hour"), ("钟头", "hour"),
+                                            ("分钟", "minute"), ("分", "minute"), ("秒钟", "second"), ("秒", "second"),
+                                            ("个星期", "week"), ("星期", "week"), ("礼拜", "week"), ("周", "week"),
+                                            ("个月", "month"), ("月", "month"), ("年", "year"), ("天", "day"), ("日", "day")]
+
+    /// The day after `周`, `星期` or `礼拜`.
+    static let weekdayNames: [Character: Weekday] = ["一": .monday, "二": .tuesday, "三": .wednesday, "四": .thursday,
+                                                     "五": .friday, "六": .saturday, "日": .sunday, "天": .sunday]
+
+    /// Chinese digits; `十` makes tens (see `Scanner.number`).
+    static let digits: [Character: Int] = ["零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+                                           "七": 7, "八": 8, "九": 9]
+
     /// The number at the start of `text` (digits, or Chinese up to 99), taken
     /// off it; nil, with nothing taken, when none starts there.
     static func takeNumber(_ text: inout Substring) -> Int? {
@@ -82,12 +99,6 @@ enum ChineseTimeWords {
                                                  ("昨天", -1), ("昨日", -1), ("前天", -2)]
         static let partsOfDay: [(String, Bool)] = [("凌晨", false), ("早上", false), ("早晨", false), ("上午", false),
                                                    ("中午", true), ("下午", true), ("傍晚", true), ("晚上", true), ("夜里", true)]
-        /// Units of a time from now, longest spelling first, in `DurationExpression`'s words.
-        static let units: [(String, String)] = [("个小时", "hours"), ("小时", "hours"), ("个钟头", "hours"), ("钟头", "hours"),
-                                                ("分钟", "minutes"), ("分", "minutes"), ("秒钟", "seconds"), ("秒", "seconds"),
-                                                ("天", "days"), ("个星期", "weeks"), ("星期", "weeks"), ("周", "weeks")]
-        static let weekdayNames: [Character: Weekday] = ["一": .monday, "二": .tuesday, "三": .wednesday, "四": .thursday,
-                                                         "五": .friday, "六": .saturday, "日": .sunday, "天": .sunday]
 
         mutating func translate() throws(Refusal) -> String {
             if let relative = try relative() { return relative }
@@ -109,18 +120,18 @@ enum ChineseTimeWords {
         }
 
         /// The whole text as a time from now (`10分钟后`, `3天前`), or nil when it is not one.
-        mutating func relative() throws(Refusal) -> String? {
+        func relative() throws(Refusal) -> String? {
             let text = String(characters).filter { !$0.isWhitespace }
             guard let last = text.last, last == "后" || last == "前" else { return nil }
             var body = Substring(text.dropLast())
             for suffix in ["以", "之"] where body.hasSuffix(suffix) { body = body.dropLast() }
             if body == "半小时" || body == "半个小时" || body == "半个钟头" { return (last == "后" ? "in 30 minutes" : "30 minutes ago") }
-            for (unit, english) in Self.units where body.hasSuffix(unit) {
-                var amount = Scanner(Array(body.dropLast(unit.count)), today: today)
-                guard let number = amount.number(), amount.index == amount.characters.count else {
-                    throw Refusal("'\(body.dropLast(unit.count))' is not a number of \(english)")
+            for (unit, english) in ChineseTimeWords.units where body.hasSuffix(unit) {
+                var amount = body.dropLast(unit.count)
+                guard let number = ChineseTimeWords.takeNumber(&amount), amount.isEmpty else {
+                    throw Refusal("'\(body.dropLast(unit.count))' is not a number of \(english)s")
                 }
-                return last == "后" ? "in \(number) \(english)" : "\(number) \(english) ago"
+                return last == "后" ? "in \(number) \(english)s" : "\(number) \(english)s ago"
             }
             return nil
         }
@@ -181,7 +192,7 @@ enum ChineseTimeWords {
             var weeks: Int?
             if let (_, ahead) = take([("下下", 2), ("下", 1), ("上", -1), ("这", 0), ("本", 0)]) { weeks = ahead }
             guard take([("星期", 0), ("礼拜", 0), ("周", 0)]) != nil, index < characters.count,
-                  let weekday = Self.weekdayNames[characters[index]] else {
+                  let weekday = ChineseTimeWords.weekdayNames[characters[index]] else {
                 index = start
                 return nil
             }
@@ -270,8 +281,6 @@ enum ChineseTimeWords {
             return nil
         }
 
-        static let digits: [Character: Int] = ["零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
-                                               "七": 7, "八": 8, "九": 9]
 
         /// A number of ASCII digits, or Chinese up to 99 (`九`, `十二`, `二十四`), or
         /// `digitByDigit` a year such as `二〇二七`; nil (nothing taken) when none starts here.
@@ -285,7 +294,7 @@ enum ChineseTimeWords {
             }
             if index > start { return value }
             if digitByDigit {
-                while index < characters.count, let digit = Self.digits[characters[index]], index - start < 4 {
+                while index < characters.count, let digit = ChineseTimeWords.digits[characters[index]], index - start < 4 {
                     value = value * 10 + digit
                     index += 1
                 }
@@ -294,7 +303,7 @@ enum ChineseTimeWords {
                 value = 0
             }
             var tens: Int?
-            if index < characters.count, let digit = Self.digits[characters[index]] {
+            if index < characters.count, let digit = ChineseTimeWords.digits[characters[index]] {
                 value = digit
                 index += 1
             }
@@ -302,7 +311,7 @@ enum ChineseTimeWords {
                 tens = index > start ? value : 1
                 index += 1
                 value = 0
-                if index < characters.count, let digit = Self.digits[characters[index]], digit > 0 {
+                if index < characters.count, let digit = ChineseTimeWords.digits[characters[index]], digit > 0 {
                     value = digit
                     index += 1
                 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension RecurrencePhrase {
     /// A recurrence said in Chinese, as the `every …` phrase that says the
     /// same; nil for text that does not start with `每` and is not `工作日`.
@@ -17,8 +19,9 @@ extension RecurrencePhrase {
         guard text.hasPrefix("每") || text.hasPrefix("工作日") else { return nil }
         if text.hasPrefix("每个") { text = text.dropFirst(2) } else if text.hasPrefix("每") { text = text.dropFirst() }
         var ending = ""
-        if let until = text.range(of: "直到") ?? text.range(of: "到") , !text[until.upperBound...].isEmpty,
-           text[until.upperBound...].first.map({ !weekdays.keys.contains($0) && $0 != "周" && $0 != "星" }) ?? false {
+        // `到` before a weekday is a run of days (`每周一到周五`), not an end.
+        if let until = text.range(of: "直到") ?? text.range(of: "到"),
+           let next = text[until.upperBound...].first, ChineseTimeWords.weekdayNames[next] == nil, next != "周", next != "星" {
             var when = text[until.upperBound...]
             if when.hasSuffix("为止") { when = when.dropLast(2) }
             ending = " until " + when
@@ -28,11 +31,13 @@ extension RecurrencePhrase {
             var digits = ""
             if let total = body.range(of: "共", options: .backwards) {
                 digits = String(body[total.upperBound...])
-                body = body[..<total.upperBound]
+                body = body[..<total.lowerBound]
             } else {
                 // Digits, or else Chinese numerals: `每周一4次` is Mondays four times.
                 let inDigits = body.last?.isASCII == true
-                let isDigit = { (c: Character) in inDigits ? c.isASCII && c.isWholeNumber : chineseNumerals.contains(c) }
+                let isDigit = { (c: Character) in
+                    inDigits ? c.isASCII && c.isWholeNumber : ChineseTimeWords.digits[c] != nil || c == "十"
+                }
                 while let last = body.last, isDigit(last) {
                     digits = String(last) + digits
                     body = body.dropLast()
@@ -42,22 +47,16 @@ extension RecurrencePhrase {
             guard let times = ChineseTimeWords.takeNumber(&count), count.isEmpty else {
                 throw Refusal("'次' needs a count before it, as in '每天共10次'")
             }
-            if body.hasSuffix("共") { body = body.dropLast() }
             ending = " \(times) times"
             text = body
         }
         return "every " + (try body(text)) + ending
     }
 
-    private static let chineseNumerals: Set<Character> = ["零", "〇", "一", "二", "两", "三", "四", "五", "六", "七", "八", "九", "十"]
-
-    private static let weekdays: [Character: String] = ["一": "mon", "二": "tue", "三": "wed", "四": "thu", "五": "fri", "六": "sat",
-                                                        "日": "sun", "天": "sun"]
-
-    /// Units after `每` (and a number), longest spelling first.
-    private static let units: [(String, String)] = [("个小时", "hour"), ("小时", "hour"), ("分钟", "minute"), ("个星期", "week"),
-                                                    ("星期", "week"), ("礼拜", "week"), ("周", "week"), ("个月", "month"),
-                                                    ("月", "month"), ("年", "year"), ("天", "day"), ("日", "day")]
+    /// The English abbreviation `Weekday(name:)` reads back.
+    private static func english(_ day: Weekday) -> String {
+        ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][day.rawValue]
+    }
 
     /// What follows `每`, in English words.
     private static func body(_ text: Substring) throws(Refusal) -> String {
@@ -71,10 +70,8 @@ extension RecurrencePhrase {
         let interval = ChineseTimeWords.takeNumber(&rest)
         if rest.hasPrefix("个") { rest = rest.dropFirst() }
         // `每周一…`: weekly on those days, with no number between.
-        for prefix in ["星期", "礼拜", "周"] where interval == nil && rest.hasPrefix(prefix) {
-            if let days = try days(rest.dropFirst(prefix.count)) { return days }
-        }
-        guard let (word, unit) = units.first(where: { rest.hasPrefix($0.0) }) else {
+        if interval == nil, let after = afterWeekWord(rest), let days = try days(after) { return days }
+        guard let (word, unit) = ChineseTimeWords.units.first(where: { rest.hasPrefix($0.0) }) else {
             throw Refusal("'\(text)' is not a unit (天, 周, 月, 年, 小时, 分钟), a weekday (周一) or 工作日")
         }
         rest = rest.dropFirst(word.count)
@@ -83,12 +80,7 @@ extension RecurrencePhrase {
         guard !rest.isEmpty else { return every }
         switch unit {
         case "week":
-            for prefix in ["星期", "礼拜", "周"] where rest.hasPrefix(prefix) {
-                if let days = try days(rest.dropFirst(prefix.count)) {
-                    return days.hasPrefix("mon, tue, wed, thu and fri") && interval == nil ? "weekday" : "\(every) on \(days)"
-                }
-            }
-            if let days = try days(rest) { return "\(every) on \(days)" }
+            if let days = try days(afterWeekWord(rest) ?? rest) { return "\(every) on \(days)" }
             throw Refusal("'\(rest)' is not a weekday (一 … 日)")
         case "month":
             if interval == nil, let positioned = try positionedWeekday(rest) { return positioned }
@@ -98,33 +90,42 @@ extension RecurrencePhrase {
         throw Refusal("'\(rest)' after '\(word)' is not understood")
     }
 
+    /// `text` after the `周`, `星期` or `礼拜` it starts with; nil when it starts with none.
+    private static func afterWeekWord(_ text: Substring) -> Substring? {
+        for word in ["星期", "礼拜", "周"] where text.hasPrefix(word) { return text.dropFirst(word.count) }
+        return nil
+    }
+
     /// `一三五`, `一到五`, `一至周五` after `周`: `mon, wed and fri`; nil when no weekday starts `text`.
     private static func days(_ text: Substring) throws(Refusal) -> String? {
-        guard let first = text.first, weekdays[first] != nil else { return nil }
-        var names: [String] = []
+        guard let first = text.first, ChineseTimeWords.weekdayNames[first] != nil else { return nil }
+        // A run of days counts from Monday, as a Chinese week does.
+        let sinceMonday = { (day: Weekday) in (day.rawValue + 6) % 7 }
+        var days: [Weekday] = []
         var rest = text
         while let character = rest.first {
-            if let name = weekdays[character] {
-                names.append(name)
+            if let day = ChineseTimeWords.weekdayNames[character] {
+                days.append(day)
                 rest = rest.dropFirst()
-            } else if character == "到" || character == "至", let from = names.last {
+            } else if character == "到" || character == "至", let from = days.last {
+                rest = afterWeekWord(rest.dropFirst()) ?? rest.dropFirst()
+                guard let last = rest.first, let to = ChineseTimeWords.weekdayNames[last] else {
+                    throw Refusal("'\(character)' needs a weekday after it, as in '周一到周五'")
+                }
                 rest = rest.dropFirst()
-                for prefix in ["星期", "礼拜", "周"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
-                guard let last = rest.first, let to = weekdays[last] else { throw Refusal("'\(character)' needs a weekday after it, as in '周一到周五'") }
-                rest = rest.dropFirst()
-                let order = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-                let start = order.firstIndex(of: from)!, end = order.firstIndex(of: to)!
-                guard start < end else { throw Refusal("'\(from)' to '\(to)' runs backwards; write 周一到周五") }
-                names += order[(start + 1)...end]
+                guard sinceMonday(from) < sinceMonday(to) else {
+                    throw Refusal("'\(english(from))' to '\(english(to))' runs backwards; write 周一到周五")
+                }
+                days += (sinceMonday(from) + 1...sinceMonday(to)).map { Weekday(rawValue: ($0 + 1) % 7)! }
             } else if character == "和" || character == "及" {
                 rest = rest.dropFirst()
-            } else if ["星期", "礼拜", "周"].contains(where: { rest.hasPrefix($0) }) {
-                rest = rest.drop { $0 == "星" || $0 == "期" || $0 == "礼" || $0 == "拜" || $0 == "周" }
+            } else if let after = afterWeekWord(rest) {
+                rest = after
             } else {
                 throw Refusal("'\(rest)' is not a weekday (一 … 日)")
             }
         }
-        if names == ["mon", "tue", "wed", "thu", "fri"] { return "mon, tue, wed, thu and fri" }
+        let names = days.map(english)
         return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
@@ -145,12 +146,12 @@ extension RecurrencePhrase {
         } else {
             return nil
         }
-        for prefix in ["星期", "礼拜", "周"] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
-        guard rest.count == 1, let day = rest.first.flatMap({ weekdays[$0] }) else {
+        rest = afterWeekWord(rest) ?? rest
+        guard rest.count == 1, let day = rest.first.flatMap({ ChineseTimeWords.weekdayNames[$0] }) else {
             throw Refusal("'\(text)' needs one weekday after the position, as in '第一个周一'")
         }
         let ordinal = position == -1 ? "last" : ["1st", "2nd", "3rd", "4th", "5th"][position - 1]
-        return "\(ordinal) \(day)"
+        return "\(ordinal) \(english(day))"
     }
 
     /// `15号`, `1号和15号`, `1日、15日`, `最后一天` after `每月`: `1st and 15th`, `last day`.
