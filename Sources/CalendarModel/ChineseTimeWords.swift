@@ -10,7 +10,7 @@
 /// | `今天` `明天` `后天` `大后天` `昨天` `前天` | today, and 1, 2, 3 days on or 1, 2 back |
 /// | `周五`, `星期五`, `礼拜五` (`日`, `天` for Sunday) | the next such day, never today |
 /// | `这周五`, `本周五` / `下周五`, `下下周五` / `上周五` | that day of this, the next, the one after, the last calendar week (Monday first) |
-/// | `12月24日`, `12月24号`, `2027年12月24日` | that date; with no year, the next from today on |
+/// | `12月24日`, `12月24号`, `2027年12月24日`, `今年`/`明年`/`后年`/`去年1月4日` | that date; with no year, the next from today on |
 /// | `9点`, `9时`, `9点半`, `9点15分`, `9点15`, `9点一刻`, `9点三刻`, `8:50` | a time of day (24-hour) |
 /// | `凌晨` `早上` `早晨` `上午` before a time | before noon (`凌晨12点` is 00:00) |
 /// | `中午` `下午` `傍晚` `晚上` `夜里` before a time | after noon (`中午12点` is 12:00); `中午` alone is 12:00 |
@@ -206,11 +206,17 @@ enum ChineseTimeWords {
             return today.adding(days: 7 * weeks + sinceMonday(weekday) - sinceMonday(today.weekday))
         }
 
-        /// `12月24日`, `12月24号`, `2027年12月24日`: with no year, the next such date from today on.
+        /// `12月24日`, `12月24号`, `2027年12月24日`, `明年1月4日`: with no year, the next such date from today on.
         mutating func monthDay() throws(Refusal) -> CivilDate? {
             let start = index
             var year: Int?
-            if let number = number(digitByDigit: true), take([("年", 0)]) != nil { year = number } else { index = start }
+            if let (_, years) = take([("今年", 0), ("明年", 1), ("后年", 2), ("去年", -1)]) {
+                year = today.year + years
+            } else if let number = number(digitByDigit: true), take([("年", 0)]) != nil {
+                year = number
+            } else {
+                index = start
+            }
             let monthStart = index
             guard let month = number(), take([("月", 0)]) != nil else {
                 index = start

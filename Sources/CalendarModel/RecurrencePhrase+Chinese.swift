@@ -8,6 +8,7 @@ extension RecurrencePhrase {
     /// | phrase | said as |
     /// |---|---|
     /// | `每天`, `每2天`, `每周`, `每两周`, `每月`, `每个月`, `每年`, `每小时`, `每30分钟` | `every day`, `every 2 days`, … |
+    /// | `每隔一天`, `每隔一周`, `每隔一个月` (every other one; `每隔两天` is refused as ambiguous) | `every 2 days`, … |
     /// | `每个工作日`, `工作日` / `每个周末` | `every workday` (Chime's workday calendar) / `every weekend` |
     /// | `每周一`, `每周一三五`, `每周一、三、五`, `每星期五`, `每周一到周五`, `每两周的周五` | `every monday`, `every mon, wed and fri`, …, `every weekday`, `every 2 weeks on fri` |
     /// | `每月15号`, `每月1号和15号`, `每月最后一天` | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` |
@@ -19,9 +20,7 @@ extension RecurrencePhrase {
         guard text.hasPrefix("每") || text.hasPrefix("工作日") else { return nil }
         if text.hasPrefix("每个") { text = text.dropFirst(2) } else if text.hasPrefix("每") { text = text.dropFirst() }
         var ending = ""
-        // `到` before a weekday is a run of days (`每周一到周五`), not an end.
-        if let until = text.range(of: "直到") ?? text.range(of: "到"),
-           let next = text[until.upperBound...].first, ChineseTimeWords.weekdayNames[next] == nil, next != "周", next != "星" {
+        if let until = endWord(in: text) {
             var when = text[until.upperBound...]
             if when.hasSuffix("为止") { when = when.dropLast(2) }
             ending = " until " + when
@@ -53,6 +52,19 @@ extension RecurrencePhrase {
         return "every " + (try body(text)) + ending
     }
 
+    /// Where the end of the series is said: `直到`, or the first `到` that is
+    /// not a run of days (`每周一到周五到12月31日为止` ends at the second).
+    private static func endWord(in text: Substring) -> Range<Substring.Index>? {
+        if let until = text.range(of: "直到") { return until }
+        var from = text.startIndex
+        while let word = text[from...].range(of: "到") {
+            guard let next = text[word.upperBound...].first else { return nil }
+            if ChineseTimeWords.weekdayNames[next] == nil, next != "周", next != "星" { return word }
+            from = word.upperBound
+        }
+        return nil
+    }
+
     /// The English abbreviation `Weekday(name:)` reads back.
     private static func english(_ day: Weekday) -> String {
         ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][day.rawValue]
@@ -67,7 +79,17 @@ extension RecurrencePhrase {
         default: break
         }
         var rest = text
-        let interval = ChineseTimeWords.takeNumber(&rest)
+        var interval = ChineseTimeWords.takeNumber(&rest)
+        // `每隔一天` is every other day. `每隔两天` is read as every second day
+        // by some and every third by others, so it is refused.
+        if interval == nil, rest.hasPrefix("隔") {
+            rest = rest.dropFirst()
+            let skipped = ChineseTimeWords.takeNumber(&rest)
+            guard skipped == 1 else {
+                throw Refusal("'每\(text)' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天")
+            }
+            interval = 2
+        }
         if rest.hasPrefix("个") { rest = rest.dropFirst() }
         // `每周一…`: weekly on those days, with no number between.
         if interval == nil, let after = afterWeekWord(rest), let days = try days(after) { return days }

@@ -93,6 +93,7 @@ import Testing
         ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"), ("每月第2个星期二", "FREQ=MONTHLY;BYDAY=2TU"),
         ("每個工作日", "FREQ=DAILY;X-WORKDAY=SKIP"), ("每週一三五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("每月最後一個週五", "FREQ=MONTHLY;BYDAY=-1FR"),
         ("每月１號和１５號", "FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每天共10次", "FREQ=DAILY;COUNT=10"), ("每周一 4次", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"), ("每个工作日共十次", "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"),
+        ("每隔一天", "FREQ=DAILY;INTERVAL=2"), ("每隔一周的周五", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("每隔1个月", "FREQ=MONTHLY;INTERVAL=2"),
     ])
     func chinesePhrases(phrase: String, rule: String) throws {
         #expect(try RuleShorthand.expand(phrase).rule == rule)
@@ -102,6 +103,9 @@ import Testing
     @Test("a Chinese 'until' is kept for the caller, which reads it as any WHEN", arguments: [
         ("每天直到12月31日", "FREQ=DAILY", "12月31日"), ("每周一到12月31日为止", "FREQ=WEEKLY;BYDAY=MO", "12月31日"),
         ("every day until 12月31日", "FREQ=DAILY", "12月31日"),
+        // The first 到 runs the days, the second ends the series.
+        ("每周一到周五到12月31日为止", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "12月31日"),
+        ("每周一至周五直到2027年1月1日", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "2027年1月1日"),
     ])
     func chineseUntil(phrase: String, rule: String, until: String) throws {
         #expect(try RecurrencePhrase.read(phrase) == RecurrencePhrase.Reading(rule: rule, until: until))
@@ -117,6 +121,8 @@ import Testing
         ("每天几次", "'次' needs a count before it, as in '每天共10次'"),
         ("每天下午", "'下午' after '天' is not understood"),
         ("每0天", "the interval must be a whole number from 1 to 18 digits, not 0"),
+        ("每隔两天", "'每隔两天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
+        ("每隔天", "'每隔天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
     ])
     func chineseRefused(phrase: String, reason: String) {
         #expect(throws: RecurrencePhrase.Refusal(reason)) { try RuleShorthand.expand(phrase) }

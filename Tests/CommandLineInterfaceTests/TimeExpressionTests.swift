@@ -242,7 +242,8 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("周日", "2026-12-06"), ("这周一", "2026-11-30"), ("本周五", "2026-12-04"), ("这周日", "2026-12-06"),
               ("下周三", "2026-12-09"), ("下下周一", "2026-12-14"), ("上周五", "2026-11-27"), ("12月24日", "2026-12-24"),
               ("12月24号", "2026-12-24"), ("11月29日", "2027-11-29"), ("11月30日", "2026-11-30"), ("2027年12月24日", "2027-12-24"),
-              ("二〇二七年一月四日", "2027-01-04"), ("2月29日", "2028-02-29"),
+              ("二〇二七年一月四日", "2027-01-04"), ("2月29日", "2028-02-29"), ("今年12月31日", "2026-12-31"), ("明年1月4日", "2027-01-04"),
+              ("后年2月29日", "2028-02-29"), ("去年11月29日", "2025-11-29"),
           ])
     func chineseDays(text: String, expected: String) throws {
         #expect(try meaning(text) == .date(date(expected)))
@@ -277,6 +278,7 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("13月1日", "there is no month 13"), ("2月30日", "2月 has no day 30"), ("2027年2月29日", "2027年2月 has no day 29"),
               ("明天下雨", "'下雨' is not a day or a time of day"), ("12月", "'12月' needs a day after it, as in '12月24日'"),
               ("2027年", "a year needs a month and a day after it, as in '2027年1月4日'"),
+              ("明年", "a year needs a month and a day after it, as in '2027年1月4日'"), ("明年2月29日", "2027年2月 has no day 29"),
               ("几分钟后", "'几' is not a number of minutes"),
               ("明天明天", "expected one day and one time at most, as in 'tomorrow 08:50'"),
               ("400天后", "the most Chime accepts is 366 days"),
