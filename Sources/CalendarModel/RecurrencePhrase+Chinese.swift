@@ -13,6 +13,7 @@ extension RecurrencePhrase {
     /// | `每周一`, `每周一三五`, `每周一、三、五`, `每星期五`, `每周一到周五`, `每两周的周五` | `every monday`, `every mon, wed and fri`, …, `every weekday`, `every 2 weeks on fri` |
     /// | `每月15号`, `每月1号和15号`, `每月最后一天` | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` |
     /// | `每月第一个周一`, `每月最后一个周五` | `every first monday`, `every last friday` |
+    /// | `每年12月24日`, `每年11月第四个周四` | `every year on dec 24`, `every year on 4th thu of nov` |
     /// | any of them and `共10次` or `10次` / `直到12月31日` | `10 times` / `until 12月31日` (read as any WHEN) |
     static func english(_ chinese: String) throws(Refusal) -> String? {
         var text = Substring(ChineseTimeWords.normalized(chinese).filter { !$0.isWhitespace && $0 != "、" && $0 != "，" && $0 != "," })
@@ -107,6 +108,8 @@ extension RecurrencePhrase {
         case "month":
             if interval == nil, let positioned = try positionedWeekday(rest) { return positioned }
             return "\(every) on the " + (try monthDays(rest))
+        case "year":
+            return "\(every) on " + (try yearDay(rest))
         default: break
         }
         throw Refusal("'\(rest)' after '\(word)' is not understood")
@@ -151,7 +154,7 @@ extension RecurrencePhrase {
         return names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
-    /// `第一个周一`, `最后一个周五`, `第2个星期二` after `每月`: `every first monday`; nil when it is not one.
+    /// `第一个周一`, `最后一个周五`, `第2个星期二` after `每月` or `每年11月`: `1st mon`; nil when it is not one.
     private static func positionedWeekday(_ text: Substring) throws(Refusal) -> String? {
         var rest = text
         let position: Int
@@ -174,6 +177,21 @@ extension RecurrencePhrase {
         }
         let ordinal = position == -1 ? "last" : ["1st", "2nd", "3rd", "4th", "5th"][position - 1]
         return "\(ordinal) \(english(day))"
+    }
+
+    /// `12月24日`, `12月24号`, `11月第四个周四`, `5月最后一个周一` after `每年`: `dec 24`, `4th thu of nov`.
+    private static func yearDay(_ text: Substring) throws(Refusal) -> String {
+        var rest = text
+        guard let month = ChineseTimeWords.takeNumber(&rest), rest.hasPrefix("月"), (1...12).contains(month) else {
+            throw Refusal("'\(text)' after '年' is not a month, as in '每年12月24日' or '每年11月第四个周四'")
+        }
+        rest = rest.dropFirst()
+        let name = TimeExpression.monthNames[month - 1].prefix(3).lowercased()
+        if let positioned = try positionedWeekday(rest) { return "\(positioned) of \(name)" }
+        guard let day = ChineseTimeWords.takeNumber(&rest), rest == "日" || rest == "号" else {
+            throw Refusal("'\(text)' needs a day after the month, as in '每年12月24日'")
+        }
+        return "\(name) \(day)"
     }
 
     /// `15号`, `1号和15号`, `1日、15日`, `最后一天` after `每月`: `1st and 15th`, `last day`.

@@ -17,6 +17,8 @@
 /// | `every first monday`, `every last friday`, `every 2nd tue` | `FREQ=MONTHLY;BYDAY=1MO`, `-1FR`, `2TU` |
 /// | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` | `FREQ=MONTHLY;BYMONTHDAY=15`, `1,15`, `-1` |
 /// | `every month on the last friday` | `FREQ=MONTHLY;BYDAY=-1FR` |
+/// | `every dec 24`, `every year on 24th december` | `FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12` |
+/// | `every 4th thursday of november`, `every year on the last monday of may` | `FREQ=YEARLY;BYDAY=4TH;BYMONTH=11`, `-1MO`, `5` |
 /// | any of them and `10 times`, `for 10 times` | `;COUNT=10` |
 /// | any of them and `until dec 31`, `until 2027-06-30 17:00` | `;UNTIL=…`, read by the caller (`Reading.until`) |
 ///
@@ -91,11 +93,14 @@ public enum RecurrencePhrase {
     /// a day rather than on whatever day it was given, where RFC 5545 would
     /// make that day an occurrence too. `date` itself for a rule whose days
     /// follow its start (`every week`), and when none is found within a
-    /// year (a phrase's days always come sooner).
+    /// eight years (a phrase's days always come sooner; 29 February, the
+    /// rarest, within eight).
     public static func firstDay(of rule: RecurrenceRule, onOrAfter date: CivilDate) -> CivilDate {
-        let weekdays = rule.daysOfTheWeek, monthDays = rule.daysOfTheMonth
+        let weekdays = rule.daysOfTheWeek, monthDays = rule.daysOfTheMonth, months = rule.monthsOfTheYear
         guard !weekdays.isEmpty || !monthDays.isEmpty else { return date }
         func falls(on day: CivilDate) -> Bool {
+            // A position counts within the month: phrases make no yearly one without BYMONTH.
+            if !months.isEmpty, !months.contains(day.month) { return false }
             let length = CivilDate.daysInMonth(year: day.year, month: day.month)
             let weekday = weekdays.contains { entry in
                 guard entry.weekday == day.weekday else { return false }
@@ -108,7 +113,7 @@ public enum RecurrencePhrase {
             let monthDay = monthDays.contains { $0 > 0 ? $0 == day.day : length + $0 + 1 == day.day }
             return weekday || monthDay
         }
-        for offset in 0...366 where falls(on: date.adding(days: offset)) { return date.adding(days: offset) }
+        for offset in 0...(8 * 366) where falls(on: date.adding(days: offset)) { return date.adding(days: offset) }
         return date
     }
 
@@ -138,6 +143,8 @@ public enum RecurrencePhrase {
             return ["FREQ=WEEKLY", "BYDAY=SA,SU"]
         default: break
         }
+        // `every dec 24`, `every 4th thursday of november`, before `24` can be taken for an interval.
+        if let date = try yearDay(words) { return ["FREQ=YEARLY"] + date }
         var interval = 1
         if words.first == "other" {
             interval = 2
@@ -175,10 +182,35 @@ public enum RecurrencePhrase {
             parts.append("BYDAY=" + (try days(what)))
         case "MONTHLY":
             parts.append(try monthly(what))
+        case "YEARLY":
+            guard let date = try yearDay(what) else {
+                throw Refusal("'on' after '\(first)' needs a date or a weekday of a month, as in 'every year on dec 24' "
+                    + "or 'every year on the 4th thursday of november'")
+            }
+            parts += date
         default:
-            throw Refusal("'on' goes with weeks (on monday) and months (on the 15th), not \(first)")
+            throw Refusal("'on' goes with weeks (on monday), months (on the 15th) and years (on dec 24), not \(first)")
         }
         return parts
+    }
+
+    /// `dec 24`, `24th december`, `4th thursday of november`, `last monday
+    /// of may`: the BYMONTHDAY or BYDAY and the BYMONTH of a yearly rule;
+    /// nil when the words are neither.
+    private static func yearDay(_ words: ArraySlice<Substring>) throws(Refusal) -> [String]? {
+        let words = Array(words)
+        if words.count == 2, let (month, day) = TimeExpression.monthAndDay(words[0], words[1]) {
+            let longest = CivilDate.daysInMonth(year: 2000, month: month)
+            guard (1...longest).contains(day) else {
+                throw Refusal("\(TimeExpression.monthNames[month - 1]) has no day \(day) (it has \(longest))")
+            }
+            return ["BYMONTHDAY=\(day)", "BYMONTH=\(month)"]
+        }
+        if words.count == 4, let position = ordinals[String(words[0])], let day = weekday(words[1]), words[2] == "of",
+           let month = TimeExpression.months[String(words[3])] {
+            return ["BYDAY=\(position)\(day.code)", "BYMONTH=\(month)"]
+        }
+        return nil
     }
 
     /// `on the 15th`, `on the 1st and 15th`, `on the last day`, `on the first monday`.

@@ -118,19 +118,6 @@ private struct Reader {
     typealias Refusal = TimeExpressionRefusal
     typealias Clock = (hour: Int, minute: Int, second: Int)
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
-                             "August", "September", "October", "November", "December"]
-
-    /// Month names and their three-letter (and `sept`) abbreviations, lower case, to 1…12.
-    static let months: [String: Int] = {
-        var months: [String: Int] = ["sept": 9]
-        for (index, name) in monthNames.enumerated() {
-            months[name.lowercased()] = index + 1
-            months[String(name.lowercased().prefix(3))] = index + 1
-        }
-        return months
-    }()
-
     /// The words a 12-hour clock ends with, and whether each is after noon.
     static let meridiems: [String: Bool] = ["am": false, "a.m.": false, "pm": true, "p.m.": true]
 
@@ -265,15 +252,8 @@ private struct Reader {
     /// `dec 24`, `december 24, 2026`, `24 dec`, `24th december 2026`.
     private func monthDay(_ words: [Substring], at index: Int) throws(Refusal) -> (CivilDate, Int)? {
         guard index + 1 < words.count else { return nil }
-        let month: Int, dayNumber: Int
-        if let named = Self.months[String(words[index])], let number = TimeExpression.dayNumber(words[index + 1]) {
-            (month, dayNumber) = (named, number)
-        } else if let number = TimeExpression.dayNumber(words[index]), let named = Self.months[String(words[index + 1])] {
-            (month, dayNumber) = (named, number)
-        } else {
-            return nil
-        }
-        let monthName = Self.monthNames[month - 1]
+        guard let (month, dayNumber) = TimeExpression.monthAndDay(words[index], words[index + 1]) else { return nil }
+        let monthName = TimeExpression.monthNames[month - 1]
         guard (1...31).contains(dayNumber) else { throw Refusal("there is no day \(dayNumber) in \(monthName)") }
         if index + 2 < words.count, let year = Self.year(words[index + 2]) {
             guard let date = CivilDate(year: year, month: month, day: dayNumber) else {
@@ -313,7 +293,7 @@ private struct Reader {
         guard (1...12).contains(month) else { throw Refusal("there is no month \(month)") }
         guard let date = CivilDate(year: year, month: month, day: day) else {
             throw Refusal(day == 0 ? "there is no day 0"
-                : "\(Self.monthNames[month - 1]) \(year) has only \(CivilDate.daysInMonth(year: year, month: month)) days")
+                : "\(TimeExpression.monthNames[month - 1]) \(year) has only \(CivilDate.daysInMonth(year: year, month: month)) days")
         }
         return date
     }
@@ -438,5 +418,27 @@ extension TimeExpression {
         if digits.count > 2, ["st", "nd", "rd", "th"].contains(String(digits.suffix(2))) { digits = digits.dropLast(2) }
         guard (1...2).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isWholeNumber }) else { return nil }
         return Int(digits)
+    }
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July",
+                             "August", "September", "October", "November", "December"]
+
+    /// Month names and their three-letter (and `sept`) abbreviations, lower case, to 1…12.
+    static let months: [String: Int] = {
+        var months: [String: Int] = ["sept": 9]
+        for (index, name) in monthNames.enumerated() {
+            months[name.lowercased()] = index + 1
+            months[String(name.lowercased().prefix(3))] = index + 1
+        }
+        return months
+    }()
+
+    /// `dec 24` or `24th december` (lower case) as a month, 1…12, and the day
+    /// as written (not checked against the month); nil when the two words
+    /// are not a month and a day.
+    static func monthAndDay(_ first: Substring, _ second: Substring) -> (month: Int, day: Int)? {
+        if let month = months[String(first)], let day = dayNumber(second) { return (month, day) }
+        if let day = dayNumber(first), let month = months[String(second)] { return (month, day) }
+        return nil
     }
 }

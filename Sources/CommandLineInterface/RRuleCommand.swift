@@ -44,7 +44,7 @@ enum RRuleCommand: Command {
         Any phrase may end in 'until WHEN' ('every day until friday'), read like
         any time against START: a day alone means through its end. Chinese
         phrases say the same: 每天, 每两周, 每个工作日, 每周一三五, 每周一到周五,
-        每月1号和15号, 每月最后一个周五, with 共10次 or 直到12月31日.
+        每月1号和15号, 每月最后一个周五, 每年12月24日, with 共10次 or 直到12月31日.
 
         The start is the first occurrence of RFC 5545 text, whatever its day; a
         word or a phrase starts on the first of its days on or after START

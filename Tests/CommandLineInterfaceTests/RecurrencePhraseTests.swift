@@ -23,6 +23,10 @@ import Testing
         ("every month on the last friday", "FREQ=MONTHLY;BYDAY=-1FR"), ("every 2 months on the first monday", "FREQ=MONTHLY;INTERVAL=2;BYDAY=1MO"),
         ("every day 10 times", "FREQ=DAILY;COUNT=10"), ("every monday for 4 times", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"),
         ("every workday 1 time", "FREQ=DAILY;COUNT=1;X-WORKDAY=SKIP"),
+        ("every dec 24", "FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12"), ("every 24th december", "FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12"),
+        ("every year on feb 29", "FREQ=YEARLY;BYMONTHDAY=29;BYMONTH=2"), ("every 2 years on sept 1st", "FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=1;BYMONTH=9"),
+        ("every 4th thursday of november", "FREQ=YEARLY;BYDAY=4TH;BYMONTH=11"),
+        ("every year on the last monday of may", "FREQ=YEARLY;BYDAY=-1MO;BYMONTH=5"), ("every dec 25 5 times", "FREQ=YEARLY;COUNT=5;BYMONTHDAY=25;BYMONTH=12"),
         ("Every Other Friday", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("  every   day  ", "FREQ=DAILY"),
     ])
     func phrases(phrase: String, rule: String) throws {
@@ -51,7 +55,10 @@ import Testing
         ("every 9999999999999999999 days", "the interval must be a whole number from 1 to 18 digits, not 9999999999999999999"),
         ("every day 9999999999999999999 times", "'times' needs a count before it, as in 'every day 10 times'"),
         ("every 2", "say what repeats every 2, as in 'every 2 days'"),
-        ("every day on monday", "'on' goes with weeks (on monday) and months (on the 15th), not day"),
+        ("every day on monday", "'on' goes with weeks (on monday), months (on the 15th) and years (on dec 24), not day"),
+        ("every feb 30", "February has no day 30 (it has 29)"), ("every year on apr 31st", "April has no day 31 (it has 30)"),
+        ("every year on monday", "'on' after 'year' needs a date or a weekday of a month, as in 'every year on dec 24' or 'every year on the 4th thursday of november'"),
+        ("every year on the 4th thursday in november", "'on' after 'year' needs a date or a weekday of a month, as in 'every year on dec 24' or 'every year on the 4th thursday of november'"),
         ("every week monday", "'monday' after 'week': expected 'on' or the end, as in 'every week on monday'"),
         ("every week on", "'on' needs weekdays after it, as in 'every week on monday'"),
         ("every week on the 15th", "'15th' is not a weekday (monday … sunday, or mon … sun)"),
@@ -93,6 +100,9 @@ import Testing
         ("每月最后一个周五", "FREQ=MONTHLY;BYDAY=-1FR"), ("每月第2个星期二", "FREQ=MONTHLY;BYDAY=2TU"),
         ("每個工作日", "FREQ=DAILY;X-WORKDAY=SKIP"), ("每週一三五", "FREQ=WEEKLY;BYDAY=MO,WE,FR"), ("每月最後一個週五", "FREQ=MONTHLY;BYDAY=-1FR"),
         ("每月１號和１５號", "FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每天共10次", "FREQ=DAILY;COUNT=10"), ("每周一 4次", "FREQ=WEEKLY;COUNT=4;BYDAY=MO"), ("每个工作日共十次", "FREQ=DAILY;COUNT=10;X-WORKDAY=SKIP"),
+        ("每年12月24日", "FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12"), ("每年的十月一号", "FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=10"),
+        ("每年11月第四个周四", "FREQ=YEARLY;BYDAY=4TH;BYMONTH=11"), ("每年5月最后一个星期一", "FREQ=YEARLY;BYDAY=-1MO;BYMONTH=5"),
+        ("每两年2月29日", "FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=29;BYMONTH=2"),
         ("每隔一天", "FREQ=DAILY;INTERVAL=2"), ("每隔一周的周五", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("每隔1个月", "FREQ=MONTHLY;INTERVAL=2"),
     ])
     func chinesePhrases(phrase: String, rule: String) throws {
@@ -121,6 +131,9 @@ import Testing
         ("每天几次", "'次' needs a count before it, as in '每天共10次'"),
         ("每天下午", "'下午' after '天' is not understood"),
         ("每0天", "the interval must be a whole number from 1 to 18 digits, not 0"),
+        ("每年13月1日", "'13月1日' after '年' is not a month, as in '每年12月24日' or '每年11月第四个周四'"),
+        ("每年12月", "'12月' needs a day after the month, as in '每年12月24日'"),
+        ("每年2月30日", "February has no day 30 (it has 29)"),
         ("每隔两天", "'每隔两天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
         ("每隔天", "'每隔天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
     ])
@@ -221,6 +234,10 @@ import Testing
         ("FREQ=MONTHLY;BYMONTHDAY=31", "2027-02-01", "2027-03-31"),
         ("FREQ=MONTHLY;BYMONTHDAY=-1", "2027-02-10", "2027-02-28"),
         ("FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-12-02", "2026-12-15"),
+        ("FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12", "2026-12-25", "2027-12-24"),
+        ("FREQ=YEARLY;BYMONTHDAY=29;BYMONTH=2", "2097-03-01", "2104-02-29"), // 2100 is no leap year
+        ("FREQ=YEARLY;BYDAY=4TH;BYMONTH=11", "2026-12-01", "2027-11-25"), // Thanksgiving 2027
+        ("FREQ=YEARLY;BYDAY=-1MO;BYMONTH=5", "2027-01-01", "2027-05-31"),
         ("FREQ=WEEKLY", "2026-12-09", "2026-12-09"), // days that follow the start
         ("FREQ=DAILY;X-WORKDAY=SKIP", "2026-12-05", "2026-12-05"), // left to the workday calendar
     ])
@@ -252,5 +269,9 @@ import Testing
         #expect(try json(rfc)["recurrenceRule"] as? String == "FREQ=MONTHLY;BYDAY=-1FR")
         scratch.ok("edit", gym, "--repeat", "every sat")
         #expect(try json(gym)["due"] as? String == "2026-12-05T18:00:00+08:00")
+        // A date of the year: a birthday given from today rings first on the day.
+        let birthday = scratch.add("reminder", "妈妈生日", "--due", "9am", "--repeat", "每年3月8日")
+        #expect(try json(birthday)["due"] as? String == "2027-03-08T09:00:00+08:00")
+        #expect(try json(birthday)["recurrenceRule"] as? String == "FREQ=YEARLY;BYMONTHDAY=8;BYMONTH=3")
     }
 }
