@@ -9,7 +9,7 @@ public enum Chime {
 
     static var commands: [any Command.Type] {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
-         AgendaCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
+         AgendaCommand.self, FindCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
          RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
          LocationCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self,
          AccountCommand.self, SyncCommand.self]
@@ -54,7 +54,7 @@ public enum Chime {
             if command.changesStore { tellDaemon(context) }
             return ExitStatus.success
         } catch {
-            // An empty message is an answer, not a failure (`chime workday` on a day off).
+            // An empty message is an answer, not a failure (`chime workday` on a day off, `chime find` matching nothing).
             if !error.message.isEmpty { context.standardError(error.message) }
             return error.status
         }
@@ -88,7 +88,7 @@ public enum Chime {
 
         Exit status:
           0   success
-          1   chime workday: the date is a day off
+          1   an answer of no: chime workday on a day off, chime find matching nothing
           64  the command line is wrong (unknown command or option, missing argument)
           65  a value is wrong: a time, zone, rule or coordinates; a duplicate key;
               a read-only calendar; a calendar with items removed without --yes;

@@ -57,12 +57,7 @@ struct ItemText {
     }
 
     func line(_ reminder: Reminder) -> String {
-        var note: String?
-        if reminder.isCompleted {
-            note = reminder.completionDate.map { "done \(Self.day(zone.localTime(at: Int64($0.timeIntervalSince1970)).date))" } ?? "done"
-        } else if isOverdue(reminder) {
-            note = "overdue"
-        }
+        let note = note(reminder)
         guard let due = reminder.due else {
             return Self.line(day: "anytime  ", time: "", title: reminder.title, identifier: reminder.identifier, note: note)
         }
@@ -71,6 +66,43 @@ struct ItemText {
         }
         let local = zone.localTime(at: instant(due))
         return Self.line(day: Self.day(local.date), time: Self.clock(local), title: reminder.title, identifier: reminder.identifier, note: note)
+    }
+
+    /// What a listing says of a reminder after its title: done (when), overdue, or nothing.
+    func note(_ reminder: Reminder) -> String? {
+        if reminder.isCompleted {
+            return reminder.completionDate.map { "done \(Self.day(zone.localTime(at: Int64($0.timeIntervalSince1970)).date))" } ?? "done"
+        }
+        return isOverdue(reminder) ? "overdue" : nil
+    }
+
+    // MARK: Found
+
+    /// A `chime find` line: the kind, the day with its year (items of any
+    /// time are found) and the time on the machine's wall clock, the title,
+    /// the short identifier.
+    ///
+    ///     event     Mon 2026-12-07 09:00  Stand-up (repeats)  [3fa2c1d0]
+    func found(_ event: Event) -> String {
+        Self.found(kind: "event", when: stamp(event.start), title: event.title, identifier: event.identifier,
+                   note: event.recurrenceRule == nil ? nil : "repeats")
+    }
+
+    func found(_ reminder: Reminder) -> String {
+        Self.found(kind: "reminder", when: reminder.due.map(stamp) ?? "anytime", title: reminder.title,
+                   identifier: reminder.identifier, note: note(reminder))
+    }
+
+    /// `Mon 2026-12-07 09:00`, or `Mon 2026-12-07` for a date.
+    func stamp(_ time: ItemTime) -> String {
+        if case .date(let date) = time { return "\(Self.weekdays[date.weekday.rawValue]) \(date)" }
+        let local = zone.localTime(at: instant(time))
+        return "\(Self.weekdays[local.date.weekday.rawValue]) \(local.date) \(Self.clock(local))"
+    }
+
+    static func found(kind: String, when: String, title: String, identifier: ItemIdentifier, note: String?) -> String {
+        let pad = { (text: String, width: Int) in text.count < width ? text + String(repeating: " ", count: width - text.count) : text }
+        return "\(pad(kind, 8))  \(pad(when, 20))  \(title)\(note.map { " (\($0))" } ?? "")  [\(identifier.short)]"
     }
 
     /// Not completed, and due before now (a date: before today).

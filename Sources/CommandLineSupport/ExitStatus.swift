@@ -3,6 +3,8 @@ public enum ExitStatus {
     public static let success: Int32 = 0
     /// `chime workday`: the date is a day off (an answer, not a failure).
     public static let dayOff: Int32 = 1
+    /// `chime find`: nothing matches (an answer, as grep's 1).
+    public static let noMatch: Int32 = 1
     /// The command line itself is wrong: unknown command or option, missing argument.
     public static let usage: Int32 = 64
     /// A value is wrong: a malformed rule, date, time or time zone, coordinates
