@@ -189,7 +189,7 @@ extension Daemon {
         guard let row = location.alarms[alarm], case .proximity(let place, _) = row.alarm.trigger else { return nil }
         return Firing(instant: second, alarm: row.alarm, kind: .reminder, itemIdentifier: row.item, title: row.title, occurrence: nil,
                       explanation: Firing.crossingText(kind == .leave ? .leave : .enter, place), location: row.place,
-                      notes: row.notes, crossing: "\(kind.rawValue)@\(second)")
+                      notes: row.notes, crossing: "\(kind.rawValue)@\(second)", crossingPlace: Firing.placeName(place))
     }
 
     /// Crossings the last run left being shown (`takeInterrupted`): rebuilt

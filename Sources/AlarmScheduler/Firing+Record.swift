@@ -28,6 +28,7 @@ extension Firing {
         var explanation: String?
         var snoozedFrom: String?
         var crossing: String?
+        var place: String?
         var location: String?
         var notes: String?
     }
@@ -40,7 +41,7 @@ extension Firing {
                                 Record.Shape(instant: $0.instant, utcOffset: $0.utcOffset, scheduled: $0.scheduledTime.localSeconds,
                                              allDay: $0.isAllDay, daysMoved: $0.daysMoved)
                             },
-                            explanation: explanation, snoozedFrom: snoozedFrom?.description, crossing: crossing,
+                            explanation: explanation, snoozedFrom: snoozedFrom?.description, crossing: crossing, place: crossingPlace,
                             location: location.isEmpty ? nil : location, notes: notes.isEmpty ? nil : notes)
         let data = (try? ControlReply.encoder.encode(record)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
@@ -62,6 +63,7 @@ extension Firing {
         var firing = Firing(instant: record.instant, alarm: Alarm(identifier: alarm, trigger: trigger), kind: kind, itemIdentifier: item,
                             title: record.title, occurrence: occurrence, explanation: record.explanation, snoozedFrom: record.snoozedFrom.flatMap(FiringKey.init))
         firing.crossing = record.crossing
+        firing.crossingPlace = record.place
         firing.location = record.location ?? ""
         firing.notes = record.notes ?? ""
         return (firing, record.late ?? false)

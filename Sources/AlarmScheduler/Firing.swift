@@ -28,6 +28,9 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// For a location alarm: the crossing that fired it, `leave@<Unix
     /// seconds of the fix>` or `enter@…`; nil for an alarm at a time.
     public var crossing: String?
+    /// For a location alarm: the place crossed, as a notification names it
+    /// in any language (`Office`, or its coordinates and radius).
+    public var crossingPlace: String?
     /// Shown again after a restart: the run that was showing it stopped
     /// before it was marked shown, so it may never have reached the screen.
     public var interrupted = false

@@ -134,14 +134,19 @@ extension Firing {
         if let alarm, case .proximity(let place, let proximity) = alarm.trigger,
            case .crossing(proximity, let second) = snooze.firingKey.occurrence {
             crossing = proximity.rawValue + "@" + String(second)
+            crossingPlace = Self.placeName(place)
             explanation = Self.crossingText(proximity, place)
         }
     }
 
     /// What a location firing says happened: "left Office", "arrived at Office".
     public static func crossingText(_ proximity: Alarm.Proximity, _ place: StructuredLocation) -> String {
-        let name = place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
-        return proximity == .leave ? "left \(name)" : "arrived at \(name)"
+        proximity == .leave ? "left \(placeName(place))" : "arrived at \(placeName(place))"
+    }
+
+    /// A place as a firing names it: its title, else its coordinates and radius.
+    public static func placeName(_ place: StructuredLocation) -> String {
+        place.title.isEmpty ? "\(GeoPoint(place)) (\(Int(place.radius.rounded())) m)" : place.title
     }
 }
 

@@ -30,14 +30,19 @@ public enum DaemonCommandLine {
         how often the CalDAV accounts ('chime account') are synced when no
         change asks sooner (default 15m; a change is sent within 5 s)
         """, expected: "a DURATION of at least 1m such as 5m, 15m or 1h", convert: { duration($0, atLeast: 60) })
+    static let language = Option("--language", value: "en|zh-Hans|zh-Hant", help: """
+        the language of the notifications' buttons, days and times (default:
+        the messages locale's, $LC_ALL, $LC_MESSAGES or $LANG, with $LANGUAGE;
+        zh_CN is zh-Hans, zh_TW and zh_HK zh-Hant, any other en)
+        """, expected: "en, zh-Hans or zh-Hant", convert: { NotificationLanguage(rawValue: $0) })
     static let logOnly = Flag("--log-only", help: "show nothing on the desktop; write only the line on standard output")
     static let help = Flag("--help", short: "-h", help: "print this help")
     static let version = Flag("--version", help: "print the version")
 
     public static let syntax = CommandSyntax("chimed", forms: [
-        .init("", options: [db, missedWindow, snooze, urgency, syncEvery, logOnly]),
+        .init("", options: [db, missedWindow, snooze, urgency, language, syncEvery, logOnly]),
         .init("--help | --version", options: []),
-    ], options: [db, missedWindow, snooze, urgency, syncEvery, logOnly, help, version], discussion: """
+    ], options: [db, missedWindow, snooze, urgency, language, syncEvery, logOnly, help, version], discussion: """
         Runs Chime's scheduler: sleeps until the next alarm of the store and shows
         each firing once as a desktop notification (through the session bus:
         $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus), with Snooze, Done
@@ -97,6 +102,7 @@ public enum DaemonCommandLine {
         var desktop = DesktopNotifier.Options(environment: environment)
         if let seconds = parsed[Self.snooze] { desktop.snoozeSeconds = seconds }
         if let level = parsed[Self.urgency] { desktop.urgency = level }
+        if let language = parsed[Self.language] { desktop.language = language }
         let logOnly = parsed[Self.logOnly]
         let path = parsed[Self.db]
         let window = parsed[Self.missedWindow]

@@ -45,6 +45,9 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         public var busAddress: String?
         /// Where the bus is looked up when `busAddress` is nil.
         public var environment: [String: String]
+        /// The language of the notifications' own words (buttons, days,
+        /// "missed"); by default the messages locale's in `environment`.
+        public var language: NotificationLanguage
         /// The zone the body's times are read in, asked at each `show` (the
         /// machine's zone may change while the daemon runs).
         public var timeZone: @Sendable () -> TimeZoneRules
@@ -55,6 +58,7 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         public init(environment: [String: String] = ProcessInfo.processInfo.environment,
                     timeZone: @escaping @Sendable () -> TimeZoneRules = { TimeZoneRules.current() }) {
             self.environment = environment
+            self.language = NotificationLanguage(environment: environment)
             self.timeZone = timeZone
         }
     }
@@ -92,10 +96,11 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         let address = try busAddress()
         let content = NotificationContent(
             rootKey: firing.rootKey, key: firing.key,
-            summary: FiringText.summary(for: firing),
-            body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: options.clock.second),
+            summary: FiringText.summary(for: firing, language: options.language),
+            body: FiringText.body(for: firing, late: late, zone: options.timeZone(), now: options.clock.second, language: options.language),
             urgency: options.urgency, category: options.category, sound: replacing == nil,
-            actions: Self.actions(for: firing.kind, readOnly: firing.isReadOnly, snoozeSeconds: options.snoozeSeconds))
+            actions: Self.actions(for: firing.kind, readOnly: firing.isReadOnly, snoozeSeconds: options.snoozeSeconds,
+                                  language: options.language))
         let core = self.core, appName = options.appName
         return try thread.call(watchdog: options.watchdog) { () throws(NotificationError) -> ShownNotificationID? in
             try SessionBus.connect(address: address, appName: appName)
@@ -145,12 +150,13 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
     /// The buttons of a firing: Snooze, Done for reminders that can be
     /// completed (not those of a read-only calendar), Dismiss, and the
     /// default action (a click on the notification).
-    static func actions(for kind: ItemKind, readOnly: Bool = false, snoozeSeconds: Int64) -> [NotificationAction] {
-        var actions = [NotificationAction(id: "default", label: "Open", response: .open),
-                       NotificationAction(id: "snooze", label: FiringText.snoozeLabel(seconds: snoozeSeconds),
+    static func actions(for kind: ItemKind, readOnly: Bool = false, snoozeSeconds: Int64,
+                        language: NotificationLanguage = .english) -> [NotificationAction] {
+        var actions = [NotificationAction(id: "default", label: language.open, response: .open),
+                       NotificationAction(id: "snooze", label: FiringText.snoozeLabel(seconds: snoozeSeconds, language: language),
                                           response: .snooze(seconds: snoozeSeconds))]
-        if kind == .reminder && !readOnly { actions.append(NotificationAction(id: "done", label: "Done", response: .done)) }
-        actions.append(NotificationAction(id: "dismiss", label: "Dismiss", response: .dismiss))
+        if kind == .reminder && !readOnly { actions.append(NotificationAction(id: "done", label: language.done, response: .done)) }
+        actions.append(NotificationAction(id: "dismiss", label: language.dismiss, response: .dismiss))
         return actions
     }
 }

@@ -3,8 +3,9 @@ import CalendarModel
 import RecurrenceEngine
 
 /// The words a notification shows for a firing: pure functions of the
-/// firing, the zone it is read in and the moment it is shown, so that every
-/// line is tested without a notification server.
+/// firing, the zone it is read in, the moment it is shown and the language
+/// of its own words, so that every line is tested without a notification
+/// server.
 public enum FiringText {
     /// Escapes text for the body markup of the notification specification
     /// (a subset of XML). `&`, `<` and `>` are the three that matter: an
@@ -33,9 +34,9 @@ public enum FiringText {
     /// escape it themselves, dunst and GNOME Shell among them); only NUL is
     /// replaced. An empty title becomes "(untitled)": libnotify refuses an
     /// empty summary.
-    public static func summary(for firing: Firing) -> String {
+    public static func summary(for firing: Firing, language: NotificationLanguage = .english) -> String {
         let title = firing.title.replacingNUL()
-        return title.trimmingSpaces().isEmpty ? "(untitled)" : title
+        return title.trimmingSpaces().isEmpty ? language.untitled : title
     }
 
     /// The body, in markup: when (or "missed, was due …" for a late firing;
@@ -48,17 +49,23 @@ public enum FiringText {
     ///   - zone: the zone the person reads times in (the machine's).
     ///   - now: the moment of showing, Unix seconds: a late firing due today
     ///     shows the time alone, one from another day its day too.
-    public static func body(for firing: Firing, late: Bool, zone: TimeZoneRules, now: Int64) -> String {
+    ///   - language: the language of the body's own words.
+    public static func body(for firing: Firing, late: Bool, zone: TimeZoneRules, now: Int64,
+                            language: NotificationLanguage = .english) -> String {
         var lines: [String] = []
-        if firing.crossing != nil, let crossing = firing.explanation {
+        let when = { (omitToday: Bool) in Self.when(firing, zone: zone, now: now, omitToday: omitToday, language: language) }
+        if let crossing = firing.crossing, let place = firing.crossingPlace {
             // A location alarm rings where, not when: "left Office at 17:32".
-            lines.append(escapeMarkup(crossing.replacingNUL()) + " at " + when(firing, zone: zone, now: now, omitToday: true))
+            lines.append(language.crossing(leaving: crossing.hasPrefix("leave@"), place: escapeMarkup(place.replacingNUL()), at: when(true)))
+        } else if firing.crossing != nil, let crossing = firing.explanation {
+            // Shown by a version that kept the crossing as English text only.
+            lines.append(escapeMarkup(crossing.replacingNUL()) + " at " + when(true))
         } else if late {
-            lines.append("missed, was due " + when(firing, zone: zone, now: now, omitToday: true))
+            lines.append(language.missed(due: when(true)))
         } else {
-            lines.append(when(firing, zone: zone, now: now, omitToday: false))
+            lines.append(when(false))
         }
-        if firing.interrupted { lines.append("shown again: the daemon stopped while showing it") }
+        if firing.interrupted { lines.append(language.interrupted) }
         for piece in [firing.location, firing.notes] {
             let trimmed = piece.trimmingSpaces()
             if !trimmed.isEmpty { lines.append(escapeMarkup(trimmed)) }
@@ -71,34 +78,21 @@ public enum FiringText {
     /// one; the alarm's own instant for an alarm with no occurrence. The year
     /// is added when it is not the year of `now`; `omitToday` drops the day
     /// when it is `now`'s day.
-    public static func when(_ firing: Firing, zone: TimeZoneRules, now: Int64, omitToday: Bool) -> String {
+    public static func when(_ firing: Firing, zone: TimeZoneRules, now: Int64, omitToday: Bool,
+                            language: NotificationLanguage = .english) -> String {
         let today = zone.localTime(at: now).date
         if let occurrence = firing.occurrence, occurrence.isAllDay {
-            return dayText(occurrence.day, today: today)
+            return language.day(occurrence.day, today: today)
         }
         let local = zone.localTime(at: firing.occurrence?.instant ?? firing.crossingInstant ?? firing.instant)
         let time = CivilDate.twoDigits(local.hour) + ":" + CivilDate.twoDigits(local.minute)
         if omitToday && local.date == today { return time }
-        return dayText(local.date, today: today) + " " + time
+        return language.day(local.date, today: today) + " " + time
     }
 
-    /// The Snooze button's label: `Snooze 10 min`, `Snooze 1 h`, `Snooze 90 s`.
-    public static func snoozeLabel(seconds: Int64) -> String {
-        if seconds > 0, seconds % 3600 == 0 { return "Snooze \(seconds / 3600) h" }
-        if seconds > 0, seconds % 60 == 0 { return "Snooze \(seconds / 60) min" }
-        return "Snooze \(seconds) s"
-    }
-
-    static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-    /// `Tue 1 Dec`, or `Tue 1 Dec 2026` outside `today`'s year. English
-    /// names: the rest of Chime speaks English, and a locale-dependent
-    /// format would make the daemon's output depend on its environment.
-    static func dayText(_ date: CivilDate, today: CivilDate) -> String {
-        var text = weekdayNames[date.weekday.rawValue] + " \(date.day) " + monthNames[date.month - 1]
-        if date.year != today.year { text += " \(date.year)" }
-        return text
+    /// The Snooze button's label: `Snooze 10 min`, `Snooze 1 h`, `Snooze 90 s`; `10分钟后提醒`.
+    public static func snoozeLabel(seconds: Int64, language: NotificationLanguage = .english) -> String {
+        language.snooze(seconds: seconds)
     }
 }
 

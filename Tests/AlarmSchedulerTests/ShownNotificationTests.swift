@@ -41,7 +41,10 @@ struct ShownNotificationTests {
         var crossing = firing
         crossing.occurrence = nil
         crossing.crossing = "leave@1796172000"
-        #expect(Firing.fromRecord(crossing.record(late: false))?.firing.key == crossing.key)
+        crossing.crossingPlace = "办公室"
+        let back2 = try #require(Firing.fromRecord(crossing.record(late: false))?.firing)
+        #expect(back2.key == crossing.key)
+        #expect(back2.crossingPlace == "办公室")
     }
 
     @Test("a damaged record reads as none")

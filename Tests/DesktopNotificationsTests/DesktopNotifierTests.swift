@@ -56,6 +56,19 @@ struct DesktopNotifierTests {
         #expect(try #require(server.notify(summary: "Rent, a year on")).body.hasPrefix("missed, was due Tue 1 Dec 2026 08:50"))
     }
 
+    @Test("in Chinese, the buttons, the day and 'missed' arrive in Chinese; the title as written")
+    func chinese() throws {
+        var options = server.notifier.options
+        options.language = .simplifiedChinese
+        let notifier = DesktopNotifier(options: options)
+        try notifier.show(Firings.timed("打卡", at: "2026-12-01T08:50:00", kind: .reminder, location: "公司"), late: true)
+        let call = try #require(server.notify(summary: "打卡"))
+        #expect(call.body == "已错过，原定 08:50\n公司")
+        #expect(Set(call.actions.map { "\($0.id)=\($0.label)" }) == ["default=打开", "snooze=10分钟后提醒", "done=完成", "dismiss=关闭"])
+        try notifier.show(Firings.timed("周会", at: "2026-12-02T10:00:00"), late: false)
+        #expect(try #require(server.notify(summary: "周会")).body == "12月2日 周三 10:00")
+    }
+
     @Test("a title '<b>&' arrives as it is in the summary, and markup in the body arrives escaped")
     func escaped() throws {
         let firing = Firings.timed("<b>&", at: "2026-12-01T08:50:00", location: "Tom & <Jerry>", notes: "a<b")

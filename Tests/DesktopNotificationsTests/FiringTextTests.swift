@@ -103,9 +103,21 @@ struct FiringTextTests {
         var firing = Firings.timed("Buy milk", at: "2026-12-01T17:32:00", kind: .reminder, notes: "2 litres")
         firing.occurrence = nil
         firing.crossing = "leave@\(firing.instant)"
+        firing.crossingPlace = "Tom & Jerry's"
         firing.explanation = "left Tom & Jerry's"
         // 2026-12-01T17:32:00+08:00, shown the same day.
         #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5) == "left Tom &amp; Jerry's at 17:32\n2 litres")
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5, language: .simplifiedChinese)
+                == "17:32 离开 Tom &amp; Jerry's\n2 litres")
+        firing.crossing = "enter@\(firing.instant)"
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5) == "arrived at Tom &amp; Jerry's at 17:32\n2 litres")
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 86_400, language: .traditionalChinese)
+                == "12月1日 週二 17:32 到達 Tom &amp; Jerry's\n2 litres")
+        // A record of an earlier version has the English text alone, and shows it.
+        firing.crossingPlace = nil
+        firing.explanation = "arrived at Tom & Jerry's"
+        #expect(FiringText.body(for: firing, late: false, zone: zone, now: firing.instant + 5, language: .simplifiedChinese)
+                == "arrived at Tom &amp; Jerry's at 17:32\n2 litres")
     }
 
     @Test("a snoozed location firing, ringing ten minutes on, still says 'left Office at 17:32': the crossing's time, not the snooze's")
@@ -114,6 +126,7 @@ struct FiringTextTests {
         let left = firing.instant
         firing.occurrence = nil
         firing.crossing = "leave@\(left)"
+        firing.crossingPlace = "Office"
         firing.explanation = "left Office"
         // Snoozed: rings again at 2026-12-01T17:42:00+08:00.
         firing.snoozedFrom = FiringKey(alarm: firing.alarm.identifier, occurrence: .crossing(.leave, left))
@@ -125,6 +138,51 @@ struct FiringTextTests {
     func summary() {
         #expect(FiringText.summary(for: Firings.timed("<b>&", at: "2026-12-01T08:50:00")) == "<b>&")
         #expect(FiringText.summary(for: Firings.timed("  ", at: "2026-12-01T08:50:00")) == "(untitled)")
+    }
+
+    @Test("in Chinese, the notification's own words: the day as 12月1日 周二, the year when another, 已错过 for a late one, the buttons; the item's words as written",
+          arguments: [
+              (NotificationLanguage.simplifiedChinese, ["12月1日 周二 08:50", "已错过，原定 08:50", "已错过，原定 2026年12月1日 周二 08:50", "（无标题）",
+                                                        "10分钟后提醒", "2小时后提醒", "90秒后提醒", "打开 完成 关闭", "再次显示：上次显示时 chimed 已停止"]),
+              (NotificationLanguage.traditionalChinese, ["12月1日 週二 08:50", "已錯過，原定 08:50", "已錯過，原定 2026年12月1日 週二 08:50", "（無標題）",
+                                                         "10分鐘後提醒", "2小時後提醒", "90秒後提醒", "打開 完成 關閉", "再次顯示：上次顯示時 chimed 已停止"]),
+          ])
+    func chineseWords(language: NotificationLanguage, expected: [String]) {
+        let firing = Firings.timed("交周报", at: "2026-12-01T08:50:00", kind: .reminder, notes: "发给 <王经理>")
+        var interrupted = firing
+        interrupted.interrupted = true
+        let sameDay = Firings.instant("2026-12-01T11:00:00"), yearOn = Firings.instant("2027-12-01T09:00:00")
+        let labels = DesktopNotifier.actions(for: .reminder, snoozeSeconds: 600, language: language).filter { $0.id != "snooze" }.map(\.label)
+        #expect([
+            FiringText.body(for: firing, late: false, zone: zone, now: sameDay, language: language),
+            FiringText.body(for: firing, late: true, zone: zone, now: sameDay, language: language),
+            FiringText.body(for: firing, late: true, zone: zone, now: yearOn, language: language),
+            FiringText.summary(for: Firings.timed(" ", at: "2026-12-01T08:50:00"), language: language),
+            FiringText.snoozeLabel(seconds: 600, language: language), FiringText.snoozeLabel(seconds: 7200, language: language),
+            FiringText.snoozeLabel(seconds: 90, language: language), labels.joined(separator: " "),
+            FiringText.body(for: interrupted, late: false, zone: zone, now: sameDay, language: language).split(separator: "\n")[1].description,
+        ] == expected.enumerated().map { index, line in index < 3 ? line + "\n发给 &lt;王经理&gt;" : line })
+        #expect(FiringText.summary(for: firing, language: language) == "交周报")
+        // An all-day one: the day alone.
+        #expect(FiringText.body(for: Firings.allDay("年会", on: "2027-01-22"), late: false, zone: zone, now: sameDay, language: language)
+                == "2027年1月22日 " + (language == .simplifiedChinese ? "周五" : "週五"))
+    }
+
+    @Test("the language is the messages locale's: LC_ALL, else LC_MESSAGES, else LANG, with LANGUAGE first unless C; English for any other",
+          arguments: [
+              (["LANG": "zh_CN.UTF-8"], NotificationLanguage.simplifiedChinese), (["LANG": "zh_TW.UTF-8"], .traditionalChinese),
+              (["LANG": "zh_HK.Big5-HKSCS"], .traditionalChinese), (["LANG": "zh_SG.UTF-8"], .simplifiedChinese),
+              (["LANG": "en_GB.UTF-8"], .english), (["LANG": "fr_FR.UTF-8"], .english), ([:], .english), (["LANG": "C.UTF-8"], .english),
+              (["LANG": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"], .simplifiedChinese),
+              (["LC_ALL": "en_US.UTF-8", "LC_MESSAGES": "zh_CN.UTF-8"], .english),
+              (["LC_ALL": "", "LANG": "zh_CN.UTF-8"], .simplifiedChinese),
+              (["LANG": "zh_CN.UTF-8", "LANGUAGE": "zh_TW:zh_CN:en"], .traditionalChinese),
+              (["LANG": "zh_CN.UTF-8", "LANGUAGE": "fr:de"], .simplifiedChinese), (["LANG": "de_DE.UTF-8", "LANGUAGE": "fr:zh_CN"], .simplifiedChinese),
+              (["LANG": "C", "LANGUAGE": "zh_CN"], .english), (["LANG": "zh_CN.UTF-8@latin"], .simplifiedChinese),
+          ] as [([String: String], NotificationLanguage)])
+    func languageFromTheEnvironment(environment: [String: String], expected: NotificationLanguage) {
+        #expect(NotificationLanguage(environment: environment) == expected)
+        #expect(DesktopNotifier.Options(environment: environment).language == expected)
     }
 
     @Test("Snooze is labelled with its length")

@@ -66,6 +66,8 @@ final class NotificationServer: Sendable {
         }
 
         var options = DesktopNotifier.Options(timeZone: { Firings.shanghai })
+        // English whatever the locale of whoever runs the tests.
+        options.language = .english
         // The bodies' "now" (whether a year is shown): the tests' firings are in December 2026, whenever they run.
         options.clock = ManualClock(now: 1_796_115_600)   // 2026-12-01T09:00:00Z
         options.busAddress = address
