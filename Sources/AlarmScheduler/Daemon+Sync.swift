@@ -90,22 +90,14 @@ extension Daemon {
     /// server lists as empty. On the desktop and in the log.
     func notice(_ result: CalendarSyncResult) {
         dispatchPrecondition(condition: .onQueue(queue))
-        var notices: [(title: String, body: String)] = []
-        if result.conflicts > 0 {
-            let items = result.conflicts == 1 ? "1 item was" : "\(result.conflicts) items were"
-            notices.append(("Sync: \(items) changed on both sides",
-                            "the server's version is kept; Chime's is kept aside, and 'chime sync --status' lists it"))
-        }
+        var notices: [DaemonNotice] = []
+        if result.conflicts > 0 { notices.append(.syncConflicts(count: result.conflicts)) }
         let kept = result.keptEmpty.filter { !keptEmptyNoticed.contains($0) }
         keptEmptyNoticed.formUnion(kept)
-        for calendar in kept {
-            notices.append(("Sync: \(calendar) kept",
-                            "the server lists none of its items any more, so nothing was removed here; "
-                                + "if it was emptied on purpose, 'chime sync --allow-emptying' empties it here too"))
-        }
+        notices += kept.map { .calendarKeptWhole(calendar: $0) }
         for notice in notices {
             log("chimed: notice: \(notice.title) — \(notice.body)")
-            do { try notifier.showNotice(title: notice.title, body: notice.body) } catch { log("chimed: notice not shown: \(error)") }
+            do { try notifier.showNotice(notice) } catch { log("chimed: notice not shown: \(error)") }
         }
     }
 }

@@ -365,11 +365,9 @@ public final class Daemon: @unchecked Sendable {
             let calendar = try store.workdayCalendar(region: region)
             for missing in years where !calendar.hasData(forYear: missing) {
                 guard try !ledger.holidayNoticeShown(region: region, year: missing) else { continue }
-                let title = "No holiday data for \(missing) (\(region))"
-                let body = "workday rules follow the ordinary week in \(missing) until its data is in; "
-                    + "'chime holidays update' fetches it"
-                log("chimed: notice: \(title) — \(body)")
-                try notifier.showNotice(title: title, body: body)
+                let notice = DaemonNotice.missingHolidayData(region: region, year: missing)
+                log("chimed: notice: \(notice.title) — \(notice.body)")
+                try notifier.showNotice(notice)
                 try ledger.recordHolidayNotice(region: region, year: missing, at: now)
             }
         }

@@ -17,9 +17,9 @@ public struct LoggedNotifier: Notifier {
         try log.show(firing, late: late)
     }
 
-    public func showNotice(title: String, body: String) throws {
-        try notifier.showNotice(title: title, body: body)
-        try log.showNotice(title: title, body: body)
+    public func showNotice(_ notice: DaemonNotice) throws {
+        try notifier.showNotice(notice)
+        try log.showNotice(notice)
     }
 
     public func onResponse(_ handler: @escaping @Sendable (_ key: String, _ response: NotificationResponse) -> Void) {

@@ -9,7 +9,7 @@ public protocol Notifier: Sendable {
     /// shown now (no notification server), so that it is tried again.
     func show(_ firing: Firing, late: Bool) throws
     /// Shows something the daemon itself has to say (holiday data missing).
-    func showNotice(title: String, body: String) throws
+    func showNotice(_ notice: DaemonNotice) throws
     /// Where a person's answers to shown firings go (a click on Snooze,
     /// Done, Dismiss), with the firing's key. Called on any thread: the
     /// daemon hops to its own queue.
@@ -75,7 +75,7 @@ public struct LogNotifier: Notifier {
 
     /// Nothing: these lines are the firings; the daemon writes its own
     /// notices to its log (standard error), as chimed(8) says.
-    public func showNotice(title: String, body: String) throws {}
+    public func showNotice(_ notice: DaemonNotice) throws {}
 
     public func show(_ firing: Firing, late: Bool) throws {
         let due = RFC3339.utc(firing.instant)

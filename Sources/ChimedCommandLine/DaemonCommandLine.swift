@@ -31,9 +31,10 @@ public enum DaemonCommandLine {
         change asks sooner (default 15m; a change is sent within 5 s)
         """, expected: "a DURATION of at least 1m such as 5m, 15m or 1h", convert: { duration($0, atLeast: 60) })
     static let language = Option("--language", value: "en|zh-Hans|zh-Hant", help: """
-        the language of the notifications' buttons, days and times (default:
-        the messages locale's, $LC_ALL, $LC_MESSAGES or $LANG, with $LANGUAGE;
-        zh_CN is zh-Hans, zh_TW and zh_HK zh-Hant, any other en)
+        the language of the notifications' buttons, days and times and of the
+        daemon's notices (default: the messages locale's, $LC_ALL, $LC_MESSAGES
+        or $LANG, with $LANGUAGE; zh_CN is zh-Hans, zh_TW and zh_HK zh-Hant,
+        any other en)
         """, expected: "en, zh-Hans or zh-Hant", convert: { NotificationLanguage(rawValue: $0) })
     static let logOnly = Flag("--log-only", help: "show nothing on the desktop; write only the line on standard output")
     static let help = Flag("--help", short: "-h", help: "print this help")

@@ -123,6 +123,12 @@ public final class DesktopNotifier: Notifier, @unchecked Sendable {
         }
     }
 
+    /// A notice of the daemon's, in the notifier's language.
+    public func showNotice(_ notice: DaemonNotice) throws {
+        try showNotice(title: options.language.title(of: notice), body: options.language.body(of: notice))
+    }
+
+    /// Shows a notice as it is said: a summary, and a body escaped for markup.
     public func showNotice(title: String, body: String) throws {
         let address = try busAddress()
         let content = NotificationContent(

@@ -1,3 +1,4 @@
+import AlarmScheduler
 import CalendarModel
 
 /// The language a notification's own words are in: its buttons, "missed",
@@ -97,6 +98,32 @@ public enum NotificationLanguage: String, Sendable, CaseIterable {
         }
         let year = date.year == today.year ? "" : "\(date.year)年"
         return year + "\(date.month)月\(date.day)日 " + say("", "周", "週") + Self.chineseWeekdays[weekday]
+    }
+
+    /// A notice's summary: `No holiday data for 2027 (cn)`, `缺少 2027 年的节假日数据（cn）`.
+    func title(of notice: DaemonNotice) -> String {
+        switch (self, notice) {
+        case (.english, _): notice.title
+        case (_, .missingHolidayData(let region, let year)): say("", "缺少 \(year) 年的节假日数据", "缺少 \(year) 年的節假日資料") + "（\(region)）"
+        case (_, .syncConflicts(let count)): say("", "同步：\(count) 个项目在两端都被修改", "同步：\(count) 個項目在兩端都被修改")
+        case (_, .calendarKeptWhole(let calendar)): "同步：保留了 \(calendar)"
+        }
+    }
+
+    /// A notice's body: what it means, and what to do.
+    func body(of notice: DaemonNotice) -> String {
+        switch (self, notice) {
+        case (.english, _): notice.body
+        case (_, .missingHolidayData(_, let year)):
+            say("", "在导入数据之前，\(year) 年的工作日规则按普通的一周计算；运行 'chime holidays update' 获取",
+                "在匯入資料之前，\(year) 年的工作日規則按普通的一週計算；執行 'chime holidays update' 取得")
+        case (_, .syncConflicts):
+            say("", "保留服务器上的版本；Chime 的版本另存，'chime sync --status' 会列出",
+                "保留伺服器上的版本；Chime 的版本另存，'chime sync --status' 會列出")
+        case (_, .calendarKeptWhole):
+            say("", "服务器上已没有它的任何项目，因此这里没有删除任何内容；如果是有意清空，'chime sync --allow-emptying' 也会清空这里",
+                "伺服器上已沒有它的任何項目，因此這裡沒有刪除任何內容；如果是有意清空，'chime sync --allow-emptying' 也會清空這裡")
+        }
     }
 
     static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]

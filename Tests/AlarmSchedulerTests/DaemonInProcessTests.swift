@@ -20,8 +20,8 @@ struct DaemonInProcessTests {
         let shown = Mutex<[(firing: Firing, late: Bool, at: Double)]>([])
         init(clock: any DaemonClock = WallClock()) { self.clock = clock }
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.now)) } }
-        let notices = Mutex<[(title: String, body: String)]>([])
-        func showNotice(title: String, body: String) throws { notices.withLock { $0.append((title, body)) } }
+        let notices = Mutex<[DaemonNotice]>([])
+        func showNotice(_ notice: DaemonNotice) throws { notices.withLock { $0.append(notice) } }
 
         func first(titled title: String) -> (firing: Firing, late: Bool, at: Double)? {
             shown.withLock { $0.first { $0.firing.title == title } }
@@ -140,7 +140,7 @@ struct DaemonInProcessTests {
             guard available.load(ordering: .relaxed) else { throw Away() }
             try recorder.show(firing, late: late)
         }
-        func showNotice(title: String, body: String) throws {}
+        func showNotice(_ notice: DaemonNotice) throws {}
     }
 
     @Test("a firing the notifier cannot show is kept, the settled mark held before it, and shown once when it can be")

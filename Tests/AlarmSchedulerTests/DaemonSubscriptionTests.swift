@@ -58,7 +58,7 @@ struct DaemonSubscriptionTests {
         let shown = Mutex<[Firing]>([])
         let handler = Mutex<(@Sendable (String, NotificationResponse) -> Void)?>(nil)
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
-        func showNotice(title: String, body: String) throws {}
+        func showNotice(_ notice: DaemonNotice) throws {}
         func onResponse(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) { self.handler.withLock { $0 = handler } }
         func press(_ response: NotificationResponse, on firing: Firing) { handler.withLock { $0 }?(firing.key, response) }
     }

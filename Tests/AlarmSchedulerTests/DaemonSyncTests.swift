@@ -139,6 +139,7 @@ struct DaemonSyncTests {
         rig.clock.advance(by: 900)
         #expect(waitUntil(seconds: 30) { syncer.count == 2 && rig.armedAt == start + 1800 })
         let notices = rig.notifier.notices.withLock { $0 }
+        #expect(notices == [.syncConflicts(count: 2), .calendarKeptWhole(calendar: "Phone <b>")])
         #expect(notices.map(\.title) == ["Sync: 2 items were changed on both sides", "Sync: Phone <b> kept"])
         #expect(notices.first?.body.contains("'chime sync --status'") == true)
         #expect(notices.last?.body.contains("'chime sync --allow-emptying'") == true)

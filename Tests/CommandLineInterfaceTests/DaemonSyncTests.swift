@@ -20,7 +20,7 @@ struct DaemonSyncTests {
         let withdrawn = Mutex<[String]>([])
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
         func withdraw(key: String) { withdrawn.withLock { $0.append(key) } }
-        func showNotice(title: String, body: String) throws {}
+        func showNotice(_ notice: DaemonNotice) throws {}
         func onResponse(_ handler: @escaping @Sendable (String, NotificationResponse) -> Void) { self.handler.withLock { $0 = handler } }
         func press(_ response: NotificationResponse, on firing: Firing) { handler.withLock { $0 }?(firing.key, response) }
     }

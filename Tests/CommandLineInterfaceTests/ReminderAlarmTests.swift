@@ -212,7 +212,7 @@ struct ReminderAlarmTests {
     final class Recorder: Notifier {
         let shown = Mutex<[Firing]>([])
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append(firing) } }
-        func showNotice(title: String, body: String) throws {}
+        func showNotice(_ notice: DaemonNotice) throws {}
     }
 
     @Test("chime add reminder Stretch --due +5s, with no alarm option, rings through the daemon at its due time")

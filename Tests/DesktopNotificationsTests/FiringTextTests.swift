@@ -185,6 +185,26 @@ struct FiringTextTests {
         #expect(DesktopNotifier.Options(environment: environment).language == expected)
     }
 
+    @Test("the daemon's notices in each language: English as the log says them, Chinese in either script", arguments: [
+        (DaemonNotice.missingHolidayData(region: "cn", year: 2027), ["No holiday data for 2027 (cn)", "缺少 2027 年的节假日数据（cn）", "缺少 2027 年的節假日資料（cn）"],
+         ["workday rules follow the ordinary week in 2027 until its data is in; 'chime holidays update' fetches it",
+          "在导入数据之前，2027 年的工作日规则按普通的一周计算；运行 'chime holidays update' 获取",
+          "在匯入資料之前，2027 年的工作日規則按普通的一週計算；執行 'chime holidays update' 取得"]),
+        (.syncConflicts(count: 2), ["Sync: 2 items were changed on both sides", "同步：2 个项目在两端都被修改", "同步：2 個項目在兩端都被修改"],
+         ["the server's version is kept; Chime's is kept aside, and 'chime sync --status' lists it",
+          "保留服务器上的版本；Chime 的版本另存，'chime sync --status' 会列出", "保留伺服器上的版本；Chime 的版本另存，'chime sync --status' 會列出"]),
+        (.calendarKeptWhole(calendar: "手机"), ["Sync: 手机 kept", "同步：保留了 手机", "同步：保留了 手机"],
+         ["the server lists none of its items any more, so nothing was removed here; if it was emptied on purpose, 'chime sync --allow-emptying' empties it here too",
+          "服务器上已没有它的任何项目，因此这里没有删除任何内容；如果是有意清空，'chime sync --allow-emptying' 也会清空这里",
+          "伺服器上已沒有它的任何項目，因此這裡沒有刪除任何內容；如果是有意清空，'chime sync --allow-emptying' 也會清空這裡"]),
+    ] as [(DaemonNotice, [String], [String])])
+    func notices(notice: DaemonNotice, titles: [String], bodies: [String]) {
+        let languages: [NotificationLanguage] = [.english, .simplifiedChinese, .traditionalChinese]
+        #expect(languages.map { $0.title(of: notice) } == titles)
+        #expect(languages.map { $0.body(of: notice) } == bodies)
+        #expect(notice.title == titles[0] && notice.body == bodies[0])
+    }
+
     @Test("Snooze is labelled with its length")
     func snoozeLabel() {
         #expect(FiringText.snoozeLabel(seconds: 600) == "Snooze 10 min")

@@ -37,14 +37,16 @@ extension DesktopNotifierTests {
         /// Runs a daemon in this process whose clock reads `now` (Unix
         /// seconds), and stops it: its start runs the first wake, which
         /// shows the notice.
-        func runDaemon(at now: Double) throws -> [String] {
+        func runDaemon(at now: Double, language: NotificationLanguage = .english) throws -> [String] {
             var options = Daemon.Options(storePath: fixture.path, runtimeFolder: fixture.runtime + "/chime")
             options.handlesSignals = false
             options.machineZone = { .utc }
             options.clock = ManualClock(now: now)
             let lines = Mutex<[String]>([])
             // A notifier of its own, so that the server's answers stay with the server's.
-            let daemon = Daemon(options: options, notifier: DesktopNotifier(options: server.notifier.options),
+            var desktop = server.notifier.options
+            desktop.language = language
+            let daemon = Daemon(options: options, notifier: DesktopNotifier(options: desktop),
                                 log: { line in lines.withLock { $0.append(line) } })
             try daemon.start()
             daemon.shutdown()
@@ -70,6 +72,17 @@ extension DesktopNotifierTests {
             let again = try runDaemon(at: 1_923_555_600)
             #expect(server.notify(summary: "No holiday data for 2031 (zz)", skipping: earlier + 1, within: 0.5) == nil)
             #expect(!again.contains { $0.contains("No holiday data") }, "chimed: \(again)")
+        }
+
+        @Test("under a Chinese locale the notice is in Chinese on the desktop, in English in the log")
+        func chinese() throws {
+            let summary = "缺少 2031 年的节假日数据（zz）"
+            let earlier = server.notifyCalls().filter { $0.summary == summary && $0.returnedID != nil }.count
+            // 2030-12-01T09:00:00Z
+            let log = try runDaemon(at: 1_922_346_000, language: .simplifiedChinese)
+            let call = try #require(server.notify(summary: summary, skipping: earlier, within: 30), "chimed: \(log)")
+            #expect(call.body == "在导入数据之前，2031 年的工作日规则按普通的一周计算；运行 'chime holidays update' 获取")
+            #expect(log.contains { $0.hasPrefix("chimed: notice: No holiday data for 2031 (zz)") }, "chimed: \(log)")
         }
 
         @Test("before December, next year's data missing is no news: no notice")
