@@ -34,8 +34,9 @@ public enum DaemonCommandLine {
         the language of the notifications' buttons, days and times and of the
         daemon's notices (default: the messages locale's, $LC_ALL, $LC_MESSAGES
         or $LANG, with $LANGUAGE; zh_CN is zh-Hans, zh_TW and zh_HK zh-Hant,
-        any other en)
-        """, expected: "en, zh-Hans or zh-Hant", convert: { NotificationLanguage(rawValue: $0) })
+        any other en; a locale name such as zh_CN.UTF-8 is read the same way)
+        """, expected: "en, zh-Hans or zh-Hant (or a locale such as zh_CN)",
+        convert: { NotificationLanguage(rawValue: $0) ?? NotificationLanguage(locale: $0) })
     static let logOnly = Flag("--log-only", help: "show nothing on the desktop; write only the line on standard output")
     static let help = Flag("--help", short: "-h", help: "print this help")
     static let version = Flag("--version", help: "print the version")

@@ -94,7 +94,7 @@ struct SuggestionTests {
     @Test("chimed: an option without its value is a usage error (64), a wrong value is bad data (65) and named")
     func chimedOptionValues() throws {
         let chimed = try Self.executable("chimed")
-        for option in ["--snooze", "--missed-window", "--urgency"] {
+        for option in ["--snooze", "--missed-window", "--urgency", "--language"] {
             let missing = try Self.output(chimed, [option])
             #expect(missing.status == 64 && missing.err.hasPrefix("chimed: \(option) needs "), "\(option): \(missing.err)")
         }
@@ -104,5 +104,8 @@ struct SuggestionTests {
                 : option == "--snooze" ? "a DURATION such as 5m, 10m or 1h\n" : "a DURATION such as 30m, 4h or 1d\n"),
                     "\(option) \(value): \(wrong.status) \(wrong.err)")
         }
+        let language = try Self.output(chimed, ["--language", "fr_FR"])
+        #expect(language.status == 65 && language.err == "chimed: --language 'fr_FR' is not en, zh-Hans or zh-Hant (or a locale such as zh_CN)\n",
+                "\(language.err)")
     }
 }
