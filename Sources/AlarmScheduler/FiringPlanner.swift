@@ -327,7 +327,8 @@ struct FiringSource {
             }
         }
         if let first = offDays.first, let last = offDays.last, offDays.count < 370 {
-            let reason = offDays.map { workdays.answer(on: $0).reason }.first { if case .holiday = $0 { true } else { false } }
+            // A holiday's name, or the leave's, says more than "weekend".
+            let reason = offDays.map { workdays.answer(on: $0).reason }.first { $0 != .weekend }
             let range = first == last ? Self.short(first) : "\(Self.short(first))…\(Self.short(last))"
             parts.append("skipped \(range) (\(reason.map { "\($0)" } ?? "weekend"))")
         }

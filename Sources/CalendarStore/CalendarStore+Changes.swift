@@ -231,12 +231,16 @@ extension CalendarStore {
     }
 
     /// Changes whenever anything that moves workday rules changes: imported
-    /// holiday years and the ordinary weeks. Equal tokens, equal calendars.
+    /// holiday years, the ordinary weeks and the days of leave. Equal tokens,
+    /// equal calendars.
     public func workdayDataToken() throws(StoreError) -> String {
         try StoreError.wrap {
             let years: String? = try database.scalar("SELECT group_concat(region || year || content_hash, ',') FROM holiday_years")
             let weeks: String? = try database.scalar("SELECT group_concat(key || '=' || value, ',') FROM settings WHERE key LIKE 'week.%'")
-            return (years ?? "") + ";" + (weeks ?? "")
+            // Dates only: a name changes no firing.
+            let leave: String? = try hasLeaveTable()
+                ? try database.scalar("SELECT group_concat(date, ',') FROM (SELECT date FROM leave_days ORDER BY date)") : nil
+            return (years ?? "") + ";" + (weeks ?? "") + ";" + (leave ?? "")
         }
     }
 }

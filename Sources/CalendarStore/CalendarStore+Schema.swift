@@ -337,6 +337,18 @@ extension CalendarStore {
             try db.execute("ALTER TABLE alarms ADD COLUMN snoozed_until INTEGER")
             try db.execute("ALTER TABLE alarms ADD COLUMN snoozed_occurrence INTEGER")
         }
+        migrator.registerMigration("v18: days of leave") { db in
+            // The person's own days off (annual leave, sick leave): every
+            // region's workday calendar takes them as days off. A date, as
+            // YYYY-MM-DD, once.
+            try db.executeScript("""
+                CREATE TABLE leave_days (
+                    date TEXT PRIMARY KEY NOT NULL CHECK (length(date) = 10),
+                    name TEXT NOT NULL DEFAULT '',
+                    added_at REAL NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

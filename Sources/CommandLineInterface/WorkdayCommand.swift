@@ -40,12 +40,15 @@ enum WorkdayCommand: Command {
                 var ordinaryWeekOnly: Bool
                 /// Left out on a day no holiday names.
                 var holiday: String?
+                /// The name of a day of leave; left out on any other day.
+                var leave: String?
             }
             var object = Day(date: date.description, weekday: date.weekday.code, region: calendar.region, workday: answer.isWorkday,
                              reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil)
             switch answer.reason {
             case .holiday(let name): object.holiday = name
             case .makeupWorkday(let name): object.holiday = name
+            case .leave(let name): object.leave = name
             case .ordinaryWorkday, .weekend: break
             }
             StoreOptions.printJSON(object, context: context)
@@ -61,6 +64,7 @@ enum WorkdayCommand: Command {
         case .weekend: "weekend"
         case .holiday: "holiday"
         case .makeupWorkday: "makeup"
+        case .leave: "leave"
         }
     }
 }

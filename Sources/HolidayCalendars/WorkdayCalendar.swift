@@ -20,16 +20,21 @@ import CalendarModel
 /// Saturday and Sunday to Thursday work too). Days off are off whatever the
 /// week; a makeup workday is a workday, and counts as a *makeup* workday only
 /// when the ordinary week would not have worked it.
+///
+/// Days of leave (`LeaveDay`) come last and are days off whatever the
+/// notices say, makeup workdays included: the person is away.
 public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     public let region: String
     public let ordinaryWeek: OrdinaryWeek
     /// The years in use, in year order (one per notice year).
     public let years: [HolidayYear]
+    /// The days of leave, in date order.
+    public let leave: [LeaveDay]
 
     private let byYear: [Int: HolidayYear]
     /// Day number of `flags[0]`.
     private let firstDay: Int
-    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`.
+    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`, `leaveBit`.
     private let flags: [UInt8]
     /// Per day with an entry: its index in `names`.
     private let nameIndexes: [UInt32]
@@ -37,11 +42,14 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     /// Bit `weekday.rawValue` is set for each working day of the ordinary week.
     private let weekMask: UInt8
 
-    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8
+    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, leaveBit: UInt8 = 16
+    /// The name of each day of leave, by its slot in `flags`.
+    private let leaveNames: [Int: String]
 
     /// Every year must belong to `region`; a year given twice is taken from
-    /// the later position in `years`.
-    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek()) {
+    /// the later position in `years`. A date of leave given twice keeps the
+    /// later name.
+    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek(), leave: [LeaveDay] = []) {
         precondition(years.allSatisfy { $0.region == region },
                      "WorkdayCalendar(\(region)) given years of \(Set(years.map(\.region)).sorted())")
         self.region = region
@@ -51,17 +59,24 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
         self.byYear = byYear
         self.years = byYear.values.sorted { $0.year < $1.year }
         weekMask = ordinaryWeek.workingDays.reduce(0) { $0 | UInt8(1) << UInt8($1.rawValue) }
+        var leaveByDay: [Int: String] = [:]
+        for day in leave { leaveByDay[day.date.dayNumber] = day.name }
+        self.leave = leaveByDay.keys.sorted().map { LeaveDay(date: CivilDate(dayNumber: $0), name: leaveByDay[$0]!) }
 
-        guard let firstYear = self.years.first, let lastYear = self.years.last else {
+        // The table spans the years with data and the days of leave.
+        var bounds = Array(leaveByDay.keys)
+        if let firstYear = self.years.first, let lastYear = self.years.last {
+            bounds += self.years.compactMap { $0.entries.first?.date.dayNumber }
+            bounds += [CivilDate.dayNumber(year: firstYear.year, month: 1, day: 1), CivilDate.dayNumber(year: lastYear.year, month: 12, day: 31)]
+        }
+        guard let first = bounds.min(), let last = bounds.max() else {
             firstDay = 0
             flags = []
             nameIndexes = []
             names = []
+            leaveNames = [:]
             return
         }
-        let earliestEntry = self.years.compactMap { $0.entries.first?.date.dayNumber }.min()!
-        let first = min(earliestEntry, CivilDate.dayNumber(year: firstYear.year, month: 1, day: 1))
-        let last = CivilDate.dayNumber(year: lastYear.year, month: 12, day: 31)
         let mask = weekMask
         var flags = (first...last).map { day -> UInt8 in
             mask & (1 << UInt8(Self.weekdayRaw(day))) != 0 ? Self.workdayBit : 0
@@ -90,10 +105,17 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
                 }
             }
         }
+        var leaveNames: [Int: String] = [:]
+        for (day, name) in leaveByDay {
+            let slot = day - first
+            flags[slot] = flags[slot] & ~(Self.workdayBit | Self.makeupBit) | Self.leaveBit
+            leaveNames[slot] = name
+        }
         firstDay = first
         self.flags = flags
         self.nameIndexes = nameIndexes
         self.names = names
+        self.leaveNames = leaveNames
     }
 
     @inline(__always)
@@ -115,6 +137,10 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     /// date's year has no data and the ordinary week answered.
     public func answer(on date: CivilDate) -> WorkdayAnswer {
         let slot = date.dayNumber - firstDay
+        if slot >= 0, slot < flags.count, flags[slot] & Self.leaveBit != 0 {
+            return WorkdayAnswer(date: date, isWorkday: false, reason: .leave(leaveNames[slot] ?? ""),
+                                 missingYear: hasData(forYear: date.year) ? nil : date.year)
+        }
         if slot >= 0, slot < flags.count, flags[slot] & Self.entryBit != 0 {
             let name = names[Int(nameIndexes[slot])]
             let bits = flags[slot]
@@ -170,14 +196,17 @@ public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
         case holiday(String)
         /// A weekend day worked in exchange for the named holiday's days off.
         case makeupWorkday(for: String)
+        /// A day of the person's leave, named as they named it (maybe not at all).
+        case leave(String)
 
-        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`.
+        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`, `leave: 年假`.
         public var description: String {
             switch self {
             case .ordinaryWorkday: "ordinary workday"
             case .weekend: "weekend"
             case .holiday(let name): name
             case .makeupWorkday(let name): "makeup workday for \(name)"
+            case .leave(let name): name.isEmpty ? "leave" : "leave: \(name)"
             }
         }
     }

@@ -126,6 +126,11 @@ struct StandingPlanTests {
                 if random.chance(0.2) {
                     try store.setOrdinaryWeek(random.chance(0.5) ? OrdinaryWeek()
                                               : OrdinaryWeek(workingDays: [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday]))
+                } else if random.chance(0.25) {
+                    // Days of leave taken or given back move the workday rules' firings.
+                    let first = zone.localTime(at: after + Int64(random.int(0...60)) * 86_400).date
+                    let days = first...first.adding(days: random.int(0...4))
+                    if random.chance(0.6) { try store.addLeave(days) } else { try store.removeLeave(days) }
                 }
             }
             try plan.update(from: store, after: after)

@@ -66,6 +66,7 @@ struct StoreMigrationTests {
         let database = try Database(path: fixture.path)
         try database.executeScript("""
             DROP TABLE subscriptions;
+            DROP TABLE leave_days;
             ALTER TABLE items DROP COLUMN structured_title;
             ALTER TABLE items DROP COLUMN structured_latitude;
             ALTER TABLE items DROP COLUMN structured_longitude;
@@ -80,8 +81,10 @@ struct StoreMigrationTests {
             """)
         try database.execute("DELETE FROM schema_migrations WHERE name LIKE '%an alarm at the due time for reminders saved without one'")
         #expect(database.changes == 1)
-        try database.execute("DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %' OR name LIKE 'v17: %'")
-        #expect(database.changes == 4)
+        try database.execute("""
+            DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %' OR name LIKE 'v17: %' OR name LIKE 'v18: %'
+            """)
+        #expect(database.changes == 5)
         let store = try fixture.open()
         func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
         #expect(try triggers("timed") == [.relative(seconds: 0)])

@@ -63,6 +63,55 @@ struct WorkdayStoreTests {
         #expect(try other.workdayCalendar().isWorkday(CivilDate(year: 2027, month: 1, day: 9)!))
     }
 
+    @Test("days of leave: a workday series passes over them, another process sees them, the workday data token changes; given back, the series rings again")
+    func leave() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.save(Event(calendarIdentifier: calendar, title: "Clock in", start: try StoreFixture.zoned("2026-12-07T08:50:00"),
+                             end: try StoreFixture.zoned("2026-12-07T09:00:00"),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP")))
+        let week = try StoreFixture.date("2026-12-07T00:00:00+08:00")..<StoreFixture.date("2026-12-14T00:00:00+08:00")
+        #expect(starts(try store.events(overlapping: week)).count == 5)
+        let token = try store.workdayDataToken()
+        // Wednesday to Friday, 2026-12-09..11.
+        #expect(try store.addLeave(day("2026-12-09")...day("2026-12-11"), name: "年假") == 3)
+        #expect(starts(try store.events(overlapping: week)) == ["2026-12-07T08:50:00", "2026-12-08T08:50:00"])
+        #expect(try store.workdayDataToken() != token)
+        #expect(try fixture.open().workdayCalendar().answer(on: day("2026-12-10")).reason == .leave("年假"))
+        // Again over the same days and one more: one new, the names kept without a new one, replaced with one.
+        #expect(try store.addLeave(day("2026-12-11")...day("2026-12-12")) == 1)
+        #expect(try store.leaveDays().map(\.name) == ["年假", "年假", "年假", ""])
+        #expect(try store.addLeave(day("2026-12-12")...day("2026-12-12"), name: "搬家") == 0)
+        #expect(try store.leaveDays(in: day("2026-12-11")...day("2026-12-31")) == [LeaveDay(date: day("2026-12-11"), name: "年假"),
+                                                                                      LeaveDay(date: day("2026-12-12"), name: "搬家")])
+        // A name alone moves no firing: the token stays.
+        let named = try store.workdayDataToken()
+        #expect(try store.addLeave(day("2026-12-09")...day("2026-12-09"), name: "病假") == 0)
+        #expect(try store.workdayDataToken() == named)
+        #expect(try store.removeLeave(day("2026-12-10")...day("2026-12-31")) == 3)
+        #expect(starts(try store.events(overlapping: week)) == ["2026-12-07T08:50:00", "2026-12-08T08:50:00",
+                                                                 "2026-12-10T08:50:00", "2026-12-11T08:50:00"])
+        #expect(try store.removeLeave(day("2026-12-10")...day("2026-12-31")) == 0)
+    }
+
+    @Test("leave longer than a year at a time, or outside 1970–2199, is refused and nothing is written")
+    func leaveRefused() throws {
+        let store = try StoreFixture().open()
+        let before = try store.changeCounter()
+        #expect(throws: StoreError.self) { try store.addLeave(day("2026-01-01")...day("2027-01-02")) }
+        #expect(throws: StoreError.self) { try store.addLeave(day("1969-12-31")...day("1970-01-01")) }
+        #expect(throws: StoreError.self) { try store.removeLeave(day("2199-12-31")...day("2200-01-01")) }
+        do {
+            try store.addLeave(day("2026-01-01")...day("2027-01-02"))
+        } catch {
+            #expect(error.description.contains("is 367 days; give at most 366 at a time"))
+        }
+        #expect(try store.leaveDays().isEmpty)
+        #expect(try store.changeCounter() == before)
+        #expect(try store.addLeave(day("2026-01-01")...day("2027-01-01")) == 366)
+    }
+
     @Test("a clock-in reminder saved on a day off is due on the next workday, and completing moves it past the holiday")
     func clockInReminder() throws {
         let fixture = try StoreFixture()
@@ -118,3 +167,6 @@ struct WorkdayMoveRangeTests {
         #expect(try store.events(overlapping: monthEnd).map { $0.start.wallClock.description } == ["2026-10-30T10:00:00"])
     }
 }
+
+/// An ISO date literal.
+private func day(_ iso: String) -> CivilDate { CivilDate(parsing: iso)! }

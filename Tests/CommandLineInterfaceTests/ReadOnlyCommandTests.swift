@@ -12,6 +12,7 @@ struct ReadOnlyCommandTests {
         ["list", "events"], ["list", "reminders"], ["agenda"], ["next"], ["missed"], ["calendars"], ["workday", "2026-10-01"],
         ["workdays", "--from", "2026-09-30", "--to", "2026-10-10"], ["holidays"], ["holidays", "status"], ["holidays", "week"],
         ["location", "--status"], ["location"], ["show", "3fa2c1d0"], ["next", "--json"], ["calendars", "--json"], ["find", "dentist"],
+        ["leave", "list"],
     ]
 
     @Test("each answers with the status and output of an empty store, and creates neither the store nor its folder",

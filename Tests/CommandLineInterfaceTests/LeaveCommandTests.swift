@@ -1,0 +1,62 @@
+import CalendarModel
+import CommandLineInterface
+import Foundation
+import Testing
+
+/// `chime leave` (now = Tuesday 2026-12-01T08:00:00+08:00, machine in Asia/Shanghai).
+@Suite("chime leave")
+struct LeaveCommandTests {
+    @Test("leave taken: the clock-in passes over it, chime workday says why, chime next explains the days skipped; given back, it rings again")
+    func clockInPassesOverLeave() throws {
+        let scratch = Scratch()
+        let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-01 08:50", "--repeat", "每个工作日")
+        #expect(scratch.ok("leave", "add", "2026-12-02", "--to", "2026-12-04", "--name", "年假").output
+                == ["leave 2026-12-02 to 2026-12-04: 3 days taken"])
+        #expect(scratch.ok("next", "--count", "2").output == [
+            "Tue 12-01 08:50        打卡  [\(clockIn)]  at the time — workday",
+            "Mon 12-07 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02…12-06 (leave: 年假)",
+        ])
+        let workday = scratch.run("workday", "2026-12-03")
+        #expect(workday.status == 1)
+        #expect(workday.output == ["2026-12-03 Thu: day off (leave: 年假)"])
+        let json = try scratch.run("workday", "2026-12-03", "--json").json()
+        #expect(json["reason"] as? String == "leave" && json["leave"] as? String == "年假" && json["workday"] as? Bool == false)
+        #expect(scratch.ok("workdays", "--from", "2026-12-01", "--to", "2026-12-07").output == ["2026-12-01", "2026-12-07"])
+        // Chinese days and a day already taken.
+        #expect(scratch.ok("leave", "add", "明天").output == ["leave 2026-12-02: 0 days taken, 1 day taken already"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  年假", "2026-12-03 Thu  年假", "2026-12-04 Fri  年假"])
+        #expect(scratch.ok("leave", "remove", "2026-12-03", "--to", "2026-12-31").output == ["leave 2026-12-03 to 2026-12-31: 2 days given back"])
+        #expect(scratch.ok("next", "--count", "2").output.last == "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02 (leave: 年假)")
+    }
+
+    @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")
+    func listing() throws {
+        let scratch = Scratch()
+        #expect(scratch.ok("leave", "list").output == ["No leave."])
+        scratch.ok("leave", "add", "2026-11-20")
+        scratch.ok("leave", "add", "2026-12-24", "--to", "2026-12-25", "--name", "Christmas")
+        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu  Christmas", "2026-12-25 Fri  Christmas"])
+        #expect(scratch.ok("leave", "list", "--from", "2026-11-01", "--to", "2026-12-24").output
+                == ["2026-11-20 Fri", "2026-12-24 Thu  Christmas"])
+        let json = try scratch.ok("leave", "list", "--from", "2026-01-01", "--json").json()
+        #expect(json["action"] as? String == "list")
+        let days = try #require(json["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String } == ["2026-11-20", "2026-12-24", "2026-12-25"])
+        #expect(days.map { $0["name"] as? String } == ["", "Christmas", "Christmas"])
+    }
+
+    @Test("wrong leave is refused with what was wrong and nothing written")
+    func refusals() throws {
+        let scratch = Scratch()
+        scratch.ok("leave", "add", "2026-12-24")
+        try scratch.refuses(["leave", "add", "2026-12-10", "--to", "2026-12-09"], status: 65, mentioning: ["--to 2026-12-09 is before 2026-12-10"])
+        try scratch.refuses(["leave", "add", "2026-01-01", "--to", "2027-06-01"], status: 65, mentioning: ["517 days", "at most 366"])
+        try scratch.refuses(["leave", "add", "2300-01-01"], status: 65, mentioning: ["outside the years 1970–2199"])
+        try scratch.refuses(["leave", "add", "someday"], status: 65, mentioning: ["'someday'"])
+        try scratch.refuses(["leave", "add"], status: 64, mentioning: ["DATE"])
+        try scratch.refuses(["leave", "take", "2026-12-10"], status: 64, mentioning: ["'take'"])
+        try scratch.refuses(["leave", "remove", "2026-12-24", "--name", "x"], status: 64, mentioning: ["--name is for 'chime leave add'"])
+        try scratch.refuses(["leave", "add", "2026-12-24", "--from", "2026-12-20"], status: 64, mentioning: ["--from is for 'chime leave list'"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu"])
+    }
+}
