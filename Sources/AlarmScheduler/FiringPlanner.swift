@@ -100,7 +100,7 @@ public struct FiringPlanner {
             rule = reminder.recurrenceRule
             firstDay = reminder.due?.wallClock.date
             about = Firing(instant: 0, alarm: anyAlarm, kind: .reminder, itemIdentifier: reminder.identifier,
-                           title: reminder.title, notes: reminder.notes)
+                           title: reminder.title, location: reminder.location, notes: reminder.notes)
             // A reminder rings for its due time; a repeating one for every occurrence from it on.
             if rule != nil, let recurrence = try store.recurrence(ofReminder: reminder) {
                 occurrences = .recurrence(recurrence)

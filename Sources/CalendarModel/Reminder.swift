@@ -20,6 +20,10 @@ public struct Reminder: Hashable, Sendable {
     public var calendarIdentifier: ItemIdentifier
     public var title: String
     public var notes: String
+    /// Where, as text (EKCalendarItem's `location`; a VTODO's LOCATION).
+    public var location: String
+    /// A link (EKCalendarItem's `URL`; a VTODO's URL).
+    public var url: String?
     /// 0 none, 1 highest … 9 lowest, as in EventKit (1–4 high, 5 medium, 6–9 low).
     public var priority: Int
     public var start: ItemTime?
@@ -33,13 +37,15 @@ public struct Reminder: Hashable, Sendable {
     public var origin: ICalendarOrigin?
 
     public init(identifier: ItemIdentifier = .random(), calendarIdentifier: ItemIdentifier, title: String,
-                notes: String = "", priority: Int = 0, start: ItemTime? = nil, due: ItemTime? = nil,
+                notes: String = "", location: String = "", url: String? = nil, priority: Int = 0, start: ItemTime? = nil, due: ItemTime? = nil,
                 isCompleted: Bool = false, completionDate: Date? = nil, recurrenceRule: RecurrenceRule? = nil,
                 alarms: [Alarm] = [], externalKey: String? = nil, origin: ICalendarOrigin? = nil) {
         self.identifier = identifier
         self.calendarIdentifier = calendarIdentifier
         self.title = title
         self.notes = notes
+        self.location = location
+        self.url = url
         self.priority = priority
         self.start = start
         self.due = due

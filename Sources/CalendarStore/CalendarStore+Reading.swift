@@ -163,8 +163,8 @@ extension CalendarStore {
         let identifier = try Self.identifier(row, .id)
         let completion = ItemColumn.completionDate.rawValue
         return Reminder(identifier: identifier, calendarIdentifier: try Self.identifier(row, .calendar),
-                        title: Self.text(row, .title), notes: Self.text(row, .notes),
-                        priority: Int(row.int64(ItemColumn.priority.rawValue)),
+                        title: Self.text(row, .title), notes: Self.text(row, .notes), location: Self.text(row, .location),
+                        url: row.text(ItemColumn.url.rawValue), priority: Int(row.int64(ItemColumn.priority.rawValue)),
                         start: try Self.time(row, .start), due: try Self.time(row, .due),
                         isCompleted: row.int64(ItemColumn.completed.rawValue) != 0,
                         completionDate: row.isNull(completion) ? nil : Date(timeIntervalSince1970: row.double(completion)),

@@ -277,7 +277,7 @@ extension CalendarStore {
     static let reminderRow = ItemRowStatements(type: "reminder", columns: [
         "calendar_id", "title", "notes", "priority", "start_kind", "start_local", "start_zone", "due_kind", "due_local", "due_zone",
         "rrule", "completed", "completion_date", "external_key", "due_instant", "has_alarms",
-        "ical_sequence", "ical_last_modified", "ical_unmodelled",
+        "ical_sequence", "ical_last_modified", "ical_unmodelled", "location", "url",
     ])
 
     func write(_ reminder: Reminder, dueInstant: Int64?, in db: Database) throws {
@@ -297,6 +297,8 @@ extension CalendarStore {
         ]
         values.reserveCapacity(Self.reminderRow.columns.count)
         Self.appendOrigin(reminder.origin, to: &values)
+        values.append(.text(reminder.location))
+        values.append(reminder.url.databaseValue)
         return ItemRow(reminder.identifier, Self.reminderRow, values, alarms: reminder.alarms, freshAlarmIdentifiers: freshAlarmIdentifiers)
     }
 }

@@ -8,7 +8,7 @@ enum AddReminderCommand {
         ChimeOptions.due,
         ChimeOptions.tz.with(help: "the IANA zone of the due time (default: the machine's)"),
         ChimeOptions.floating.with(help: "a due time that follows whatever zone the machine is in"),
-        ChimeOptions.priority, ChimeOptions.notes,
+        ChimeOptions.priority, ChimeOptions.notes, ChimeOptions.location, ChimeOptions.url,
         ChimeOptions.calendar.with(help: "the calendar (default: the one for new reminders)"),
         ChimeOptions.repeatRule.with(help: """
             repeat by an RFC 5545 rule (needs --due); its alarms ring for
@@ -56,14 +56,15 @@ enum AddReminderCommand {
             try options.applyMissedWindow(parsed, to: &alarms)
             try options.applyLocationOptions(parsed, to: &alarms)
             let key = try parsed[ChimeOptions.key].map { text throws(CommandFailure) in try options.key(text) }
-            return (options, due, priority, rule, alarms, key)
+            let url = try parsed[ChimeOptions.url].map { text throws(CommandFailure) in try options.url(text) }
+            return (options, due, priority, rule, alarms, key, url)
         }
         let title = given[0]
-        let (options, due, priority, rule, alarms, key) = checked
+        let (options, due, priority, rule, alarms, key, url) = checked
         let (saved, updated) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Bool) in
             let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: false, command: command)
             var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed[ChimeOptions.notes] ?? "",
-                                    priority: priority, due: due, recurrenceRule: rule, alarms: alarms, externalKey: key)
+                                    location: parsed[ChimeOptions.location] ?? "", url: url, priority: priority, due: due, recurrenceRule: rule, alarms: alarms, externalKey: key)
             let existing = try KeyHolder.updated(by: key, event: false, in: calendar, store: store, command: command)
             if let existing { reminder.identifier = existing }
             let updated = existing != nil

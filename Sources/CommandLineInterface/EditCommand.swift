@@ -23,6 +23,8 @@ enum EditCommand: Command {
     static let either: [any DeclaredOption] = [
         ChimeOptions.title,
         ChimeOptions.notes.with(help: "new notes ('' clears them)"),
+        ChimeOptions.location.with(help: "a new location ('' clears it)"),
+        ChimeOptions.url.with(value: "URL|none", help: "a new link; 'none' removes it"),
         ChimeOptions.repeatRule.with(value: "RRULE|none", help: """
             a new RFC 5545 rule; 'none' stops the repetition (the first
             occurrence stays; detached occurrences are removed),
@@ -62,8 +64,6 @@ enum EditCommand: Command {
             """),
         ChimeOptions.end.with(help: "a new end (all-day: the last day, inclusive)"),
         ChimeOptions.duration.with(help: "a new length, from the (new) start"),
-        ChimeOptions.location.with(help: "a new location"),
-        ChimeOptions.url.with(value: "URL|none", help: "a new link; 'none' removes it"),
         ChimeOptions.occurrence.with(help: """
             change only occurrences of a repeating event: the one the
             series scheduled at WHEN (a date: that day's occurrence)
@@ -320,6 +320,8 @@ enum EditCommand: Command {
         let options = options(for: reminder.due, context, command: command)
         if let title = parsed[ChimeOptions.title] { reminder.title = title }
         if let notes = parsed[ChimeOptions.notes] { reminder.notes = notes }
+        if let location = parsed[ChimeOptions.location] { reminder.location = location }
+        if let url = parsed[ChimeOptions.url] { reminder.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
         if let key = parsed[ChimeOptions.key] { reminder.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
         if let text = parsed[ChimeOptions.priority] { reminder.priority = try options.priority(text) }
         if let text = parsed[ChimeOptions.due] {

@@ -106,6 +106,8 @@ struct ItemJSON {
         var calendarIdentifier: String
         var title: String
         var notes: String
+        var location: String
+        @Nullable var url: String?
         @Nullable var recurrenceRule: String?
         var alarms: [AlarmObject]
         @Nullable var externalKey: String?
@@ -136,8 +138,6 @@ struct ItemJSON {
     typealias ReminderObject = ItemObject<ReminderFields>
 
     struct EventFields: Encodable {
-        var location: String
-        @Nullable var url: String?
         var allDay: Bool
         var floating: Bool
         @Nullable var timeZone: String?
@@ -160,21 +160,19 @@ struct ItemJSON {
     }
 
     private func common(type: String, identifier: ItemIdentifier, calendar: ItemIdentifier, title: String, notes: String,
-                        rule: RecurrenceRule?, alarms: [Alarm], externalKey: String?) -> ItemCommon {
+                        location: String, url: String?, rule: RecurrenceRule?, alarms: [Alarm], externalKey: String?) -> ItemCommon {
         .init(type: type, identifier: identifier.rawValue, shortIdentifier: identifier.short,
               calendar: calendars[calendar]?.title, calendarIdentifier: calendar.rawValue,
-              title: title, notes: notes, recurrenceRule: rule?.rfc5545,
+              title: title, notes: notes, location: location, url: url, recurrenceRule: rule?.rfc5545,
               alarms: alarms.map(Self.alarm), externalKey: externalKey)
     }
 
     func event(_ event: Event) -> EventObject {
         EventObject(
             common: common(type: "event", identifier: event.identifier, calendar: event.calendarIdentifier,
-                           title: event.title, notes: event.notes, rule: event.recurrenceRule,
-                           alarms: event.alarms, externalKey: event.externalKey),
+                           title: event.title, notes: event.notes, location: event.location, url: event.url,
+                           rule: event.recurrenceRule, alarms: event.alarms, externalKey: event.externalKey),
             fields: EventFields(
-                location: event.location,
-                url: event.url,
                 allDay: event.isAllDay,
                 floating: { if case .floating = event.start { return true }; return false }(),
                 timeZone: event.start.zoneName,
@@ -191,7 +189,8 @@ struct ItemJSON {
         let text = ItemText(zone: machine, now: now)
         return ReminderObject(
             common: common(type: "reminder", identifier: reminder.identifier, calendar: reminder.calendarIdentifier,
-                           title: reminder.title, notes: reminder.notes, rule: reminder.recurrenceRule,
+                           title: reminder.title, notes: reminder.notes, location: reminder.location, url: reminder.url,
+                           rule: reminder.recurrenceRule,
                            alarms: reminder.alarms, externalKey: reminder.externalKey),
             fields: ReminderFields(
                 priority: reminder.priority,

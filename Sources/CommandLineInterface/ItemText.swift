@@ -145,6 +145,8 @@ struct ItemText {
         rows.append(("Due", reminder.due.map(full) ?? "no due date"))
         if let rule = reminder.recurrenceRule { rows.append(("Repeats", rule.rfc5545)) }
         if reminder.priority != 0 { rows.append(("Priority", "\(reminder.priority) (\(Self.priorityName(reminder.priority)))")) }
+        if !reminder.location.isEmpty { rows.append(("Location", reminder.location)) }
+        if let url = reminder.url { rows.append(("URL", url)) }
         if reminder.isCompleted {
             let when = reminder.completionDate.map { full(.zoned(zone.localTime(at: Int64($0.timeIntervalSince1970)), zone: zone.identifier)) }
             rows.append(("Completed", when ?? "yes"))

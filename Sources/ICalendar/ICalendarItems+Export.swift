@@ -403,6 +403,8 @@ extension ICalendarItems {
             if let due = reminder.due { try put("DUE", due) }
             try put("SUMMARY", text: reminder.title)
             if !reminder.notes.isEmpty { try put("DESCRIPTION", text: reminder.notes) }
+            if !reminder.location.isEmpty { try put("LOCATION", text: reminder.location) }
+            if let url = reminder.url { try put("URL", raw: url) }
             if reminder.priority != 0 { try put("PRIORITY", raw: String(reminder.priority)) }
             if reminder.isCompleted { try put("STATUS", raw: "COMPLETED") }
             if let done = reminder.completionDate { try put("COMPLETED", utc: Self.seconds(done)) }

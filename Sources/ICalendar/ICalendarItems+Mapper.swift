@@ -194,6 +194,7 @@ extension ICalendarItems {
             var consumed: ConsumedProperties = [
                 "DTSTART": Self.timeParameters, "DUE": Self.timeParameters, "COMPLETED": Self.timeParameters, "SUMMARY": [],
                 "DESCRIPTION": [], "PRIORITY": [], "RRULE": [], "SEQUENCE": [], "LAST-MODIFIED": [], "DTSTAMP": [],
+                "LOCATION": [], "URL": ["VALUE"],
             ]
             if component["DUE"] == nil && due != nil { consumed["DURATION"] = [] }
             if status == "COMPLETED" { consumed["STATUS"] = [] }
@@ -201,7 +202,8 @@ extension ICalendarItems {
             let identifier = ICalendarItems.identifier(calendar: calendar, uid: uid, kind: "reminder")
             let others = component.components.filter { $0.name != "VALARM" }
             var reminder = Reminder(identifier: identifier, calendarIdentifier: calendar, title: Self.text(component, "SUMMARY") ?? "",
-                                    notes: Self.text(component, "DESCRIPTION") ?? "", priority: priority, start: start, due: due,
+                                    notes: Self.text(component, "DESCRIPTION") ?? "", location: Self.text(component, "LOCATION") ?? "",
+                                    url: component["URL"]?.value, priority: priority, start: start, due: due,
                                     isCompleted: status == "COMPLETED" || completion != nil || percentDone,
                                     completionDate: completion, recurrenceRule: try rule(component), externalKey: uid)
             reminder.origin = try origin(component, unmodelled: unmodelled(component, consumed: consumed, keptComponents: others))

@@ -50,6 +50,21 @@ struct FiringPlannerTests {
         #expect(firings[2].instant - firings[1].instant == 23 * 3600)
     }
 
+    @Test("a firing carries its item's location and notes, a reminder's as an event's, for the notification's body")
+    func locationAndNotes() throws {
+        let fixture = try Fixture()
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Pick up the parcel", notes: "bring ID",
+                                        location: "Post office, 中山路", due: fixture.zoned("2026-12-08T17:00:00"),
+                                        alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        try fixture.store.save(Event(calendarIdentifier: fixture.calendar, title: "Dentist", location: "Clinic", notes: "no coffee",
+                                     start: fixture.zoned("2026-12-09T09:00:00"), end: fixture.zoned("2026-12-09T09:30:00"),
+                                     alarms: [Alarm(trigger: .relative(seconds: -600))]))
+        let firings = try fixture.firings(after: "2026-12-08T00:00:00+08:00", count: 2)
+        #expect(firings.map { "\($0.title): \($0.location) / \($0.notes)" } == [
+            "Pick up the parcel: Post office, 中山路 / bring ID", "Dentist: Clinic / no coffee",
+        ])
+    }
+
     @Test("firings due at or before an alarm's acknowledgement (another device's dismissal) are not planned; later ones are")
     func acknowledged() throws {
         let fixture = try Fixture()

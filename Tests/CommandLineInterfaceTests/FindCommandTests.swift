@@ -80,6 +80,24 @@ struct FindCommandTests {
         #expect(none.errors.isEmpty)
     }
 
+    @Test("a reminder takes --location and --url: shown, in JSON, found, exported as LOCATION and URL, edited away")
+    func reminderLocationAndURL() throws {
+        let scratch = Scratch()
+        let parcel = scratch.add("reminder", "Pick up the parcel", "--due", "2026-12-08 17:00", "--location", "Post office, 中山路",
+                                 "--url", "https://example.com/track")
+        #expect(scratch.ok("show", parcel).output.filter { $0.hasPrefix("Location") || $0.hasPrefix("URL") }
+                == ["Location: Post office, 中山路", "URL:      https://example.com/track"])
+        let json = try scratch.ok("show", parcel, "--json").json()
+        #expect(json["location"] as? String == "Post office, 中山路" && json["url"] as? String == "https://example.com/track")
+        #expect(scratch.ok("find", "中山路").output == ["reminder  Tue 2026-12-08 17:00  Pick up the parcel  [\(parcel)]"])
+        let exported = scratch.ok("export").text
+        #expect(exported.contains("\r\nLOCATION:Post office\\, 中山路\r\n") && exported.contains("\r\nURL:https://example.com/track\r\n"))
+        scratch.ok("edit", parcel, "--location", "", "--url", "none")
+        let edited = try scratch.ok("show", parcel, "--json").json()
+        #expect(edited["location"] as? String == "" && edited["url"] is NSNull)
+        try scratch.refuses(["add", "reminder", "Odd", "--url", "not a url"], status: 65, mentioning: ["--url 'not a url'"])
+    }
+
     @Test("find with no words is a usage error")
     func noWords() throws {
         let scratch = Scratch()

@@ -115,6 +115,34 @@ struct ICalendarItemsTests {
         #expect(reminders[1].completionDate == Date(timeIntervalSince1970: 1_796_031_000)) // 2026-11-30T09:30:00Z
     }
 
+    @Test("a VTODO's LOCATION and URL are the reminder's location and link, written back as they came, an unknown parameter with them")
+    func reminderLocationAndURL() throws {
+        let lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN",
+                     "BEGIN:VTODO", "UID:parcel@example.org", "DTSTAMP:20261201T000000Z", "SUMMARY:Pick up the parcel",
+                     "LOCATION:Post office\\, 中山路", "URL:https://example.com/track?id=1", "DUE;TZID=Asia/Shanghai:20261208T170000",
+                     "END:VTODO",
+                     "BEGIN:VTODO", "UID:odd@example.org", "DTSTAMP:20261201T000000Z", "SUMMARY:Odd", "URL;X-KIND=a:https://example.com/",
+                     "END:VTODO", "END:VCALENDAR"]
+        let reading = try ICalendarReader().read(Array((lines.joined(separator: "\r\n") + "\r\n").utf8))
+        let first = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(first.problems.isEmpty)
+        try #require(first.reminders.count == 2)
+        #expect(first.reminders[0].location == "Post office, 中山路")
+        #expect(first.reminders[0].url == "https://example.com/track?id=1")
+        #expect(first.reminders[0].origin?.unmodelled.contains("LOCATION") == false)
+        // A parameter the mapping does not know is kept with the line, as for events, and written back on it once.
+        #expect(first.reminders[1].url == "https://example.com/")
+        #expect(first.reminders[1].origin?.unmodelled.contains("URL;X-KIND=a:https://example.com/") == true)
+        let (exported, again, exportedAgain) = Self.roundTrip(first)
+        #expect(again.reminders == first.reminders)
+        #expect(exportedAgain == exported)
+        let parcel = try #require(exported.components.first { $0["UID"]?.value == "parcel@example.org" })
+        #expect(parcel["LOCATION"]?.value == "Post office\\, 中山路")
+        #expect(parcel["URL"]?.value == "https://example.com/track?id=1")
+        let odd = try #require(exported.components.first { $0["UID"]?.value == "odd@example.org" })
+        #expect(odd.properties(named: "URL").map { "\($0[parameter: "X-KIND"] ?? "-") \($0.value)" } == ["a https://example.com/"])
+    }
+
     @Test("import, export, import gives equal items, and export, import, export the same components",
           arguments: ["google-recurring.ics", "outlook.ics", "iphone-reminder.ics"])
     func lossless(name: String) throws {
