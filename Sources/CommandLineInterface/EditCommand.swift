@@ -86,6 +86,23 @@ enum EditCommand: Command {
         ChimeOptions.priority.with(help: "0 none, 1 highest … 9 lowest, or none, high, medium, low"),
     ]
 
+    /// The fields an event and a reminder both have, which `either`'s options change alike.
+    protocol SharedFields {
+        var title: String { get set }
+        var notes: String { get set }
+        var location: String { get set }
+        var url: String? { get set }
+        var externalKey: String? { get set }
+    }
+
+    static func editShared<Item: SharedFields>(_ item: inout Item, _ parsed: ParsedArguments, _ options: ItemOptions) throws(CommandFailure) {
+        if let title = parsed[ChimeOptions.title] { item.title = title }
+        if let notes = parsed[ChimeOptions.notes] { item.notes = notes }
+        if let location = parsed[ChimeOptions.location] { item.location = location }
+        if let url = parsed[ChimeOptions.url] { item.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
+        if let key = parsed[ChimeOptions.key] { item.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+    }
+
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = "chime edit"
         let (parsed, positionals, span, store) = try StoreOptions.start(syntax, arguments, positionals: ["ID"], access: .writing,
@@ -189,11 +206,7 @@ enum EditCommand: Command {
             event.end = zone(event.end)
         }
         let options = options(for: event.start, context, command: command)
-        if let title = parsed[ChimeOptions.title] { event.title = title }
-        if let notes = parsed[ChimeOptions.notes] { event.notes = notes }
-        if let location = parsed[ChimeOptions.location] { event.location = location }
-        if let url = parsed[ChimeOptions.url] { event.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
-        if let key = parsed[ChimeOptions.key] { event.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        try editShared(&event, parsed, options)
         (event.start, event.end) = try times(event, parsed, options)
         if let text = parsed[ChimeOptions.repeatRule] {
             if text.lowercased() == "none" {
@@ -318,11 +331,7 @@ enum EditCommand: Command {
             reminder.start = reminder.start.map(zone)
         }
         let options = options(for: reminder.due, context, command: command)
-        if let title = parsed[ChimeOptions.title] { reminder.title = title }
-        if let notes = parsed[ChimeOptions.notes] { reminder.notes = notes }
-        if let location = parsed[ChimeOptions.location] { reminder.location = location }
-        if let url = parsed[ChimeOptions.url] { reminder.url = url.lowercased() == "none" || url.isEmpty ? nil : try options.url(url) }
-        if let key = parsed[ChimeOptions.key] { reminder.externalKey = key.lowercased() == "none" ? nil : try options.key(key) }
+        try editShared(&reminder, parsed, options)
         if let text = parsed[ChimeOptions.priority] { reminder.priority = try options.priority(text) }
         if let text = parsed[ChimeOptions.due] {
             reminder.due = text.lowercased() == "none" ? nil : options.itemTime(try options.time(text, "--due"))
@@ -355,3 +364,6 @@ enum EditCommand: Command {
         }
     }
 }
+
+extension Event: EditCommand.SharedFields {}
+extension Reminder: EditCommand.SharedFields {}
