@@ -29,16 +29,18 @@ enum FindCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let command = syntax.name
-        let (parsed, words, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .reading, context: context)
-        guard words.contains(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
-            throw .usage("\(command): say what to find, as in 'chime find dentist' (see '\(command) --help')")
+        let (parsed, _, words, store) = try StoreOptions.start(syntax, arguments, positionals: nil, access: .reading,
+                                                               context: context) { _, given throws(CommandFailure) in
+            // Split again: `chime find 'team lunch'` wants both words, anywhere; a blank argument is none.
+            let words = given.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+            guard !words.isEmpty else {
+                throw .usage("\(command): say what to find, as in 'chime find dentist' (see '\(command) --help')")
+            }
+            return words
         }
         let (calendars, items) = try StoreOptions.run(command) { () throws(StoreError) in
-            let calendars = try store.calendars()
             let chosen = try parsed.all(ChimeOptions.calendars).map { name throws(StoreError) in try store.calendar(named: name).identifier }
-            // A word is what the shell gave: `chime find 'team lunch'` wants both words, anywhere.
-            let split = words.flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
-            return (calendars, try store.items(matching: split, calendars: chosen))
+            return (try store.calendars(), try store.items(matching: words, calendars: chosen))
         }
         let zone = context.machineTimeZone()
         let now = context.second()
