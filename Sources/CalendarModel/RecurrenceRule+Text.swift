@@ -6,6 +6,11 @@
 /// (INTERVAL=1, WKST=MO), and keeps each list as given, so that parsing what
 /// was printed gives back an equal rule.
 ///
+/// RFC 7529's RSCALE comes first when the rule has one (any rule with a
+/// SKIP other than OMIT needs one: RSCALE=GREGORIAN is then written), its
+/// SKIP after WKST, and BYMONTH lists the ordinary months before the leap
+/// ones (`BYMONTH=4,4L`). RSCALE=GREGORIAN with no SKIP reads as no RSCALE.
+///
 /// The extension parts: `X-WORKDAY=SKIP|FORWARD|BACKWARD|MAKEUP|RETURN`;
 /// `X-BREAK=N` (1…366), required with `RETURN` and allowed nowhere else;
 /// `X-REGION=CN`, the workday calendar's region, only beside X-WORKDAY,
@@ -20,8 +25,14 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
 
     public var rfc5545: String {
         // Appended to one text rather than parts joined: an import writes every series' rule.
-        var text = "FREQ="
+        var text = ""
         text.reserveCapacity(64)
+        if scale != .gregorian || skip != .omit {
+            text += "RSCALE="
+            text += scale.rawValue
+            text += ";"
+        }
+        text += "FREQ="
         text += frequency.rawValue
         func part(_ name: String, _ value: String) {
             text += ";"
@@ -51,9 +62,10 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         list("BYMONTHDAY", daysOfTheMonth)
         list("BYYEARDAY", daysOfTheYear)
         list("BYWEEKNO", weeksOfTheYear)
-        list("BYMONTH", monthsOfTheYear)
+        list("BYMONTH", monthsOfTheYear.map(String.init) + leapMonthsOfTheYear.map { "\($0)L" })
         list("BYSETPOS", setPositions)
         if firstDayOfTheWeek != .monday { part("WKST", firstDayOfTheWeek.code) }
+        if skip != .omit { part("SKIP", skip.rawValue) }
         if let workdayRule {
             text += ";"
             text += workdayRule.description
@@ -97,11 +109,13 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
         var interval = 1
         var end: End?
         var byDay: [DayOfWeek] = [], byMonthDay: [Int] = [], byYearDay: [Int] = [], byWeekNo: [Int] = []
-        var byMonth: [Int] = [], byHour: [Int] = [], byMinute: [Int] = [], bySecond: [Int] = [], bySetPos: [Int] = []
+        var byMonth: [Int] = [], byLeapMonth: [Int] = [], byHour: [Int] = [], byMinute: [Int] = [], bySecond: [Int] = [], bySetPos: [Int] = []
         var weekStart = Weekday.monday
         var workday: String?
         var breakDays: Int?
         var region: String?
+        var scale: Scale?
+        var skip: Skip?
 
         for piece in body.splitOnASCII(";") {
             let pair = piece.splitOnASCII("=", maxSplits: 1)
@@ -154,7 +168,24 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
             case "BYMONTHDAY": byMonthDay = try integers(true)
             case "BYYEARDAY": byYearDay = try integers(true)
             case "BYWEEKNO": byWeekNo = try integers(true)
-            case "BYMONTH": byMonth = try integers(false)
+            case "BYMONTH":
+                for item in value.splitOnASCII(",") {
+                    let leap = item.hasSuffix("L") || item.hasSuffix("l")
+                    guard let number = Self.integer(leap ? item.dropLast() : item, signed: false) else {
+                        throw RecurrenceRuleError(part: name, reason: "has '\(item)', which is not a month number (4) or leap month (4L)")
+                    }
+                    if leap { byLeapMonth.append(number) } else { byMonth.append(number) }
+                }
+            case "RSCALE":
+                guard let parsed = Scale(rawValue: value.asciiUppercased) else {
+                    throw RecurrenceRuleError(part: "RSCALE", reason: "'\(value)' is not a calendar Chime counts in (GREGORIAN, CHINESE)")
+                }
+                scale = parsed
+            case "SKIP":
+                guard let parsed = Skip(rawValue: value.asciiUppercased) else {
+                    throw RecurrenceRuleError(part: "SKIP", reason: "'\(value)' is not one of OMIT, BACKWARD, FORWARD")
+                }
+                skip = parsed
             case "BYSETPOS": bySetPos = try integers(true)
             case "BYDAY":
                 for item in value.splitOnASCII(",") {
@@ -196,10 +227,11 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
                 if name.hasPrefix("X-") {
                     throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545 nor one of Chime's (X-WORKDAY, X-BREAK, X-REGION)")
                 }
-                throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545")
+                throw RecurrenceRuleError(part: name, reason: "is not a rule part of RFC 5545 or 7529")
             }
         }
         guard let frequency else { throw RecurrenceRuleError(part: "FREQ", reason: "is missing") }
+        if skip != nil && scale == nil { throw RecurrenceRuleError(part: "SKIP", reason: "is only allowed with RSCALE (RFC 7529)") }
         let workdayRule = try Self.workdayRule(workday, breakDays: breakDays)
         if region != nil && workdayRule == nil {
             throw RecurrenceRuleError(part: "X-REGION", reason: "is only allowed with X-WORKDAY")
@@ -208,7 +240,7 @@ extension RecurrenceRule: CustomStringConvertible, LosslessStringConvertible {
                       daysOfTheMonth: byMonthDay, daysOfTheYear: byYearDay, weeksOfTheYear: byWeekNo,
                       monthsOfTheYear: byMonth, hours: byHour, minutes: byMinute, seconds: bySecond,
                       setPositions: bySetPos, firstDayOfTheWeek: weekStart, workdayRule: workdayRule,
-                      workdayRegion: region)
+                      workdayRegion: region, scale: scale ?? .gregorian, skip: skip ?? .omit, leapMonthsOfTheYear: byLeapMonth)
     }
 
     /// X-WORKDAY's value with X-BREAK, which goes with RETURN and nothing else.

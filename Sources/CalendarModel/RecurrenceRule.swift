@@ -11,6 +11,15 @@
 /// DAILY, WEEKLY or MONTHLY, BYMONTHDAY with WEEKLY, a numbered BYDAY outside
 /// MONTHLY and YEARLY or beside BYWEEKNO, BYSETPOS alone) are refused.
 ///
+/// RFC 7529's parts are read too: `RSCALE=CHINESE` counts the rule's years,
+/// months and days of the month in the Chinese calendar (`ChineseCalendar`),
+/// `BYMONTH=4L` names a leap month, and `SKIP` says what becomes of a date the
+/// rule names that a month or year lacks (the 30th of a 29-day month, a
+/// leap month the year has not, February 29). Chime expands such rules at
+/// FREQ=YEARLY and MONTHLY with BYMONTH, BYMONTHDAY, the time parts and
+/// BYSETPOS; BYDAY, BYYEARDAY and BYWEEKNO beside them are refused, and so is
+/// RSCALE=CHINESE at other frequencies.
+///
 /// Beyond RFC 5545, a rule may carry a `WorkdayRule` (the extension parts
 /// `X-WORKDAY` and `X-BREAK`) and the workday calendar's region
 /// (`X-REGION`); see `WorkdayRule` for what each does.
@@ -71,6 +80,23 @@ public struct RecurrenceRule: Hashable, Sendable {
         case until(Until)
     }
 
+    /// The calendar a rule counts in (RFC 7529's RSCALE).
+    public enum Scale: String, CaseIterable, Hashable, Sendable {
+        case gregorian = "GREGORIAN"
+        case chinese = "CHINESE"
+    }
+
+    /// What becomes of a date the rule names that does not exist (RFC 7529's
+    /// SKIP): left out (RFC 5545's way), moved to the last day before it
+    /// (the 29th for a 30th, the ordinary month for a leap month the year
+    /// has not), or to the first day after it (the next month's first day,
+    /// the month after the leap month's).
+    public enum Skip: String, CaseIterable, Hashable, Sendable {
+        case omit = "OMIT"
+        case backward = "BACKWARD"
+        case forward = "FORWARD"
+    }
+
     /// The parts, in one shared box (`CopyOnWrite`; a rule never changes once made): a rule
     /// is copied into every event, plan and occurrence source that uses it,
     /// and a copy of a dozen arrays retains each of them (a tenth of a
@@ -91,6 +117,9 @@ public struct RecurrenceRule: Hashable, Sendable {
         var firstDayOfTheWeek: Weekday
         var workdayRule: WorkdayRule?
         var workdayRegion: String?
+        var scale: Scale
+        var skip: Skip
+        var leapMonthsOfTheYear: [Int]
     }
 
     private let shared: CopyOnWrite<Parts>
@@ -119,6 +148,17 @@ public struct RecurrenceRule: Hashable, Sendable {
     /// The region of the workday calendar (`X-REGION`), lower-case (`cn`),
     /// or nil for the caller's default. Only with a `workdayRule`.
     public var workdayRegion: String? { parts.workdayRegion }
+    /// The calendar the rule counts in (RSCALE; Gregorian when absent).
+    public var scale: Scale { parts.scale }
+    /// What becomes of dates that do not exist (SKIP; OMIT when absent).
+    public var skip: Skip { parts.skip }
+    /// BYMONTH's leap months (`4L` is 4), with RSCALE=CHINESE only; the
+    /// ordinary months are `monthsOfTheYear`.
+    public var leapMonthsOfTheYear: [Int] { parts.leapMonthsOfTheYear }
+    /// Whether the rule is expanded by month lengths other than the plain
+    /// Gregorian ones with dates left out: RSCALE=CHINESE, or a SKIP that
+    /// moves dates (which matters at FREQ=YEARLY and MONTHLY only).
+    public var isScaled: Bool { scale != .gregorian || (skip != .omit && frequency >= .monthly) }
 
     public init(
         frequency: Frequency,
@@ -135,12 +175,16 @@ public struct RecurrenceRule: Hashable, Sendable {
         setPositions: [Int] = [],
         firstDayOfTheWeek: Weekday = .monday,
         workdayRule: WorkdayRule? = nil,
-        workdayRegion: String? = nil
+        workdayRegion: String? = nil,
+        scale: Scale = .gregorian,
+        skip: Skip = .omit,
+        leapMonthsOfTheYear: [Int] = []
     ) throws(RecurrenceRuleError) {
         try self.init(Parts(frequency: frequency, interval: interval, end: end, daysOfTheWeek: daysOfTheWeek, daysOfTheMonth: daysOfTheMonth,
                             daysOfTheYear: daysOfTheYear, weeksOfTheYear: weeksOfTheYear, monthsOfTheYear: monthsOfTheYear, hours: hours,
                             minutes: minutes, seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: firstDayOfTheWeek,
-                            workdayRule: workdayRule, workdayRegion: workdayRegion))
+                            workdayRule: workdayRule, workdayRegion: workdayRegion, scale: scale, skip: skip,
+                            leapMonthsOfTheYear: leapMonthsOfTheYear))
     }
 
     private init(_ parts: Parts) throws(RecurrenceRuleError) {
@@ -213,6 +257,7 @@ public struct RecurrenceRule: Hashable, Sendable {
         try check(daysOfTheYear, "BYYEARDAY", 1...366, signed: true)
         try check(weeksOfTheYear, "BYWEEKNO", 1...53, signed: true)
         try check(monthsOfTheYear, "BYMONTH", 1...12, signed: false)
+        try check(leapMonthsOfTheYear, "BYMONTH", 1...12, signed: false)
         try check(setPositions, "BYSETPOS", 1...366, signed: true)
         try check(daysOfTheWeek.map(\.position).filter { $0 != 0 }, "BYDAY", 1...53, signed: true)
 
@@ -236,6 +281,7 @@ public struct RecurrenceRule: Hashable, Sendable {
                 throw RecurrenceRuleError(part: "BYDAY", reason: "a month has at most 5 of each weekday")
             }
         }
+        try validateScale()
         if !setPositions.isEmpty && !hasByPart {
             throw RecurrenceRuleError(part: "BYSETPOS", reason: "needs another BYxxx part to select from")
         }
@@ -252,6 +298,22 @@ public struct RecurrenceRule: Hashable, Sendable {
         }
     }
 
+    /// What RFC 7529's parts allow, and what Chime expands of them.
+    private func validateScale() throws(RecurrenceRuleError) {
+        if !leapMonthsOfTheYear.isEmpty && scale != .chinese {
+            throw RecurrenceRuleError(part: "BYMONTH", reason: "\(leapMonthsOfTheYear[0])L names a leap month, which needs RSCALE=CHINESE")
+        }
+        if scale == .chinese && frequency != .yearly && frequency != .monthly {
+            throw RecurrenceRuleError(part: "RSCALE=CHINESE", reason: "repeats by FREQ=YEARLY or FREQ=MONTHLY in Chime, not FREQ=\(frequency.rawValue)")
+        }
+        guard isScaled else { return }
+        let scaleName = scale == .chinese ? "RSCALE=CHINESE" : "SKIP=\(skip.rawValue)"
+        for (name, values) in [("BYDAY", daysOfTheWeek.count), ("BYYEARDAY", daysOfTheYear.count), ("BYWEEKNO", weeksOfTheYear.count)]
+        where values > 0 {
+            throw RecurrenceRuleError(part: name, reason: "is not expanded beside \(scaleName) in Chime (BYMONTH, BYMONTHDAY, the time parts and BYSETPOS are)")
+        }
+    }
+
     static func isRegionCode(_ text: some StringProtocol) -> Bool {
         (1...16).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
     }
@@ -259,7 +321,7 @@ public struct RecurrenceRule: Hashable, Sendable {
     /// Whether any BYxxx part other than BYSETPOS is present.
     var hasByPart: Bool {
         !(daysOfTheWeek.isEmpty && daysOfTheMonth.isEmpty && daysOfTheYear.isEmpty && weeksOfTheYear.isEmpty
-            && monthsOfTheYear.isEmpty && hours.isEmpty && minutes.isEmpty && seconds.isEmpty)
+            && monthsOfTheYear.isEmpty && leapMonthsOfTheYear.isEmpty && hours.isEmpty && minutes.isEmpty && seconds.isEmpty)
     }
 }
 

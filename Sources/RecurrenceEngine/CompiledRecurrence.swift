@@ -152,7 +152,7 @@ final class CompiledRecurrence: Sendable {
     /// that skipped a day, Pacific/Apia, is walked). EXDATE never changes
     /// COUNT, and RDATEs are not the rule's.
     func countEndByArithmetic(_ count: Int) -> Int64? {
-        guard workdayRule == nil, count >= 1, count <= Recurrence.expansionBound, untilInstant == Int64.max,
+        guard workdayRule == nil, plan.scale == nil, count >= 1, count <= Recurrence.expansionBound, untilInstant == Int64.max,
               plan.setPositions.isEmpty, plan.monthMask == 0, plan.monthDays.isEmpty, plan.yearDays.isEmpty, plan.weekNumbers.isEmpty,
               plan.timesOfDay.count == 1 else { return nil }
         let startDay = Int(ExpansionPlan.floorDivide64(startLocal, 86_400))

@@ -57,6 +57,11 @@ final class ExpansionPlan: Sendable {
     let seconds: [Int]
 
     let setPositions: [Int]
+    /// For RFC 7529 rules (`RecurrenceRule.isScaled`), the months they count
+    /// in and their SKIP; nil for every other rule. Such a rule's months
+    /// to expand are `months` and `leapMonths` (see `MonthScale`).
+    let scale: MonthScale?
+    let leapMonths: [Int]
     /// True when no period can ever hold a candidate.
     let isEmpty: Bool
     /// Units to advance with nothing produced before the rule is known to be
@@ -80,6 +85,8 @@ final class ExpansionPlan: Sendable {
     /// (every Monday stand-up) share one plan; each keeps its own base unit.
     struct StartDefaults: Hashable {
         var month: Int?
+        /// Whether `month` is a leap month (a Chinese start in one).
+        var monthIsLeap = false
         var day: Int?
         var weekday: Int?
         var hour: Int
@@ -89,12 +96,21 @@ final class ExpansionPlan: Sendable {
         init(rule: RecurrenceRule, start: LocalDateTime) {
             let noDayParts = rule.daysOfTheYear.isEmpty && rule.daysOfTheMonth.isEmpty && rule.daysOfTheWeek.isEmpty
                 && rule.weeksOfTheYear.isEmpty
+            // A Chinese rule takes the start's Chinese month and day (a start
+            // outside the table's years, its Gregorian ones: it has no occurrences).
+            var startMonth = start.date.month, startDay = start.date.day, startIsLeap = false
+            if rule.scale == .chinese, let date = ChineseCalendar.date(of: start.date) {
+                (startMonth, startDay, startIsLeap) = (date.month, date.day, date.isLeapMonth)
+            }
             switch rule.frequency {
             case .yearly where noDayParts:
-                if rule.monthsOfTheYear.isEmpty { month = start.date.month }
-                day = start.date.day
+                if rule.monthsOfTheYear.isEmpty && rule.leapMonthsOfTheYear.isEmpty {
+                    month = startMonth
+                    monthIsLeap = startIsLeap
+                }
+                day = startDay
             case .monthly where rule.daysOfTheMonth.isEmpty && rule.daysOfTheWeek.isEmpty:
-                day = start.date.day
+                day = startDay
             case .weekly where rule.daysOfTheWeek.isEmpty:
                 weekday = start.date.weekday.rawValue
             default:
@@ -119,7 +135,10 @@ final class ExpansionPlan: Sendable {
 
         // The defaults written straight into the plan, without temporary arrays.
         var months = rule.monthsOfTheYear
-        if let month = defaults.month { months = [month] }
+        var leapMonths = rule.leapMonthsOfTheYear
+        if let month = defaults.month { (months, leapMonths) = defaults.monthIsLeap ? ([], [month]) : ([month], []) }
+        self.leapMonths = Self.sortedUnique(leapMonths)
+        scale = rule.isScaled ? MonthScale(scale: rule.scale, skip: rule.skip) : nil
         let monthDays = defaults.day.map { [$0] } ?? rule.daysOfTheMonth
         self.months = Self.sortedUnique(months)
         monthMask = months.reduce(0) { $0 | UInt16(1) << $1 }
@@ -170,11 +189,19 @@ final class ExpansionPlan: Sendable {
         case .secondly: cycle = 146_097 * 86_400
         }
         let (lcm, overflow) = (cycle / Self.gcd(cycle, rule.interval)).multipliedReportingOverflow(by: rule.interval)
-        emptyUnitBound = overflow ? Int.max : lcm
-        lastUnit = Self.unit(containing: Self.endOfTime - 1, frequency: rule.frequency, weekOrigin: weekOrigin)
+        if rule.scale == .chinese {
+            // The table's last year ends the walk, long before any bound.
+            emptyUnitBound = Int.max
+            lastUnit = MonthScale.chineseLastUnit(yearly: rule.frequency == .yearly)
+        } else {
+            emptyUnitBound = overflow ? Int.max : lcm
+            lastUnit = Self.unit(containing: Self.endOfTime - 1, frequency: rule.frequency, weekOrigin: weekOrigin)
+        }
 
+        // A scaled rule's days are checked as they are made: which exist
+        // depends on the year, and SKIP can move the missing ones.
         isEmpty = timesOfDay.isEmpty
-            || !Self.someDayMatches(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth, yearDays: rule.daysOfTheYear)
+            || (rule.isScaled ? false : !Self.someDayMatches(months: rule.monthsOfTheYear, monthDays: rule.daysOfTheMonth, yearDays: rule.daysOfTheYear))
             || !Self.wallClockStepReaches(rule: rule, startSecondOfDay: defaults.hour * 3600 + defaults.minute * 60 + defaults.second)
             || !Self.setPositionsReachable(rule: rule, timesOfDay: timesOfDay.count, minutes: minutes.count, seconds: seconds.count)
     }
@@ -265,7 +292,10 @@ final class ExpansionPlan: Sendable {
 
     /// The unit of the period a wall-clock time falls in.
     func unit(containing local: Int64) -> Int {
-        Self.unit(containing: local, frequency: frequency, weekOrigin: weekOrigin)
+        if scale?.scale == .chinese {
+            return MonthScale.chineseUnit(containingDay: Int(Self.floorDivide64(local, 86_400)), yearly: frequency == .yearly)
+        }
+        return Self.unit(containing: local, frequency: frequency, weekOrigin: weekOrigin)
     }
 
     static func unit(containing local: Int64, frequency: RecurrenceRule.Frequency, weekOrigin: Int) -> Int {
@@ -301,6 +331,16 @@ final class ExpansionPlan: Sendable {
 
     /// The earliest wall-clock time any candidate of the period can have.
     func periodStart(_ unit: Int) -> Int64 {
+        if let scale {
+            // SKIP=BACKWARD can move a negative day to the day before the period's first.
+            let first = scale.scale == .chinese ? MonthScale.chineseFirstDay(ofUnit: unit, yearly: frequency == .yearly)
+                : Int(Self.floorDivide64(gregorianPeriodStart(unit), 86_400))
+            return Int64(scale.skip == .backward ? first - 1 : first) * 86_400
+        }
+        return gregorianPeriodStart(unit)
+    }
+
+    private func gregorianPeriodStart(_ unit: Int) -> Int64 {
         switch frequency {
         case .yearly:
             let january1 = CivilDate.dayNumber(year: unit, month: 1, day: 1)

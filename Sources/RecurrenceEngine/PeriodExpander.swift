@@ -25,6 +25,7 @@ struct PeriodExpander {
         let next = unit.addingReportingOverflow(plan.interval)
         var following = next.overflow ? Int.max : next.partialValue
         switch plan.frequency {
+        case _ where plan.scale != nil: expandScaled(unit, plan.scale!)
         case .yearly: expandYear(unit)
         case .monthly: expandMonth(unit)
         case .weekly: expandWeek(unit)
@@ -36,6 +37,34 @@ struct PeriodExpander {
     }
 
     // MARK: Days
+
+    /// A YEARLY or MONTHLY period of an RFC 7529 rule (see `MonthScale`).
+    private mutating func expandScaled(_ unit: Int, _ scale: MonthScale) {
+        days.removeAll(keepingCapacity: true)
+        func appendDays(of month: MonthScale.Month) {
+            // Never empty: without BYMONTHDAY, DTSTART's day is the rule's (BYDAY and BYYEARDAY are refused).
+            for value in plan.monthDays {
+                if let day = scale.day(value, of: month) { days.append(day) }
+            }
+        }
+        if plan.frequency == .yearly {
+            let months = scale.months(ofYear: unit)
+            if plan.months.isEmpty && plan.leapMonths.isEmpty {
+                months.forEach(appendDays)
+            } else {
+                for (numbers, leap) in [(plan.months, false), (plan.leapMonths, true)] {
+                    for number in numbers {
+                        if let month = scale.month(number, leap: leap, in: months, year: unit) { appendDays(of: month) }
+                    }
+                }
+            }
+        } else if let month = scale.month(ofUnit: unit) {
+            let limited = !plan.months.isEmpty || !plan.leapMonths.isEmpty
+            if !limited || (month.isLeap ? plan.leapMonths : plan.months).contains(month.number) { appendDays(of: month) }
+        }
+        sortAndMergeDays()
+        appendTimes()
+    }
 
     private mutating func expandYear(_ year: Int) {
         days.removeAll(keepingCapacity: true)

@@ -24,6 +24,7 @@ public final class RecurrencePlanCache: Sendable {
             func field(_ value: Int?) -> UInt64 { value.map { UInt64($0) + 1 } ?? 0 }
             self.defaults = field(defaults.month) | field(defaults.day) << 8 | field(defaults.weekday) << 16
                 | UInt64(defaults.hour * 3600 + defaults.minute * 60 + defaults.second) << 24
+                | (defaults.monthIsLeap ? 1 << 48 : 0)
         }
     }
 

@@ -152,6 +152,24 @@ public enum Oracles {
         return try JSONDecoder().decode(Timing.self, from: Data(run.out.utf8))
     }
 
+    /// The `lunardate` package's Chinese years, 1900 through 2099, a line
+    /// each (`chinese_calendar.py`: `2023 2023-01-22 1:29 2:30 2L:29 …`).
+    public static func lunardateYears(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String] {
+        let run = try runPython("chinese_calendar.py", [], sourceLocation: sourceLocation)
+        try #require(run.status == 0, "chinese_calendar.py exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
+        return lines(run.out)
+    }
+
+    /// The first `count` occurrences libical expands of `rule` from `start`
+    /// (basic form, 20261201 or 20261201T085000, floating), as it writes
+    /// them; nil when libical refuses the rule.
+    public static func libicalExpand(start: String, rule: String, count: Int,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws -> [String]? {
+        let run = try runTool(try requireLibicalCheck(sourceLocation: sourceLocation), ["--expand", start, rule, String(count)])
+        try #require(run.status == 0 || run.status == 1, "libical-check --expand exited \(run.status): \(run.err)", sourceLocation: sourceLocation)
+        return run.status == 0 ? lines(run.out) : nil
+    }
+
     /// The virtual environment's python, or a recorded failure saying how to make it.
     public static func requirePython(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try #require(FileManager.default.isExecutableFile(atPath: python), "no \(python): \(remedy)", sourceLocation: sourceLocation)

@@ -10,6 +10,15 @@
  *                                 nanoseconds per parse, the components and
  *                                 the errors found
  *
+ *   libical-check --expand START RULE N
+ *                                 print the first N (1..10000) occurrences
+ *                                 of RULE from START (20261201 or
+ *                                 20261201T085000, floating), one a line as
+ *                                 libical writes them; exit 1 if libical
+ *                                 refuses the rule. Debian's libical is
+ *                                 built with ICU, so RFC 7529's RSCALE
+ *                                 (CHINESE) and SKIP are expanded too.
+ *
  * Exit status 2 for a bad command line or a file that cannot be read.
  * Built by contrib/oracle/setup into .build/oracle/libical-check.
  *
@@ -165,9 +174,42 @@ static int time_parses(const char *count_text, const char *path) {
     return 0;
 }
 
+static int expand(const char *start_text, const char *rule_text, const char *count_text) {
+    char *end = NULL;
+    long count = strtol(count_text, &end, 10);
+    if (end == count_text || *end != '\0' || count < 1 || count > 10000) {
+        fprintf(stderr, "libical-check: N must be 1..10000, not %s\n", count_text);
+        return 2;
+    }
+    struct icaltimetype start = icaltime_from_string(start_text);
+    if (icaltime_is_null_time(start)) {
+        fprintf(stderr, "libical-check: START %s is not a DATE or floating DATE-TIME\n", start_text);
+        return 2;
+    }
+    /* libical 3.0 (Debian's) passes rules by value. */
+    struct icalrecurrencetype rule = icalrecurrencetype_from_string(rule_text);
+    if (rule.freq == ICAL_NO_RECURRENCE) {
+        fprintf(stderr, "libical-check: libical refuses the rule %s\n", rule_text);
+        return 1;
+    }
+    icalrecur_iterator *iterator = icalrecur_iterator_new(rule, start);
+    if (iterator == NULL) {
+        fprintf(stderr, "libical-check: libical cannot expand %s\n", rule_text);
+        return 1;
+    }
+    for (long n = 0; n < count; n++) {
+        struct icaltimetype next = icalrecur_iterator_next(iterator);
+        if (icaltime_is_null_time(next)) break;
+        printf("%s\n", icaltime_as_ical_string(next));
+    }
+    icalrecur_iterator_free(iterator);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && argv[1][0] != '-') return check(argv[1]);
     if (argc == 4 && strcmp(argv[1], "--time") == 0) return time_parses(argv[2], argv[3]);
-    fprintf(stderr, "usage: libical-check FILE | libical-check --time N FILE\n");
+    if (argc == 5 && strcmp(argv[1], "--expand") == 0) return expand(argv[2], argv[3], argv[4]);
+    fprintf(stderr, "usage: libical-check FILE | libical-check --time N FILE | libical-check --expand START RULE N\n");
     return 2;
 }
