@@ -139,6 +139,49 @@ public struct ChineseDate: Hashable, Sendable, CustomStringConvertible {
     /// `2025 八月十五`.
     public var description: String { "\(year) \(monthAndDay)" }
 
+    /// Reads a month and day of the Chinese calendar from the front of
+    /// `text`, and takes it off: `八月十五`, `闰四月初八`, `正月初一`, `冬月`/`十一月`,
+    /// `腊月廿九`, `二月二十一`, `8月15日`. Nil, leaving `text` alone, when it
+    /// starts with none.
+    public static func takeMonthAndDay(_ text: inout Substring) -> (month: Int, isLeapMonth: Bool, day: Int)? {
+        var rest = text
+        let leap = rest.hasPrefix("闰")
+        if leap { rest = rest.dropFirst() }
+        guard let (month, monthLength) = monthWords.first(where: { rest.hasPrefix($0.0) }).map({ ($0.1, $0.0.count) }) else { return nil }
+        rest = rest.dropFirst(monthLength)
+        guard let (word, day) = dayWords.first(where: { rest.hasPrefix($0.0) }) else { return nil }
+        rest = rest.dropFirst(word.count)
+        // `8月15日`: a day in digits may have 日 or 号 after it.
+        if word.first?.isASCII == true, let next = rest.first, next == "日" || next == "号" { rest = rest.dropFirst() }
+        text = rest
+        return (month, leap, day)
+    }
+
+    /// Reads a day of a Chinese month from the front of `text`: `初一`, `十五`, `廿九`, `三十`, `15`.
+    public static func takeDay(_ text: inout Substring) -> Int? {
+        guard let (day, length) = dayWords.first(where: { text.hasPrefix($0.0) }).map({ ($0.1, $0.0.count) }) else { return nil }
+        text = text.dropFirst(length)
+        return day
+    }
+
+    /// Month words, longest first so that `十一月` is not read as `十月`'s start.
+    private static let monthWords: [(String, Int)] = {
+        let numerals = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
+        var words: [(String, Int)] = [("正月", 1), ("冬月", 11), ("腊月", 12)]
+        for (index, numeral) in numerals.enumerated() { words.append((numeral + "月", index + 1)) }
+        for month in 1...12 { words.append(("\(month)月", month)) }
+        return words.sorted { $0.0.count > $1.0.count }
+    }()
+
+    /// Day words, longest first: the names, `二十一`…`二十九` beside `廿一`…, and digits.
+    private static let dayWords: [(String, Int)] = {
+        let digits = ["一", "二", "三", "四", "五", "六", "七", "八", "九"]
+        var words = (1...30).map { (dayName($0), $0) }
+        for (index, digit) in digits.enumerated() { words.append(("二十" + digit, 21 + index)) }
+        for day in 1...30 { words.append((String(day), day)) }
+        return words.sorted { $0.0.count > $1.0.count }
+    }()
+
     static let monthNames = ["正月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "冬月", "腊月"]
 
     /// `正月`, `闰四月`, `腊月` (1–12).

@@ -169,6 +169,10 @@ enum ChineseTimeWords {
                 words.append(date.description)
                 return
             }
+            if let date = try lunarDate() {
+                words.append(date.description)
+                return
+            }
             if let date = try monthDay() {
                 words.append(date.description)
                 return
@@ -204,6 +208,27 @@ enum ChineseTimeWords {
             // Calendar weeks from Monday, as a Chinese calendar shows them.
             let sinceMonday = { (day: Weekday) in (day.rawValue + 6) % 7 }
             return today.adding(days: 7 * weeks + sinceMonday(weekday) - sinceMonday(today.weekday))
+        }
+
+        /// `农历八月十五`, `阴历闰四月初八`, `农历腊月廿九`: the next such day from today on.
+        mutating func lunarDate() throws(Refusal) -> CivilDate? {
+            guard take([("农历", 0), ("阴历", 0)]) != nil else { return nil }
+            var rest = Substring(String(characters[index...]))
+            let length = rest.count
+            guard let (month, leap, day) = ChineseDate.takeMonthAndDay(&rest) else {
+                throw Refusal("'农历' needs a month and a day after it, as in '农历八月十五' or '农历闰四月初八'")
+            }
+            index += length - rest.count
+            let name = "农历" + ChineseDate.monthName(month, leap: leap) + ChineseDate.dayName(day)
+            guard day <= 30, let thisYear = ChineseCalendar.date(of: today)?.year else {
+                throw Refusal("\(name) is outside the Chinese calendar Chime knows (\(ChineseCalendar.firstYear)–\(ChineseCalendar.lastYear))")
+            }
+            for year in thisYear...ChineseCalendar.lastYear {
+                if let date = ChineseCalendar.civilDate(of: ChineseDate(year: year, month: month, isLeapMonth: leap, day: day)), date >= today {
+                    return date
+                }
+            }
+            throw Refusal("\(name) falls on no day from today to \(ChineseCalendar.lastYear)")
         }
 
         /// `12月24日`, `12月24号`, `2027年12月24日`, `明年1月4日`: with no year, the next such date from today on.

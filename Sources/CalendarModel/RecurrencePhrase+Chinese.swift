@@ -14,10 +14,18 @@ extension RecurrencePhrase {
     /// | `每月15号`, `每月1号和15号`, `每月最后一天` | `every month on the 15th`, `… on the 1st and 15th`, `… on the last day` |
     /// | `每月第一个周一`, `每月最后一个周五` | `every first monday`, `every last friday` |
     /// | `每年12月24日`, `每年11月第四个周四` | `every year on dec 24`, `every year on 4th thu of nov` |
+    /// | `每年农历`, `农历每年`, `每月农历` | `every lunar year`, `every lunar month` (on the start's Chinese date) |
+    /// | `每年农历八月十五`, `每年农历闰四月初八`, `每年除夕` | `every lunar year on 8/15`, `… on leap 4/8`, `… on the last day` |
+    /// | `每月农历初一和十五`, `每逢农历初一十五` | `every lunar month on the 1st and 15th` |
     /// | any of them and `共10次` or `10次` / `直到12月31日` | `10 times` / `until 12月31日` (read as any WHEN) |
     static func english(_ chinese: String) throws(Refusal) -> String? {
         var text = Substring(ChineseTimeWords.normalized(chinese).filter { !$0.isWhitespace && $0 != "、" && $0 != "，" && $0 != "," })
         if text.hasSuffix("。") { text = text.dropLast() }
+        // `农历每年` is `每年农历`.
+        for calendar in ["农历", "阴历"] where text.hasPrefix(calendar + "每") {
+            let unit = text.dropFirst(3).prefix(1)
+            text = "每" + unit + "农历" + text.dropFirst(4)
+        }
         guard text.hasPrefix("每") || text.hasPrefix("工作日") else { return nil }
         if text.hasPrefix("每个") { text = text.dropFirst(2) } else if text.hasPrefix("每") { text = text.dropFirst() }
         var ending = ""
@@ -79,6 +87,7 @@ extension RecurrencePhrase {
         case "": throw Refusal("say what repeats after '每', as in '每天' or '每周一'")
         default: break
         }
+        if let lunar = try lunar(text) { return lunar }
         var rest = text
         var interval = ChineseTimeWords.takeNumber(&rest)
         // `每隔一天` is every other day. `每隔两天` is read as every second day
@@ -113,6 +122,43 @@ extension RecurrencePhrase {
         default: break
         }
         throw Refusal("'\(rest)' after '\(word)' is not understood")
+    }
+
+    /// `年农历八月十五`, `年除夕`, `月农历初一和十五`, `逢农历初一十五` after `每`:
+    /// `lunar year on 8/15`, …; nil when `text` names no lunar date.
+    private static func lunar(_ text: Substring) throws(Refusal) -> String? {
+        if text == "年除夕" { return "lunar year on the last day" }
+        var rest = text
+        let unit: String
+        if rest.hasPrefix("年") {
+            unit = "year"
+        } else if rest.hasPrefix("月") || rest.hasPrefix("逢") {
+            unit = "month"
+        } else {
+            return nil
+        }
+        rest = rest.dropFirst()
+        guard rest.hasPrefix("农历") || rest.hasPrefix("阴历") else { return nil }
+        rest = rest.dropFirst(2)
+        if rest.isEmpty { return "lunar \(unit)" }
+        if unit == "year" {
+            guard let (month, leap, day) = ChineseDate.takeMonthAndDay(&rest), rest.isEmpty else {
+                throw Refusal("'\(text.dropFirst(3))' is not a month and day of the Chinese calendar, as in '每年农历八月十五'")
+            }
+            return "lunar year on \(leap ? "leap " : "")\(month)/\(day)"
+        }
+        var days: [Int] = []
+        while !rest.isEmpty {
+            if rest.hasPrefix("和") || rest.hasPrefix("及") {
+                rest = rest.dropFirst()
+            } else if let day = ChineseDate.takeDay(&rest) {
+                days.append(day)
+                if rest.hasPrefix("日") || rest.hasPrefix("号") { rest = rest.dropFirst() }
+            } else {
+                throw Refusal("'\(rest)' is not a day of a Chinese month (初一, 十五, 廿九, 三十)")
+            }
+        }
+        return "lunar month on the " + days.map(String.init).joined(separator: " and ")
     }
 
     /// `text` after the `周`, `星期` or `礼拜` it starts with; nil when it starts with none.

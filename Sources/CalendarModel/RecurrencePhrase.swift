@@ -19,8 +19,16 @@
 /// | `every month on the last friday` | `FREQ=MONTHLY;BYDAY=-1FR` |
 /// | `every dec 24`, `every year on 24th december` | `FREQ=YEARLY;BYMONTHDAY=24;BYMONTH=12` |
 /// | `every 4th thursday of november`, `every year on the last monday of may` | `FREQ=YEARLY;BYDAY=4TH;BYMONTH=11`, `-1MO`, `5` |
+/// | `every lunar year`, `every lunar month` | `RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD`, `…MONTHLY…`: on the start's Chinese date |
+/// | `every lunar year on 8/15`, `… on leap 4/8`, `… on the last day` | `RSCALE=CHINESE;FREQ=YEARLY;BYMONTH=8;BYMONTHDAY=15`, `BYMONTH=4L;…`, `BYMONTH=12;BYMONTHDAY=-1` |
+/// | `every lunar month on the 1st and 15th` | `RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1,15` |
 /// | any of them and `10 times`, `for 10 times` | `;COUNT=10` |
 /// | any of them and `until dec 31`, `until 2027-06-30 17:00` | `;UNTIL=…`, read by the caller (`Reading.until`) |
+///
+/// A lunar rule whose day may be missing from a month or year (the start's
+/// own date, a 30th, a leap month) has SKIP=BACKWARD: a birthday on 三十 is
+/// kept on 廿九 in a short month, one in 闰四月 in 四月 in a year without it,
+/// as people keep them.
 ///
 /// Words may be in any case; commas and `and` between days are the same.
 /// Chinese phrases (`每个工作日`, `每周一三五`, `每月最后一个周五`) are read as
@@ -83,7 +91,7 @@ public enum RecurrencePhrase {
         guard !words.isEmpty else { throw Refusal("say what repeats after 'every', as in 'every day' or 'every monday'") }
         var parts = try body(words[...])
         // In the order RecurrenceRule prints: FREQ, the end, the rest.
-        if let count { parts.insert("COUNT=\(count)", at: 1) }
+        if let count { parts.insert("COUNT=\(count)", at: (parts.firstIndex { $0.hasPrefix("FREQ=") } ?? 0) + 1) }
         return Reading(rule: parts.joined(separator: ";"), until: until)
     }
 
@@ -98,6 +106,27 @@ public enum RecurrencePhrase {
     public static func firstDay(of rule: RecurrenceRule, onOrAfter date: CivilDate) -> CivilDate {
         let weekdays = rule.daysOfTheWeek, monthDays = rule.daysOfTheMonth, months = rule.monthsOfTheYear
         guard !weekdays.isEmpty || !monthDays.isEmpty else { return date }
+        if rule.scale == .chinese {
+            // Days named in the Chinese calendar, with the SKIP phrases make
+            // (BACKWARD): a leap month the year has not is its ordinary month,
+            // a 30th the last day of a 29-day month.
+            let backward = rule.skip == .backward, leapMonths = rule.leapMonthsOfTheYear
+            for offset in 0...(3 * 390) {
+                let day = date.adding(days: offset)
+                guard let chinese = ChineseCalendar.date(of: day), let year = ChineseCalendar.months(ofYear: chinese.year),
+                      let month = year.first(where: { $0.number == chinese.month && $0.isLeap == chinese.isLeapMonth }) else { return date }
+                let lacksLeap = !year.contains { $0.number == chinese.month && $0.isLeap }
+                let monthMatches = months.isEmpty && leapMonths.isEmpty
+                    || (chinese.isLeapMonth ? leapMonths : months).contains(chinese.month)
+                    || (backward && !chinese.isLeapMonth && lacksLeap && leapMonths.contains(chinese.month))
+                let dayMatches = monthDays.contains { value in
+                    value > 0 ? value == chinese.day || (backward && value > month.length && chinese.day == month.length)
+                        : month.length + value + 1 == chinese.day
+                }
+                if monthMatches && dayMatches { return day }
+            }
+            return date
+        }
         func falls(on day: CivilDate) -> Bool {
             // A position counts within the month: phrases make no yearly one without BYMONTH.
             if !months.isEmpty, !months.contains(day.month) { return false }
@@ -143,6 +172,7 @@ public enum RecurrencePhrase {
             return ["FREQ=WEEKLY", "BYDAY=SA,SU"]
         default: break
         }
+        if words.first == "lunar" { return try lunar(words.dropFirst()) }
         // `every dec 24`, `every 4th thursday of november`, before `24` can be taken for an interval.
         if let date = try yearDay(words) { return ["FREQ=YEARLY"] + date }
         var interval = 1
@@ -192,6 +222,36 @@ public enum RecurrencePhrase {
             throw Refusal("'on' goes with weeks (on monday), months (on the 15th) and years (on dec 24), not \(first)")
         }
         return parts
+    }
+
+    /// What follows `every lunar`: a year or a month of the Chinese calendar.
+    private static func lunar(_ words: ArraySlice<Substring>) throws(Refusal) -> [String] {
+        let usage = "'lunar' goes with year or month, as in 'every lunar year', 'every lunar year on 8/15' or 'every lunar month on the 1st and 15th'"
+        guard let unit = words.first.map(String.init), let frequency = ["year": "YEARLY", "years": "YEARLY", "month": "MONTHLY", "months": "MONTHLY"][unit] else {
+            throw Refusal(usage)
+        }
+        let scale = ["RSCALE=CHINESE", "FREQ=\(frequency)"]
+        var rest = words.dropFirst()
+        // The start's own date may be a 30th or in a leap month.
+        guard let on = rest.first else { return scale + ["SKIP=BACKWARD"] }
+        if on == "at" { throw atRefusal }
+        guard on == "on" else { throw Refusal(usage) }
+        rest = rest.dropFirst()
+        if rest.first == "the" { rest = rest.dropFirst() }
+        if frequency == "MONTHLY" {
+            let days = try monthly(rest)
+            guard days.hasPrefix("BYMONTHDAY=") else { throw Refusal("a lunar month's days are numbered (the 1st, the 15th), not weekdays") }
+            return scale + [days] + (days.split(separator: "=")[1].split(separator: ",").contains("30") ? ["SKIP=BACKWARD"] : [])
+        }
+        // In the order RecurrenceRule prints: BYMONTHDAY, BYMONTH, SKIP.
+        if rest.elementsEqual(["last", "day"]) { return scale + ["BYMONTHDAY=-1", "BYMONTH=12"] }
+        let leap = rest.first == "leap"
+        if leap { rest = rest.dropFirst() }
+        let numbers = rest.count == 1 ? rest.first!.split(separator: "/").map { Int($0) } : []
+        guard numbers.count == 2, let month = numbers[0], let day = numbers[1], (1...12).contains(month), (1...30).contains(day) else {
+            throw Refusal("a lunar date is month/day, as in 'every lunar year on 8/15' or 'on leap 4/8' (months 1–12, days 1–30)")
+        }
+        return scale + ["BYMONTHDAY=\(day)", "BYMONTH=\(month)\(leap ? "L" : "")"] + (leap || day == 30 ? ["SKIP=BACKWARD"] : [])
     }
 
     /// `dec 24`, `24th december`, `4th thursday of november`, `last monday

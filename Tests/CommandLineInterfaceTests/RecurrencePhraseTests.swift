@@ -104,6 +104,19 @@ import Testing
         ("每年11月第四个周四", "FREQ=YEARLY;BYDAY=4TH;BYMONTH=11"), ("每年5月最后一个星期一", "FREQ=YEARLY;BYDAY=-1MO;BYMONTH=5"),
         ("每两年2月29日", "FREQ=YEARLY;INTERVAL=2;BYMONTHDAY=29;BYMONTH=2"),
         ("每隔一天", "FREQ=DAILY;INTERVAL=2"), ("每隔一周的周五", "FREQ=WEEKLY;INTERVAL=2;BYDAY=FR"), ("每隔1个月", "FREQ=MONTHLY;INTERVAL=2"),
+        // The Chinese calendar (RFC 7529): a day that may be missing is kept on the day before.
+        ("每年农历", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("农历每年", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+        ("每月农历", "RSCALE=CHINESE;FREQ=MONTHLY;SKIP=BACKWARD"),
+        ("每年农历八月十五", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=15;BYMONTH=8"), ("每年农历正月初一", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=1;BYMONTH=1"),
+        ("每年农历闰四月初八", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=8;BYMONTH=4L;SKIP=BACKWARD"),
+        ("每年农历腊月三十", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=30;BYMONTH=12;SKIP=BACKWARD"),
+        ("每年阴历冬月廿三", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=23;BYMONTH=11"), ("每年除夕", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=-1;BYMONTH=12"),
+        ("每月农历初一和十五", "RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1,15"), ("每逢农历初一十五", "RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1,15"),
+        ("每年农历八月十五共3次", "RSCALE=CHINESE;FREQ=YEARLY;COUNT=3;BYMONTHDAY=15;BYMONTH=8"),
+        ("every lunar year", "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"), ("every lunar year on 8/15", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=15;BYMONTH=8"),
+        ("every lunar year on leap 4/8", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=8;BYMONTH=4L;SKIP=BACKWARD"),
+        ("every lunar year on the last day", "RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=-1;BYMONTH=12"),
+        ("every lunar month on the 1st and 15th 5 times", "RSCALE=CHINESE;FREQ=MONTHLY;COUNT=5;BYMONTHDAY=1,15"),
     ])
     func chinesePhrases(phrase: String, rule: String) throws {
         #expect(try RuleShorthand.expand(phrase).rule == rule)
@@ -136,6 +149,11 @@ import Testing
         ("每年2月30日", "February has no day 30 (it has 29)"),
         ("每隔两天", "'每隔两天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
         ("每隔天", "'每隔天' is read two ways (every second or every third); write the interval, as in 每2天 or 每3天"),
+        ("每年农历十三月初一", "'十三月初一' is not a month and day of the Chinese calendar, as in '每年农历八月十五'"),
+        ("每月农历初一和下午", "'下午' is not a day of a Chinese month (初一, 十五, 廿九, 三十)"),
+        ("every lunar week", "'lunar' goes with year or month, as in 'every lunar year', 'every lunar year on 8/15' or 'every lunar month on the 1st and 15th'"),
+        ("every lunar year on 13/1", "a lunar date is month/day, as in 'every lunar year on 8/15' or 'on leap 4/8' (months 1–12, days 1–30)"),
+        ("every lunar month on the last friday", "a lunar month's days are numbered (the 1st, the 15th), not weekdays"),
     ])
     func chineseRefused(phrase: String, reason: String) {
         #expect(throws: RecurrencePhrase.Refusal(reason)) { try RuleShorthand.expand(phrase) }
@@ -240,6 +258,13 @@ import Testing
         ("FREQ=YEARLY;BYDAY=-1MO;BYMONTH=5", "2027-01-01", "2027-05-31"),
         ("FREQ=WEEKLY", "2026-12-09", "2026-12-09"), // days that follow the start
         ("FREQ=DAILY;X-WORKDAY=SKIP", "2026-12-05", "2026-12-05"), // left to the workday calendar
+        // Chinese dates: 中秋 2027-09-15; 初一 of 冬月 2026-12-09; 四月初八 2027-05-13 standing for a
+        // 闰四月 the year has not; 腊月廿九 2027-02-05 for a 三十 the short month has not.
+        ("RSCALE=CHINESE;FREQ=YEARLY;BYMONTH=8;BYMONTHDAY=15", "2026-12-07", "2027-09-15"),
+        ("RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1,15", "2026-12-07", "2026-12-09"),
+        ("RSCALE=CHINESE;FREQ=YEARLY;BYMONTH=4L;BYMONTHDAY=8;SKIP=BACKWARD", "2026-12-07", "2027-05-13"),
+        ("RSCALE=CHINESE;FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=30;SKIP=BACKWARD", "2026-12-07", "2027-02-05"),
+        ("RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD", "2026-12-07", "2026-12-07"), // days that follow the start
     ])
     func firstDay(rule: String, from: String, expected: String) throws {
         let day = RecurrencePhrase.firstDay(of: try RecurrenceRule(rfc5545: rule), onOrAfter: try #require(CivilDate(parsing: from)))

@@ -230,6 +230,11 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("9点", "2026-12-01T09:00:00"), // already past today: tomorrow's
               ("下午3点", "2026-11-30T15:00:00"), ("中午", "2026-11-30T12:00:00"), ("tomorrow 下午3点", "2026-12-01T15:00:00"),
               ("明天 at 9am", "2026-12-01T09:00:00"), ("两点", "2026-12-01T02:00:00"), ("晚上十一点", "2026-11-30T23:00:00"),
+              // Chinese-calendar days, the next from today: 中秋 2027-09-15, 冬月初一 2026-12-09, 腊月廿九 2027-02-05,
+              // 三月初八 2027-04-14, and 闰四月初八 only in a year that has one (2058-05-29).
+              ("农历八月十五 20:00", "2027-09-15T20:00:00"), ("农历冬月初一 9点", "2026-12-09T09:00:00"),
+              ("阴历腊月廿九 上午10点", "2027-02-05T10:00:00"), ("农历三月初八 9:00", "2027-04-14T09:00:00"),
+              ("农历十一月初一 9:00", "2026-12-09T09:00:00"), ("农历闰四月初八 9:00", "2058-05-29T09:00:00"),
           ])
     func chineseWallClockTimes(text: String, expected: String) throws {
         #expect(try meaning(text) == .wallClock(wall(expected)))
@@ -282,6 +287,9 @@ private func refusal(_ text: String, now: String, in zone: String) -> TimeExpres
               ("几分钟后", "'几' is not a number of minutes"),
               ("明天明天", "expected one day and one time at most, as in 'tomorrow 08:50'"),
               ("400天后", "the most Chime accepts is 366 days"),
+              ("农历", "'农历' needs a month and a day after it, as in '农历八月十五' or '农历闰四月初八'"),
+              ("农历十三月一", "'农历' needs a month and a day after it, as in '农历八月十五' or '农历闰四月初八'"),
+              ("农历闰腊月初一", "农历闰腊月初一 falls on no day from today to 2100"),
           ] as [(String, String)])
     func chineseRefused(text: String, reason: String) {
         #expect(refusal(text, now: Self.now, in: Self.shanghai) == TimeExpressionError(text: text, expected: .time, reason: reason))

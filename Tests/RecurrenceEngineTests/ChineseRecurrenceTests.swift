@@ -188,11 +188,11 @@ struct ChineseRecurrenceTests {
         // as Gregorian rules have it): 2031's first days are 13.
         #expect(try days("RSCALE=CHINESE;FREQ=YEARLY;BYMONTHDAY=1", from: year2031, 14).filter { $0 < CivilDate(year: 2032, month: 2, day: 11)! }.count == 13)
         // 闰四月初八 2020 (2020-05-30): 2021 has no leap month; BACKWARD keeps 四月初八 (2021-05-19),
-        // FORWARD takes 五月初八 (2021-06-17), OMIT waits for the next 闰四月 (2039?) — none before 2031.
+        // FORWARD takes 五月初八 (2021-06-17), OMIT waits for the next 闰四月 (2058-05-29).
         let birth = CivilDate(year: 2020, month: 5, day: 30)!
         #expect(try days("RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD", from: birth, 2)[1] == CivilDate(year: 2021, month: 5, day: 19)!)
         #expect(try days("RSCALE=CHINESE;FREQ=YEARLY;SKIP=FORWARD", from: birth, 2)[1] == CivilDate(year: 2021, month: 6, day: 17)!)
-        #expect(try days("RSCALE=CHINESE;FREQ=YEARLY", from: birth, 2)[1].year > 2030)
+        #expect(try days("RSCALE=CHINESE;FREQ=YEARLY", from: birth, 2)[1] == CivilDate(year: 2058, month: 5, day: 29)!)
         // The 31st of each month, else its last day: 2026-01-31, 2026-02-28, 2026-03-31, 2026-04-30.
         #expect(try days("RSCALE=GREGORIAN;FREQ=MONTHLY;SKIP=BACKWARD", from: CivilDate(year: 2026, month: 1, day: 31)!, 4)
             == [CivilDate(year: 2026, month: 1, day: 31)!, CivilDate(year: 2026, month: 2, day: 28)!,
