@@ -33,7 +33,8 @@ enum RRuleCommand: Command {
         time with the zone's offset (2026-12-01T08:50:00+08:00), or dates alone
         when START is a date. RULE is an RFC 5545 recurrence rule, e.g.
         'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR', with Chime's workday parts
-        (X-WORKDAY, X-BREAK, X-REGION), or one of the words or phrases below.
+        (X-WORKDAY, X-BREAK, X-REGION) and RFC 7529's RSCALE=CHINESE, leap
+        months (BYMONTH=4L) and SKIP, or one of the words or phrases below.
         """, epilogue: """
         Words for RULE:
         \(RuleShorthand.help)
@@ -44,7 +45,11 @@ enum RRuleCommand: Command {
         Any phrase may end in 'until WHEN' ('every day until friday'), read like
         any time against START: a day alone means through its end. Chinese
         phrases say the same: 每天, 每两周, 每个工作日, 每周一三五, 每周一到周五,
-        每月1号和15号, 每月最后一个周五, 每年12月24日, with 共10次 or 直到12月31日.
+        每月1号和15号, 每月最后一个周五, 每年12月24日, with 共10次 or 直到12月31日;
+        in the Chinese calendar (1900–2100), 每年农历 (on START's Chinese date),
+        每年农历八月十五, 每年农历闰四月初八, 每年除夕, 每月农历初一和十五. A lunar
+        day that a month or year may lack (a 30th, a leap month) is kept on the
+        day before (SKIP=BACKWARD), as birthdays are.
 
         The start is the first occurrence of RFC 5545 text, whatever its day; a
         word or a phrase starts on the first of its days on or after START

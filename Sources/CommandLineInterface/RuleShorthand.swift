@@ -90,7 +90,8 @@ enum RuleShorthand {
         let phrases = ["every other day", "every 3 months", "every 2 hours", "every mon, wed and fri", "every other friday",
                        "every 2 weeks on mon and thu", "every weekday", "every workday", "every first monday",
                        "every last friday", "every month on the 1st and 15th", "every month on the last day",
-                       "every dec 24", "every 4th thursday of november", "every day 10 times"]
+                       "every dec 24", "every 4th thursday of november", "every day 10 times",
+                       "every lunar year", "every lunar year on 8/15", "every lunar month on the 1st and 15th"]
         return phrases.map { phrase in
             "  " + phrase.padding(toLength: 32, withPad: " ", startingAt: 0) + " " + ((try? RecurrencePhrase.rule(phrase)) ?? nil ?? "")
         }.joined(separator: "\n")
