@@ -16,7 +16,9 @@ import WebDAV
 /// which comes back; an edit refused because the server deleted the
 /// resource (412, or 404 from a server that says so) keeps Chime's edit,
 /// which goes up again as a new resource (`Outcome.restored`): a deletion
-/// against an edit keeps the edit.
+/// against an edit keeps the edit. A PUT the server will not take for what
+/// the item holds (400, 409, 413, 415, 422: Radicale answers 400 to RFC
+/// 7529's RSCALE) is named in `Outcome.skipped` and the sync goes on.
 extension SyncEngine {
     /// What the upload leaves to the download: the decoded paths to fetch
     /// whatever the listing says, and for each PUT refused with 412 Chime's
@@ -80,6 +82,13 @@ extension SyncEngine {
                 } else {
                     outcome.skipped.append("\(url): the server refused the new item (HTTP 403); it stays in Chime only")
                 }
+            case 400, 409, 413, 415, 422:
+                // The server will not take this item's text (a part it does not read, a size it
+                // will not store): the rest of the collection syncs; the item stays as it is here,
+                // and goes up again with the next sync.
+                let held = byUID[uid] == nil ? "the new item stays in Chime only" : "Chime keeps its version, the server its own"
+                outcome.skipped.append("\(url): the server would not take the item (HTTP \(response.status)); \(held)"
+                    + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, which the server may not read)" : ""))
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
             }
@@ -103,6 +112,12 @@ extension SyncEngine {
             }
         }
         return refetch
+    }
+
+    /// Whether any rule of the items counts in a calendar other than the Gregorian (RFC 7529).
+    static func usesRSCALE(_ items: CalendarItems) -> Bool {
+        items.events.contains { series in ([series.event] + series.detached).contains { $0.recurrenceRule?.scale == .chinese } }
+            || items.reminders.contains { $0.recurrenceRule?.scale == .chinese }
     }
 
     /// The resource a new UID gets: its name percent-encoded, in the collection.

@@ -244,6 +244,37 @@ struct SyncEngineTests {
         #expect(try rig.state.resources(of: rig.calendarURL).isEmpty)
     }
 
+    @Test("a reminder on a Chinese-calendar rule (RSCALE) goes up where the server takes it; where it answers 400 (Radicale) it is named, stays here, and the rest syncs",
+          arguments: CalDAVServer.Kind.allCases)
+    func chineseCalendarRule(kind: CalDAVServer.Kind) throws {
+        let rig = try SyncRig(kind)
+        try rig.sync()
+        var birthday = Reminder(calendarIdentifier: rig.calendar.identifier, title: "妈妈生日")
+        birthday.due = .date(try #require(CivilDate(year: 2027, month: 4, day: 14)))
+        birthday.recurrenceRule = try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+        try rig.store.save(birthday)
+        try rig.store.save(Reminder(calendarIdentifier: rig.calendar.identifier, title: "Call the plumber"))
+        let first = try rig.sync()
+        let listed = try rig.list()
+        let taken = try listed.contains { try rig.server.get($0).contains("RSCALE=CHINESE") }
+        switch kind {
+        case .radicale:
+            // Radicale's parser knows no RSCALE: the PUT is refused, the plumber goes up all the same.
+            #expect(first.uploaded == 1 && listed.count == 1 && !taken)
+            #expect(first.skipped.count == 1)
+            #expect(first.skipped.first?.contains("HTTP 400") == true && first.skipped.first?.contains("RSCALE=CHINESE") == true, "\(first.skipped)")
+            // The next sync offers it again, and says so again; nothing is lost here.
+            let again = try rig.sync()
+            #expect(again.skipped.count == 1 && again.uploaded == 0)
+        case .xandikos:
+            #expect(first.uploaded == 2 && first.skipped.isEmpty && listed.count == 2 && taken, "\(first.skipped)")
+            #expect(try rig.sync().uploaded == 0)
+        }
+        let kept = try #require(try rig.items.reminders.first { $0.title == "妈妈生日" })
+        #expect(kept.recurrenceRule?.rfc5545 == "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+        #expect(try rig.items.reminders.count == 2)
+    }
+
     @Test("Done on the desktop completes the phone's to-do on the server", arguments: CalDAVServer.Kind.allCases)
     func doneGoesUp(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
