@@ -199,6 +199,27 @@ struct ChineseRecurrenceTests {
                 CivilDate(year: 2026, month: 3, day: 31)!, CivilDate(year: 2026, month: 4, day: 30)!])
     }
 
+    @Test("a workday part applies to Chinese days: 初一 of each month moved to the next workday of China's 2024 (正月初一 2024-02-10, a Saturday in the Spring Festival, lands on 02-18, a makeup Sunday)")
+    func workdayPartOnChineseDays() throws {
+        let rule = try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1;X-WORKDAY=FORWARD")
+        let recurrence = try Recurrence(rule: rule, startDate: CivilDate(year: 2024, month: 1, day: 11)!, timeZone: .utc, workdays: TableSchedule.china)
+        // 腊月初一 2024-01-11 (Thu), 正月初一 2024-02-10 (Sat, Spring Festival) → 02-18 (makeup Sunday),
+        // 二月初一 2024-03-10 (Sun) → 03-11, 三月初一 2024-04-09 (Tue).
+        #expect(recurrence.occurrences().prefix(4).map(\.day) == [
+            CivilDate(year: 2024, month: 1, day: 11)!, CivilDate(year: 2024, month: 2, day: 18)!,
+            CivilDate(year: 2024, month: 3, day: 11)!, CivilDate(year: 2024, month: 4, day: 9)!,
+        ])
+    }
+
+    @Test("a timed Chinese rule keeps its wall-clock time across daylight saving: 中秋 at 02:30 in New York")
+    func wallClockAcrossDaylightSaving() throws {
+        let zone = try TimeZoneRules.named("America/New_York")
+        let rule = try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=15")
+        // 正月十五 2026-03-03 (EST), 二月十五 2026-04-02 (EDT): 02:30 local either side of the change on 03-08.
+        let recurrence = Recurrence(rule: rule, start: LocalDateTime(parsing: "2026-03-03T02:30:00")!, timeZone: zone)
+        #expect(recurrence.occurrences().prefix(2).map(\.rfc3339) == ["2026-03-03T02:30:00-05:00", "2026-04-02T02:30:00-04:00"])
+    }
+
     @Test("a Chinese rule ends with the table's years: no occurrence after 2100, and the walk stops")
     func endsWithTheTable() throws {
         let recurrence = try Recurrence(rule: try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=MONTHLY;BYMONTHDAY=1"),
