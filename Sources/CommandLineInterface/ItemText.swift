@@ -114,6 +114,14 @@ struct ItemText {
 
     // MARK: Every field
 
+    /// A rule's text; a Chinese-calendar one with the Chinese date it
+    /// starts from, which its RRULE does not say (`RSCALE=CHINESE;FREQ=YEARLY
+    /// (from 农历三月初八)`).
+    static func repeats(_ rule: RecurrenceRule, from start: ItemTime?) -> String {
+        guard rule.scale == .chinese, let start, let date = ChineseCalendar.date(of: start.wallClock.date) else { return rule.rfc5545 }
+        return rule.rfc5545 + " (from 农历" + date.monthAndDay + ")"
+    }
+
     func details(_ event: Event, calendar: String) -> [String] {
         var rows: [(String, String)] = [("Event", event.title), ("Calendar", calendar)]
         if event.isAllDay {
@@ -123,7 +131,7 @@ struct ItemText {
             rows.append(("Start", full(event.start)))
             rows.append(("End", full(event.end)))
         }
-        if let rule = event.recurrenceRule { rows.append(("Repeats", rule.rfc5545)) }
+        if let rule = event.recurrenceRule { rows.append(("Repeats", Self.repeats(rule, from: event.start))) }
         if !event.exceptionDates.isEmpty {
             rows.append(("Except", event.exceptionDates.map { event.isAllDay ? $0.date.description : $0.description }.joined(separator: ", ")))
         }
@@ -143,7 +151,7 @@ struct ItemText {
         var rows: [(String, String)] = [("Reminder", reminder.title), ("Calendar", calendar)]
         if let start = reminder.start { rows.append(("Start", full(start))) }
         rows.append(("Due", reminder.due.map(full) ?? "no due date"))
-        if let rule = reminder.recurrenceRule { rows.append(("Repeats", rule.rfc5545)) }
+        if let rule = reminder.recurrenceRule { rows.append(("Repeats", Self.repeats(rule, from: reminder.due ?? reminder.start))) }
         if reminder.priority != 0 { rows.append(("Priority", "\(reminder.priority) (\(Self.priorityName(reminder.priority)))")) }
         if !reminder.location.isEmpty { rows.append(("Location", reminder.location)) }
         if let url = reminder.url { rows.append(("URL", url)) }

@@ -170,6 +170,18 @@ import Testing
         #expect(run.output == ["2026-12-25T17:00:00+08:00", "2027-01-29T17:00:00+08:00"])
     }
 
+    @Test("a lunar birthday through chime: due 农历三月初八 09:00 each lunar year is 2027-04-14, then 2028-04-02, and show names its Chinese date (now = Tuesday 2026-12-01T08:00:00+08:00)")
+    func lunarBirthdayThroughTheCommandLine() throws {
+        let scratch = Scratch()
+        let birthday = scratch.add("reminder", "妈妈生日", "--due", "农历三月初八 9:00", "--repeat", "每年农历")
+        let shown = try scratch.ok("show", birthday, "--json").json()
+        #expect(shown["recurrenceRule"] as? String == "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD")
+        #expect(shown["due"] as? String == "2027-04-14T09:00:00+08:00")
+        #expect(scratch.run("show", birthday).output.contains("Repeats:  RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD (from 农历三月初八)"))
+        let run = scratch.run("rrule", "每年农历", "--start", "2027-04-14T09:00:00", "--tz", "Asia/Shanghai", "--count", "3")
+        #expect(run.output == ["2027-04-14T09:00:00+08:00", "2028-04-02T09:00:00+08:00", "2029-04-21T09:00:00+08:00"])
+    }
+
     @Test("--repeat takes a phrase: the item keeps the rule it makes, and chime rrule expands it")
     func throughTheCommandLine() throws {
         let scratch = Scratch()  // Tuesday 2026-12-01, 08:00 in Shanghai
