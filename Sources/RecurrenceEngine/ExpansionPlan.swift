@@ -61,6 +61,8 @@ final class ExpansionPlan: Sendable {
     /// in and their SKIP; nil for every other rule. Such a rule's months
     /// to expand are `months` and `leapMonths` (see `MonthScale`).
     let scale: MonthScale?
+    /// `scale` counts in the Chinese calendar: its units are the table's (see `MonthScale`).
+    let countsInChinese: Bool
     let leapMonths: [Int]
     /// True when no period can ever hold a candidate.
     let isEmpty: Bool
@@ -139,6 +141,7 @@ final class ExpansionPlan: Sendable {
         if let month = defaults.month { (months, leapMonths) = defaults.monthIsLeap ? ([], [month]) : ([month], []) }
         self.leapMonths = Self.sortedUnique(leapMonths)
         scale = rule.isScaled ? MonthScale(scale: rule.scale, skip: rule.skip) : nil
+        countsInChinese = rule.scale == .chinese
         let monthDays = defaults.day.map { [$0] } ?? rule.daysOfTheMonth
         self.months = Self.sortedUnique(months)
         monthMask = months.reduce(0) { $0 | UInt16(1) << $1 }
@@ -292,7 +295,7 @@ final class ExpansionPlan: Sendable {
 
     /// The unit of the period a wall-clock time falls in.
     func unit(containing local: Int64) -> Int {
-        if scale?.scale == .chinese {
+        if countsInChinese {
             return MonthScale.chineseUnit(containingDay: Int(Self.floorDivide64(local, 86_400)), yearly: frequency == .yearly)
         }
         return Self.unit(containing: local, frequency: frequency, weekOrigin: weekOrigin)

@@ -24,8 +24,12 @@ struct PeriodExpander {
         candidates.removeAll(keepingCapacity: true)
         let next = unit.addingReportingOverflow(plan.interval)
         var following = next.overflow ? Int.max : next.partialValue
+        if let scale = plan.scale {
+            expandScaled(unit, scale)
+            if !plan.setPositions.isEmpty && !candidates.isEmpty { applySetPositions() }
+            return following
+        }
         switch plan.frequency {
-        case _ where plan.scale != nil: expandScaled(unit, plan.scale!)
         case .yearly: expandYear(unit)
         case .monthly: expandMonth(unit)
         case .weekly: expandWeek(unit)
