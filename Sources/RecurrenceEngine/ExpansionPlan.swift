@@ -334,15 +334,20 @@ final class ExpansionPlan: Sendable {
 
     /// The earliest wall-clock time any candidate of the period can have.
     func periodStart(_ unit: Int) -> Int64 {
-        if let scale {
-            // SKIP=BACKWARD can move a negative day to the day before the period's first.
-            let first = scale.scale == .chinese ? MonthScale.chineseFirstDay(ofUnit: unit, yearly: frequency == .yearly)
-                : Int(Self.floorDivide64(gregorianPeriodStart(unit), 86_400))
-            return Int64(scale.skip == .backward ? first - 1 : first) * 86_400
-        }
+        if scale != nil { return scaledPeriodStart(unit) }
         return gregorianPeriodStart(unit)
     }
 
+    /// An RFC 7529 plan's: out of line, so that the plain rules' path stays as short as it was.
+    @inline(never)
+    private func scaledPeriodStart(_ unit: Int) -> Int64 {
+        let first = countsInChinese ? MonthScale.chineseFirstDay(ofUnit: unit, yearly: frequency == .yearly)
+            : Int(Self.floorDivide64(gregorianPeriodStart(unit), 86_400))
+        // SKIP=BACKWARD can move a negative day to the day before the period's first.
+        return Int64(scale?.skip == .backward ? first - 1 : first) * 86_400
+    }
+
+    @inline(__always)
     private func gregorianPeriodStart(_ unit: Int) -> Int64 {
         switch frequency {
         case .yearly:
