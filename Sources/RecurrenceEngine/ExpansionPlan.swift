@@ -338,8 +338,7 @@ final class ExpansionPlan: Sendable {
         return gregorianPeriodStart(unit)
     }
 
-    /// An RFC 7529 plan's: out of line, so that the plain rules' path stays as short as it was.
-    @inline(never)
+    /// An RFC 7529 plan's.
     private func scaledPeriodStart(_ unit: Int) -> Int64 {
         let first = countsInChinese ? MonthScale.chineseFirstDay(ofUnit: unit, yearly: frequency == .yearly)
             : Int(Self.floorDivide64(gregorianPeriodStart(unit), 86_400))
@@ -347,7 +346,6 @@ final class ExpansionPlan: Sendable {
         return Int64(scale?.skip == .backward ? first - 1 : first) * 86_400
     }
 
-    @inline(__always)
     private func gregorianPeriodStart(_ unit: Int) -> Int64 {
         switch frequency {
         case .yearly:

@@ -42,9 +42,7 @@ struct PeriodExpander {
 
     // MARK: Days
 
-    /// A YEARLY or MONTHLY period of an RFC 7529 rule (see `MonthScale`);
-    /// out of line, so that the plain rules' path stays as short as it was.
-    @inline(never)
+    /// A YEARLY or MONTHLY period of an RFC 7529 rule (see `MonthScale`).
     private mutating func expandScaled(_ unit: Int, _ scale: MonthScale) {
         days.removeAll(keepingCapacity: true)
         func appendDays(of month: MonthScale.Month) {
