@@ -38,6 +38,8 @@ public enum AccountSync {
                 return "\(place): \(outcome.uploaded) uploaded, \(outcome.deletedOnServer) deleted on the server, "
                     + "\(outcome.downloaded) downloaded, \(outcome.removed) removed, \(outcome.conflicts) conflicts"
                     + (outcome.restored > 0 ? ", \(outcome.restored) edited here and deleted there, kept" : "")
+                    + (outcome.writtenAsDates > 0
+                        ? ", \(outcome.writtenAsDates) with a Chinese-calendar rule written as dates (the server does not take RSCALE)" : "")
                     + (outcome.becameReadOnly ? "; the server takes no changes here any more: the calendar is now read-only" : "")
                     + (outcome.becameWritable ? "; the server takes changes here now: the calendar is writable" : "")
             case .failure(.noPasswordCommand):

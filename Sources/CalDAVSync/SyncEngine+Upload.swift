@@ -18,7 +18,9 @@ import WebDAV
 /// which goes up again as a new resource (`Outcome.restored`): a deletion
 /// against an edit keeps the edit. A PUT the server will not take for what
 /// the item holds (400, 409, 413, 415, 422: Radicale answers 400 to RFC
-/// 7529's RSCALE) is named in `Outcome.skipped` and the sync goes on.
+/// 7529's RSCALE) is named in `Outcome.skipped` and the sync goes on; an
+/// item with a Chinese-calendar rule is first offered again with its
+/// occurrences as dates (`SyncEngine+GregorianForm`).
 extension SyncEngine {
     /// What the upload leaves to the download: the decoded paths to fetch
     /// whatever the listing says, and for each PUT refused with 412 Chime's
@@ -49,12 +51,21 @@ extension SyncEngine {
                 url = Self.resourceURL(for: uid, in: collection.url)
                 condition = HTTPHeader("If-None-Match", "*")
             }
-            let body = try local { try CalendarExport.bytes(items, calendarName: nil, stamp: store.now()) }
+            var body = try local { try CalendarExport.bytes(items, calendarName: nil, stamp: store.now()) }
             var response = try send(.put, url, headers: [condition], body: body, contentType: "text/calendar; charset=utf-8")
             if [404, 410].contains(response.status), byUID[uid] != nil {
                 // Edited here, gone there (a server that answers so rather than 412): the edit goes up as new.
                 response = try send(.put, url, headers: [HTTPHeader("If-None-Match", "*")], body: body, contentType: "text/calendar; charset=utf-8")
                 if (200..<300).contains(response.status) { outcome.restored += 1 }
+            }
+            if Self.refusesContent(response.status), Self.usesRSCALE(items) {
+                // A server that does not read RFC 7529 (Radicale: 400) takes the rule's dates instead.
+                let form = try local { try CalendarExport.bytes(try gregorianForm(items), calendarName: nil, stamp: store.now()) }
+                let retried = try send(.put, url, headers: [condition], body: form, contentType: "text/calendar; charset=utf-8")
+                if (200..<300).contains(retried.status) || !Self.refusesContent(retried.status) {
+                    (response, body) = (retried, form)
+                    if (200..<300).contains(retried.status) { outcome.writtenAsDates += 1 }
+                }
             }
             switch response.status {
             case 200..<300:
@@ -82,13 +93,13 @@ extension SyncEngine {
                 } else {
                     outcome.skipped.append("\(url): the server refused the new item (HTTP 403); it stays in Chime only")
                 }
-            case 400, 409, 413, 415, 422:
+            case _ where Self.refusesContent(response.status):
                 // The server will not take this item's text (a part it does not read, a size it
                 // will not store): the rest of the collection syncs; the item stays as it is here,
                 // and goes up again with the next sync.
                 let held = byUID[uid] == nil ? "the new item stays in Chime only" : "Chime keeps its version, the server its own"
                 outcome.skipped.append("\(url): the server would not take the item (HTTP \(response.status)); \(held)"
-                    + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, which the server may not read)" : ""))
+                    + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, and neither it nor its dates were taken)" : ""))
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
             }
@@ -113,6 +124,9 @@ extension SyncEngine {
         }
         return refetch
     }
+
+    /// Whether a PUT's status says the server will not take the item for what it holds.
+    static func refusesContent(_ status: Int) -> Bool { [400, 409, 413, 415, 422].contains(status) }
 
     /// Whether any rule of the items counts in a calendar other than the Gregorian (RFC 7529).
     static func usesRSCALE(_ items: CalendarItems) -> Bool {

@@ -43,6 +43,8 @@ public final class SyncEngine {
         /// and sent up again as new (a deletion against an edit keeps the edit).
         public var restored = 0
         /// Resources left out, each with why.
+        /// Items whose Chinese-calendar rule the server would not take, written as their dates instead.
+        public var writtenAsDates = 0
         public var skipped: [String] = []
         /// Whether the stored token was refused and the full listing used.
         public var fellBack = false
@@ -388,6 +390,7 @@ public final class SyncEngine {
         if let fault = plan.faults.first { return .failure(Skip("\(fault.description); skipped")) }
         var items = CalendarItems()
         for part in plan.parts { items.append(part.items) }
+        items = restoringKeptRules(items)
         let uids = Set(items.events.compactMap(\.event.externalKey) + items.reminders.compactMap(\.externalKey))
         guard uids.count == 1, let uid = uids.first else {
             return .failure(Skip("\(url): holds \(uids.count) UIDs, not one; skipped"))
