@@ -31,6 +31,9 @@ public struct Firing: Hashable, Sendable, Comparable {
     /// For a location alarm: the place crossed, as a notification names it
     /// in any language (`Office`, or its coordinates and radius).
     public var crossingPlace: String?
+    /// The item repeats by the Chinese calendar (RSCALE=CHINESE): its
+    /// notification gives the occurrence's Chinese date too.
+    public var countsInChineseCalendar = false
     /// Shown again after a restart: the run that was showing it stopped
     /// before it was marked shown, so it may never have reached the screen.
     public var interrupted = false

@@ -110,9 +110,11 @@ public struct FiringPlanner {
                 occurrences = nil
             }
         }
+        var template = about
+        template.countsInChineseCalendar = rule?.scale == .chinese
         let workdays = try calendar(for: rule)
         return item.alarms.compactMap { alarm in
-            FiringSource(alarm: alarm, item: about, occurrences: occurrences, detached: detached, workdays: workdays, after: instant,
+            FiringSource(alarm: alarm, item: template, occurrences: occurrences, detached: detached, workdays: workdays, after: instant,
                          firstDay: firstDay)
         }
     }

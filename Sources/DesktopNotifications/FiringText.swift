@@ -61,9 +61,9 @@ public enum FiringText {
             // Shown by a version that kept the crossing as English text only.
             lines.append(escapeMarkup(crossing.replacingNUL()) + " at " + when(true))
         } else if late {
-            lines.append(language.missed(due: when(true)))
+            lines.append(language.missed(due: when(true)) + lunar(firing, language))
         } else {
-            lines.append(when(false))
+            lines.append(when(false) + lunar(firing, language))
         }
         if firing.interrupted { lines.append(language.interrupted) }
         for piece in [firing.location, firing.notes] {
@@ -71,6 +71,14 @@ public enum FiringText {
             if !trimmed.isEmpty { lines.append(escapeMarkup(trimmed)) }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The occurrence's day in the Chinese calendar, after a space, for an
+    /// item that repeats by it (`(lunar 3/8)`, `（农历三月初八）`); else nothing.
+    static func lunar(_ firing: Firing, _ language: NotificationLanguage) -> String {
+        guard firing.countsInChineseCalendar, let occurrence = firing.occurrence,
+              let date = ChineseCalendar.date(of: occurrence.scheduledTime.date) else { return "" }
+        return (language == .english ? " " : "") + language.lunarDate(date)
     }
 
     /// When the occurrence is: its start (events) or due time (reminders),

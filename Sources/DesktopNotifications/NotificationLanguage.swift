@@ -90,6 +90,16 @@ public enum NotificationLanguage: String, Sendable, CaseIterable {
 
     /// A day: `Tue 1 Dec` (`Tue 1 Dec 2027` outside `today`'s year),
     /// `12月1日 周二` (`2027年12月1日 周三`).
+    /// A day's date in the Chinese calendar, beside the time of an item
+    /// that repeats by it: `(lunar 3/8)`, `（农历三月初八）`, `（農曆三月初八）`.
+    func lunarDate(_ date: ChineseDate) -> String {
+        switch self {
+        case .english: "(lunar \(date.isLeapMonth ? "leap " : "")\(date.month)/\(date.day))"
+        case .simplifiedChinese: "（农历" + date.monthAndDay + "）"
+        case .traditionalChinese: "（農曆" + date.monthAndDay.replacingOccurrences(of: "腊", with: "臘").replacingOccurrences(of: "闰", with: "閏") + "）"
+        }
+    }
+
     func day(_ date: CivilDate, today: CivilDate) -> String {
         let weekday = date.weekday.rawValue
         guard isChinese else {

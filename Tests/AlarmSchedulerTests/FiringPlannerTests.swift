@@ -50,6 +50,20 @@ struct FiringPlannerTests {
         #expect(firings[2].instant - firings[1].instant == 23 * 3600)
     }
 
+    @Test("a reminder on a Chinese-calendar rule rings on its Chinese date each year (农历三月初八: 2027-04-14, 2028-04-02), its firings marked so that the notification names the date; others are not marked")
+    func chineseCalendarRule() throws {
+        let fixture = try Fixture()
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "妈妈生日", due: fixture.zoned("2027-04-14T09:00:00"),
+                                        recurrenceRule: try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"),
+                                        alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        try fixture.store.save(Reminder(calendarIdentifier: fixture.calendar, title: "Rent", due: fixture.zoned("2027-04-01T09:00:00"),
+                                        recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=YEARLY"), alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        let firings = try fixture.firings(after: "2027-01-01T00:00:00+08:00", count: 4)
+        #expect(try readable(firings) == ["2027-04-01T09:00:00 Rent", "2027-04-14T09:00:00 妈妈生日", "2028-04-01T09:00:00 Rent",
+                                          "2028-04-02T09:00:00 妈妈生日"])
+        #expect(firings.map(\.countsInChineseCalendar) == [false, true, false, true])
+    }
+
     @Test("a firing carries its item's location and notes, a reminder's as an event's, for the notification's body")
     func locationAndNotes() throws {
         let fixture = try Fixture()

@@ -168,6 +168,26 @@ struct FiringTextTests {
                 == "2027年1月22日 " + (language == .simplifiedChinese ? "周五" : "週五"))
     }
 
+    @Test("an item that repeats by the Chinese calendar gives the occurrence's Chinese date beside its time (妈妈生日 2027-04-14, 农历三月初八; 腊月 in 2027-01-08's traditional script)",
+          arguments: [
+              (NotificationLanguage.english, "Wed 14 Apr 2027 09:00 (lunar 3/8)", "Fri 8 Jan 2027 (lunar 12/1)"),
+              (NotificationLanguage.simplifiedChinese, "2027年4月14日 周三 09:00（农历三月初八）", "2027年1月8日 周五（农历腊月初一）"),
+              (NotificationLanguage.traditionalChinese, "2027年4月14日 週三 09:00（農曆三月初八）", "2027年1月8日 週五（農曆臘月初一）"),
+          ])
+    func chineseCalendarDate(language: NotificationLanguage, timed: String, allDay: String) {
+        var birthday = Firings.timed("妈妈生日", at: "2027-04-14T09:00:00", kind: .reminder)
+        birthday.countsInChineseCalendar = true
+        let now = Firings.instant("2026-12-07T10:00:00")
+        #expect(FiringText.body(for: birthday, late: false, zone: zone, now: now, language: language) == timed)
+        var firstDay = Firings.allDay("初一", on: "2027-01-08")
+        firstDay.countsInChineseCalendar = true
+        #expect(FiringText.body(for: firstDay, late: false, zone: zone, now: now, language: language) == allDay)
+        // Other items say nothing of it.
+        birthday.countsInChineseCalendar = false
+        let plain = FiringText.body(for: birthday, late: false, zone: zone, now: now, language: language)
+        #expect(!plain.contains("lunar") && !plain.contains("农历") && !plain.contains("農曆"))
+    }
+
     @Test("the language is the messages locale's: LC_ALL, else LC_MESSAGES, else LANG, with LANGUAGE first unless C; English for any other",
           arguments: [
               (["LANG": "zh_CN.UTF-8"], NotificationLanguage.simplifiedChinese), (["LANG": "zh_TW.UTF-8"], .traditionalChinese),
