@@ -58,11 +58,11 @@ extension SyncEngine {
                 response = try send(.put, url, headers: [HTTPHeader("If-None-Match", "*")], body: body, contentType: "text/calendar; charset=utf-8")
                 if (200..<300).contains(response.status) { outcome.restored += 1 }
             }
-            if Self.refusesContent(response.status), Self.usesRSCALE(items) {
+            if Self.refusesContent(response), Self.usesRSCALE(items) {
                 // A server that does not read RFC 7529 (Radicale: 400) takes the rule's dates instead.
                 let form = try local { try CalendarExport.bytes(try gregorianForm(items), calendarName: nil, stamp: store.now()) }
                 let retried = try send(.put, url, headers: [condition], body: form, contentType: "text/calendar; charset=utf-8")
-                if (200..<300).contains(retried.status) || !Self.refusesContent(retried.status) {
+                if (200..<300).contains(retried.status) || !Self.refusesContent(retried) {
                     (response, body) = (retried, form)
                     if (200..<300).contains(retried.status) { outcome.writtenAsDates += 1 }
                 }
@@ -83,6 +83,13 @@ extension SyncEngine {
                 // Changed there too: the download fetches the server's and merges.
                 refetch.paths.insert(DAVHref.decodedPath(url))
                 refetch.refused[DAVHref.decodedPath(url)] = items
+            case _ where Self.refusesContent(response):
+                // The server will not take this item's text (a part it does not read, a size it
+                // will not store): the rest of the collection syncs; the item stays as it is here,
+                // and goes up again with the next sync.
+                let held = byUID[uid] == nil ? "the new item stays in Chime only" : "Chime keeps its version, the server its own"
+                outcome.skipped.append("\(url): the server would not take the item (HTTP \(response.status)); \(held)"
+                    + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, and neither it nor its dates were taken)" : ""))
             case 403:
                 // The server takes no changes here (its owner took them away since the account was added):
                 // the server's copy comes back in place of the edit; a new item stays here only.
@@ -93,13 +100,6 @@ extension SyncEngine {
                 } else {
                     outcome.skipped.append("\(url): the server refused the new item (HTTP 403); it stays in Chime only")
                 }
-            case _ where Self.refusesContent(response.status):
-                // The server will not take this item's text (a part it does not read, a size it
-                // will not store): the rest of the collection syncs; the item stays as it is here,
-                // and goes up again with the next sync.
-                let held = byUID[uid] == nil ? "the new item stays in Chime only" : "Chime keeps its version, the server its own"
-                outcome.skipped.append("\(url): the server would not take the item (HTTP \(response.status)); \(held)"
-                    + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, and neither it nor its dates were taken)" : ""))
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
             }
@@ -125,8 +125,21 @@ extension SyncEngine {
         return refetch
     }
 
-    /// Whether a PUT's status says the server will not take the item for what it holds.
-    static func refusesContent(_ status: Int) -> Bool { [400, 409, 413, 415, 422].contains(status) }
+    /// Whether a PUT's answer says the server will not take the item for
+    /// what it holds: 400, 409, 413, 415, 422, or a 403 that names one of
+    /// CalDAV's preconditions on a resource's content (RFC 4791 §5.3.2.1:
+    /// `valid-calendar-data` and the like), which is no refusal of the right to write.
+    static func refusesContent(_ response: HTTPResponse) -> Bool {
+        if [400, 409, 413, 415, 422].contains(response.status) { return true }
+        guard response.status == 403 else { return false }
+        let body = String(decoding: response.body.prefix(4096), as: UTF8.self)
+        return body.contains("urn:ietf:params:xml:ns:caldav") && Self.contentPreconditions.contains { body.contains($0) }
+    }
+
+    /// RFC 4791's PUT preconditions that fault the resource, not the writer.
+    static let contentPreconditions = ["valid-calendar-data", "valid-calendar-object-resource", "supported-calendar-data",
+                                       "supported-calendar-component", "max-resource-size", "min-date-time", "max-date-time",
+                                       "max-instances", "max-attendees-per-instance"]
 
     /// Whether any rule of the items counts in a calendar other than the Gregorian (RFC 7529).
     static func usesRSCALE(_ items: CalendarItems) -> Bool {

@@ -308,6 +308,22 @@ struct SyncEngineTests {
         #expect(quiet.uploaded == 0 && quiet.downloaded == 0)
     }
 
+    @Test("a server that refuses RSCALE with 403 and CalDAV's valid-calendar-data (RFC 4791) gets the dates too, and the calendar stays writable")
+    func chineseCalendarRuleRefusedWith403() throws {
+        let rig = try SyncRig(.radicale, proxyRules: ["0:norscale"])
+        try rig.sync()
+        let festival = Event(calendarIdentifier: rig.calendar.identifier, title: "中秋", start: .date(try #require(CivilDate(year: 2027, month: 9, day: 15))),
+                             end: .date(try #require(CivilDate(year: 2027, month: 9, day: 15))),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=YEARLY"))
+        _ = try rig.store.save(festival)
+        let outcome = try rig.sync()
+        #expect(outcome.uploaded == 1 && outcome.writtenAsDates == 1 && outcome.skipped.isEmpty && !outcome.becameReadOnly, "\(outcome)")
+        #expect(try rig.collection.isReadOnly == false)
+        let text = try rig.server.get(try #require(try rig.list().first))
+        #expect(text.contains("RDATE;VALUE=DATE:20281003,") && text.contains("X-CHIME-RRULE:RSCALE=CHINESE"))
+        // A 403 without a precondition is the owner taking write away (SyncCommandTests.readOnlyCollection).
+    }
+
     @Test("Done on the desktop completes the phone's to-do on the server", arguments: CalDAVServer.Kind.allCases)
     func doneGoesUp(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)

@@ -19,6 +19,10 @@ listens on PORT and prints "ready" once it does. Requests are numbered from
   N:control       pass it on, but put a raw control character (BEL) after
                   each SUMMARY: of the answer, as a careless server copies
                   one into XML, which cannot hold it
+  0:norscale      (for every request) answer a PUT whose RRULE has RSCALE
+                  with 403 Forbidden and CalDAV's valid-calendar-data
+                  precondition (RFC 4791 5.3.2.1), as a server whose parser
+                  lacks RFC 7529 may
   N:phantom       pass it on, but add to the answer (a multistatus) a
                   member phantom.ics of the request's collection, with an
                   ETag and no calendar-data: a resource listed that is gone
@@ -31,6 +35,7 @@ library only.
 """
 import http.client
 import http.server
+import re
 import sys
 import threading
 import urllib.parse
@@ -66,6 +71,15 @@ def main(argv):
                 self.send_response(501)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+                return
+            if rules.get(0) == "norscale" and self.command == "PUT" and re.search(rb"(?m)^RRULE[;:][^\r\n]*RSCALE", body):
+                error = (b'<?xml version="1.0" encoding="utf-8"?>\n<D:error xmlns:D="DAV:" '
+                         b'xmlns:C="urn:ietf:params:xml:ns:caldav"><C:valid-calendar-data/></D:error>')
+                self.send_response(403)
+                self.send_header("Content-Type", "application/xml; charset=utf-8")
+                self.send_header("Content-Length", str(len(error)))
+                self.end_headers()
+                self.wfile.write(error)
                 return
             if action == "drop":
                 self.close_connection = True
