@@ -105,7 +105,7 @@ extension SyncEngine {
     /// `origin` without its own properties named `names` (those of its kept components stay).
     private static func leavingOut(_ names: [String], from origin: ICalendarOrigin) -> ICalendarOrigin {
         var kept = origin
-        let lines = origin.unmodelled.components(separatedBy: "\r\n").dropLast()
+        let lines = Self.lines(of: origin.unmodelled)
         let components = lines.firstIndex { $0.hasPrefix("BEGIN:") } ?? lines.endIndex
         let own = lines[..<components].filter { line in
             !names.contains { line.hasPrefix($0 + ":") || line.hasPrefix($0 + ";") }
@@ -115,8 +115,12 @@ extension SyncEngine {
     }
 
     /// The kept lines that are the item's own properties: those before its first kept component.
-    private static func ownLines(of unmodelled: String) -> [Substring] {
-        let lines = unmodelled.split(separator: "\r\n", omittingEmptySubsequences: false)
-        return Array(lines.prefix { !$0.hasPrefix("BEGIN:") })
+    private static func ownLines(of unmodelled: String) -> ArraySlice<Substring> {
+        lines(of: unmodelled).prefix { !$0.hasPrefix("BEGIN:") }
+    }
+
+    /// Kept lines, each ending in CR LF, without their ends.
+    private static func lines(of unmodelled: String) -> [Substring] {
+        Array(unmodelled.split(separator: "\r\n", omittingEmptySubsequences: false).dropLast())
     }
 }

@@ -106,27 +106,8 @@ public enum RecurrencePhrase {
     public static func firstDay(of rule: RecurrenceRule, onOrAfter date: CivilDate) -> CivilDate {
         let weekdays = rule.daysOfTheWeek, monthDays = rule.daysOfTheMonth, months = rule.monthsOfTheYear
         guard !weekdays.isEmpty || !monthDays.isEmpty else { return date }
-        if rule.scale == .chinese {
-            // Days named in the Chinese calendar, with the SKIP phrases make
-            // (BACKWARD): a leap month the year has not is its ordinary month,
-            // a 30th the last day of a 29-day month.
-            let backward = rule.skip == .backward, leapMonths = rule.leapMonthsOfTheYear
-            for offset in 0...(3 * 390) {
-                let day = date.adding(days: offset)
-                guard let chinese = ChineseCalendar.date(of: day), let year = ChineseCalendar.months(ofYear: chinese.year),
-                      let month = year.first(where: { $0.number == chinese.month && $0.isLeap == chinese.isLeapMonth }) else { return date }
-                let lacksLeap = !year.contains { $0.number == chinese.month && $0.isLeap }
-                let monthMatches = months.isEmpty && leapMonths.isEmpty
-                    || (chinese.isLeapMonth ? leapMonths : months).contains(chinese.month)
-                    || (backward && !chinese.isLeapMonth && lacksLeap && leapMonths.contains(chinese.month))
-                let dayMatches = monthDays.contains { value in
-                    value > 0 ? value == chinese.day || (backward && value > month.length && chinese.day == month.length)
-                        : month.length + value + 1 == chinese.day
-                }
-                if monthMatches && dayMatches { return day }
-            }
-            return date
-        }
+        // A Chinese-calendar rule's days are the engine's to find (`RuleShorthand.firstDay`).
+        guard rule.scale == .gregorian else { return date }
         func falls(on day: CivilDate) -> Bool {
             // A position counts within the month: phrases make no yearly one without BYMONTH.
             if !months.isEmpty, !months.contains(day.month) { return false }

@@ -1,4 +1,5 @@
 import CalendarModel
+import RecurrenceEngine
 
 /// Words that stand for common rules wherever a rule is given (`--repeat`,
 /// `chime rrule`), so that the everyday cases need no RFC 5545.
@@ -49,7 +50,7 @@ enum RuleShorthand {
             return (rule, 0)
         }
         let day = start.wallClock.date
-        let shift = RecurrencePhrase.firstDay(of: rule, onOrAfter: day).dayNumber - day.dayNumber
+        let shift = firstDay(of: rule, onOrAfter: day).dayNumber - day.dayNumber
         guard let words = phrase?.until else { return (rule, shift) }
         let end = try until(words, start.adding(days: shift))
         do {
@@ -57,6 +58,18 @@ enum RuleShorthand {
         } catch {
             throw RecurrencePhrase.Refusal("\(error)")
         }
+    }
+
+    /// The first day on or after `date` that a rule a phrase made falls on
+    /// (`RecurrencePhrase.firstDay`). A Chinese-calendar rule's days are
+    /// found by the engine, its SKIP included: the first occurrence of the
+    /// rule, without its end, from the day before.
+    static func firstDay(of rule: RecurrenceRule, onOrAfter date: CivilDate) -> CivilDate {
+        guard rule.scale == .chinese, !rule.daysOfTheMonth.isEmpty else { return RecurrencePhrase.firstDay(of: rule, onOrAfter: date) }
+        guard let endless = try? rule.ending(nil),
+              let recurrence = try? Recurrence(rule: endless, startDate: date.adding(days: -1), timeZone: .utc),
+              let first = recurrence.occurrences().dropFirst().first(where: { _ in true }) else { return date }
+        return first.day
     }
 
     /// The words, for `--help` and hints.

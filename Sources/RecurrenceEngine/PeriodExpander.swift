@@ -26,15 +26,14 @@ struct PeriodExpander {
         var following = next.overflow ? Int.max : next.partialValue
         if let scale = plan.scale {
             expandScaled(unit, scale)
-            if !plan.setPositions.isEmpty && !candidates.isEmpty { applySetPositions() }
-            return following
-        }
-        switch plan.frequency {
-        case .yearly: expandYear(unit)
-        case .monthly: expandMonth(unit)
-        case .weekly: expandWeek(unit)
-        case .daily: expandDay(unit)
-        case .hourly, .minutely, .secondly: following = expandWithinDay(unit, following: following)
+        } else {
+            switch plan.frequency {
+            case .yearly: expandYear(unit)
+            case .monthly: expandMonth(unit)
+            case .weekly: expandWeek(unit)
+            case .daily: expandDay(unit)
+            case .hourly, .minutely, .secondly: following = expandWithinDay(unit, following: following)
+            }
         }
         if !plan.setPositions.isEmpty && !candidates.isEmpty { applySetPositions() }
         return following

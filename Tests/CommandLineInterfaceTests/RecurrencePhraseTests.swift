@@ -279,7 +279,7 @@ import Testing
         ("RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD", "2026-12-07", "2026-12-07"), // days that follow the start
     ])
     func firstDay(rule: String, from: String, expected: String) throws {
-        let day = RecurrencePhrase.firstDay(of: try RecurrenceRule(rfc5545: rule), onOrAfter: try #require(CivilDate(parsing: from)))
+        let day = RuleShorthand.firstDay(of: try RecurrenceRule(rfc5545: rule), onOrAfter: try #require(CivilDate(parsing: from)))
         #expect(day == CivilDate(parsing: expected))
     }
 
