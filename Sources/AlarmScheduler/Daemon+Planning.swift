@@ -23,7 +23,8 @@ extension Daemon {
         guard store != nil else { return }
         do {
             let now = clock.second
-            let changes = try plan.update(from: store, after: settled)
+            let changes = try plan.update(from: store, after: settled).merged(with: changesOwed)
+            changesOwed = .none
             // A workday rule that arrives through a change is noticed then, not at the next day's look.
             if changes.workdayRules { lastNoticeCheck = nil }
             do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
@@ -52,6 +53,11 @@ extension Daemon {
         // leaves the heap ~7 MB larger for good (measured): kept small, and
         // the file mapped for the scan instead (no copying through pread).
         plan = try store.withMappedFile { try StandingPlan.make(from: store, after: settled) }
+        // The new plan took in changes no wake has looked at yet (a reminder
+        // completed elsewhere, a workday rule added, while the clock was
+        // being set): the next wake closes notifications and gives notices
+        // as though every item had changed.
+        changesOwed = .everything
         store.releaseMemory()
         reportItemsBeyondBound()
         log(String(format: "chimed: planned %d item(s) in %.0f ms", plan.count, Date().timeIntervalSince(begin) * 1000))

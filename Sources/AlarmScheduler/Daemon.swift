@@ -116,6 +116,8 @@ public final class Daemon: @unchecked Sendable {
 
     // The standing plan (Daemon+Planning.swift).
     var plan = StandingPlan()
+    /// Changes a rebuilt plan took in that the next wake must act on.
+    var changesOwed = StandingPlan.Changes.none
     /// Everything due through this instant is settled: shown, recorded, or
     /// waiting in `undelivered` for a notification server.
     var settled: Int64 = 0

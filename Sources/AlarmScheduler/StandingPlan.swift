@@ -53,6 +53,12 @@ struct StandingPlan {
 
         static let none = Changes(items: [], workdayRules: false)
         static let everything = Changes(items: nil, workdayRules: true)
+
+        /// What either found.
+        func merged(with other: Changes) -> Changes {
+            let items = self.items.flatMap { mine in other.items.map { mine.union($0) } }
+            return Changes(items: items, workdayRules: workdayRules || other.workdayRules)
+        }
     }
 
     /// Brings the plan up to date with `store`: the items its change log

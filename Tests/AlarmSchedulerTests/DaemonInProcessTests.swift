@@ -4,6 +4,7 @@ import CalendarStore
 import DaemonControl
 import Foundation
 import Geofencing
+import HolidayCalendars
 import Synchronization
 import TestSupport
 import Testing
@@ -22,6 +23,8 @@ struct DaemonInProcessTests {
         func show(_ firing: Firing, late: Bool) throws { shown.withLock { $0.append((firing, late, clock.now)) } }
         let notices = Mutex<[DaemonNotice]>([])
         func showNotice(_ notice: DaemonNotice) throws { notices.withLock { $0.append(notice) } }
+        let withdrawn = Mutex<[String]>([])
+        func withdraw(key: String) { withdrawn.withLock { $0.append(key) } }
 
         func first(titled title: String) -> (firing: Firing, late: Bool, at: Double)? {
             shown.withLock { $0.first { $0.firing.title == title } }
@@ -127,6 +130,47 @@ struct DaemonInProcessTests {
         clock.advance(to: 1_796_122_800)
         #expect(notifier.shown.withLock { $0.map(\.firing.title) } == ["Ten", "Eleven"])
         #expect(try AlarmLedger(store: store).deliveries().map(\.outcome) == [.delivered, .delivered])
+    }
+
+    @Test("a clock set after a store write and before the daemon looked at it loses nothing: the completed reminder's notification closes, the new workday rule's missing-data notice is given")
+    func clockSetBeforeTheLook() throws {
+        let (folder, runtime, storePath) = try Self.makeFolder("clock-set-write")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        // Region ZZ has data for 2001 alone: 2026's is missing.
+        _ = try store.importHolidayYears([try HolidayYear(region: "zz", year: 2001, entries: [
+            HolidayEntry(date: CivilDate(year: 2001, month: 1, day: 1)!, isOffDay: true, name: "New Year"),
+        ], source: HolidaySource(format: .holidayCNJSON, location: "test"))])
+        let calendar = try store.defaultCalendarForNewReminders().identifier
+        let due: Int64 = 1_796_115_602   // 2026-12-01T09:00:02Z
+        let tea = Reminder(calendarIdentifier: calendar, title: "Tea", due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),
+                           alarms: [Alarm(trigger: .relative(seconds: 0))])
+        try store.save(tea)
+        let clock = ManualClock(now: Double(Self.start))
+        let notifier = RecordingNotifier(clock: clock)
+        let lines = Mutex<[String]>([])
+        let daemon = Daemon(options: Self.options(storePath: storePath, runtime: runtime, clock: clock), notifier: notifier,
+                            log: { line in lines.withLock { $0.append(line) } })
+        try daemon.start()
+        defer { daemon.shutdown() }
+        clock.advance(to: Double(due))
+        let shown = try #require(notifier.first(titled: "Tea"), "\(lines.withLock { $0 })")
+        #expect(notifier.notices.withLock { $0 }.isEmpty)
+
+        // The write is queued ahead of the clock's setting, so the store's
+        // watch (which wakes the daemon) can only come after the re-plan.
+        daemon.queue.async {
+            guard let writer = try? CalendarStore(path: storePath, machineTimeZone: .utc) else { return }
+            _ = try? writer.complete(tea.identifier)
+            try? writer.save(Reminder(calendarIdentifier: calendar, title: "Clock in",
+                                     due: .zoned(TimeZoneRules.utc.localTime(at: Self.start + 86_400), zone: "UTC"),
+                                     recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=ZZ"),
+                                     alarms: [Alarm(trigger: .relative(seconds: 0))]))
+        }
+        clock.set(to: clock.now)
+        #expect(try store.reminder(identifier: tea.identifier).isCompleted)
+        #expect(notifier.withdrawn.withLock { $0 } == [shown.firing.key], "\(lines.withLock { $0 })")
+        #expect(notifier.notices.withLock { $0 } == [.missingHolidayData(region: "zz", year: 2026), .missingHolidayData(region: "zz", year: 2027)], "\(lines.withLock { $0 })")
     }
 
     /// Fails to show anything until it is made available.
