@@ -231,16 +231,17 @@ extension CalendarStore {
     }
 
     /// Changes whenever anything that moves workday rules changes: imported
-    /// holiday years, the ordinary weeks and the days of leave. Equal tokens,
-    /// equal calendars.
+    /// holiday years, the ordinary weeks and the personal days (leave, days
+    /// worked). Equal tokens, equal calendars.
     public func workdayDataToken() throws(StoreError) -> String {
         try StoreError.wrap {
             let years: String? = try database.scalar("SELECT group_concat(region || year || content_hash, ',') FROM holiday_years")
             let weeks: String? = try database.scalar("SELECT group_concat(key || '=' || value, ',') FROM settings WHERE key LIKE 'week.%'")
-            // Dates only: a name changes no firing.
-            let leave: String? = try hasLeaveTable()
-                ? try database.scalar("SELECT group_concat(date, ',') FROM (SELECT date FROM leave_days ORDER BY date)") : nil
-            return (years ?? "") + ";" + (weeks ?? "") + ";" + (leave ?? "")
+            // Dates and kinds only: a name changes no firing.
+            let personal: String? = try personalDaysTable().flatMap { table in
+                try database.scalar("SELECT group_concat(date || kind, ',') FROM (SELECT date, kind FROM \(table) ORDER BY date)")
+            }
+            return (years ?? "") + ";" + (weeks ?? "") + ";" + (personal ?? "")
         }
     }
 }

@@ -349,6 +349,12 @@ extension CalendarStore {
                 );
                 """)
         }
+        migrator.registerMigration("v19: days worked beside days of leave") { db in
+            // A day the person works though the calendars have it off (加班):
+            // the same table, each date one kind or the other.
+            try db.execute("ALTER TABLE leave_days RENAME TO personal_days")
+            try db.execute("ALTER TABLE personal_days ADD COLUMN kind TEXT NOT NULL DEFAULT 'leave' CHECK (kind IN ('leave', 'work'))")
+        }
         return migrator
     }
 }

@@ -10,7 +10,7 @@ public enum Chime {
     static var commands: [any Command.Type] {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
          AgendaCommand.self, FindCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
-         RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, LeaveCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
+         RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, LeaveCommand.self, WorkCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
          LocationCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self,
          AccountCommand.self, SyncCommand.self]
     }

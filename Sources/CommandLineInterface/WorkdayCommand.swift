@@ -9,8 +9,9 @@ enum WorkdayCommand: Command {
     static let syntax = CommandSyntax("chime workday", forms: [.init("[DATE]")], options: [ChimeOptions.region] + ChimeOptions.store,
                                       discussion: """
         Prints whether DATE (default today) is a workday or a day off, with the
-        reason: an ordinary workday, the weekend, a holiday's name, or a makeup
-        workday (调休补班) for a holiday. Exits 0 on a workday and 1 on a day off,
+        reason: an ordinary workday, the weekend, a holiday's name, a makeup
+        workday (调休补班) for a holiday, or a day of your own ('chime leave',
+        'chime work'). Exits 0 on a workday and 1 on a day off,
         so that scripts can write `chime workday && …`.
 
         A year without holiday data is answered by the ordinary week, with a
@@ -42,13 +43,19 @@ enum WorkdayCommand: Command {
                 var holiday: String?
                 /// The name of a day of leave; left out on any other day.
                 var leave: String?
+                /// The name of a day worked ('chime work'); left out on any other day.
+                var work: String?
+                /// A day of the ordinary weekend worked: a notice's makeup workday, or a day of work added.
+                var makeup: Bool
             }
             var object = Day(date: date.description, weekday: date.weekday.code, region: calendar.region, workday: answer.isWorkday,
-                             reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil)
+                             reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil,
+                             makeup: answer.isMakeupWorkday)
             switch answer.reason {
             case .holiday(let name): object.holiday = name
             case .makeupWorkday(let name): object.holiday = name
             case .leave(let name): object.leave = name
+            case .work(let name): object.work = name
             case .ordinaryWorkday, .weekend: break
             }
             StoreOptions.printJSON(object, context: context)
@@ -65,6 +72,7 @@ enum WorkdayCommand: Command {
         case .holiday: "holiday"
         case .makeupWorkday: "makeup"
         case .leave: "leave"
+        case .work: "work"
         }
     }
 }

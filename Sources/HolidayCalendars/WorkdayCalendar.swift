@@ -21,20 +21,22 @@ import CalendarModel
 /// week; a makeup workday is a workday, and counts as a *makeup* workday only
 /// when the ordinary week would not have worked it.
 ///
-/// Days of leave (`LeaveDay`) come last and are days off whatever the
-/// notices say, makeup workdays included: the person is away.
+/// The person's own days (`PersonalDay`) come last: a day of leave is off
+/// whatever the notices say, makeup workdays included (the person is
+/// away); a day worked is a workday whatever they say, and a makeup workday
+/// when the ordinary week would not have worked it, as a notice's would be.
 public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     public let region: String
     public let ordinaryWeek: OrdinaryWeek
     /// The years in use, in year order (one per notice year).
     public let years: [HolidayYear]
-    /// The days of leave, in date order.
-    public let leave: [LeaveDay]
+    /// The person's days of leave and days worked, in date order.
+    public let personalDays: [PersonalDay]
 
     private let byYear: [Int: HolidayYear]
     /// Day number of `flags[0]`.
     private let firstDay: Int
-    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`, `leaveBit`.
+    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`, `personalBit`.
     private let flags: [UInt8]
     /// Per day with an entry: its index in `names`.
     private let nameIndexes: [UInt32]
@@ -42,14 +44,14 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     /// Bit `weekday.rawValue` is set for each working day of the ordinary week.
     private let weekMask: UInt8
 
-    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, leaveBit: UInt8 = 16
-    /// The name of each day of leave, by its slot in `flags`.
-    private let leaveNames: [Int: String]
+    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, personalBit: UInt8 = 16
+    /// Each personal day, by its slot in `flags`.
+    private let personalBySlot: [Int: PersonalDay]
 
     /// Every year must belong to `region`; a year given twice is taken from
-    /// the later position in `years`. A date of leave given twice keeps the
-    /// later name.
-    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek(), leave: [LeaveDay] = []) {
+    /// the later position in `years`. A date given twice in `personalDays`
+    /// keeps the later one.
+    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek(), personalDays: [PersonalDay] = []) {
         precondition(years.allSatisfy { $0.region == region },
                      "WorkdayCalendar(\(region)) given years of \(Set(years.map(\.region)).sorted())")
         self.region = region
@@ -59,12 +61,12 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
         self.byYear = byYear
         self.years = byYear.values.sorted { $0.year < $1.year }
         weekMask = ordinaryWeek.workingDays.reduce(0) { $0 | UInt8(1) << UInt8($1.rawValue) }
-        var leaveByDay: [Int: String] = [:]
-        for day in leave { leaveByDay[day.date.dayNumber] = day.name }
-        self.leave = leaveByDay.keys.sorted().map { LeaveDay(date: CivilDate(dayNumber: $0), name: leaveByDay[$0]!) }
+        var personalByDay: [Int: PersonalDay] = [:]
+        for day in personalDays { personalByDay[day.date.dayNumber] = day }
+        self.personalDays = personalByDay.keys.sorted().map { personalByDay[$0]! }
 
-        // The table spans the years with data and the days of leave.
-        var bounds = Array(leaveByDay.keys)
+        // The table spans the years with data and the personal days.
+        var bounds = Array(personalByDay.keys)
         if let firstYear = self.years.first, let lastYear = self.years.last {
             bounds += self.years.compactMap { $0.entries.first?.date.dayNumber }
             bounds += [CivilDate.dayNumber(year: firstYear.year, month: 1, day: 1), CivilDate.dayNumber(year: lastYear.year, month: 12, day: 31)]
@@ -74,7 +76,7 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
             flags = []
             nameIndexes = []
             names = []
-            leaveNames = [:]
+            personalBySlot = [:]
             return
         }
         let mask = weekMask
@@ -105,17 +107,23 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
                 }
             }
         }
-        var leaveNames: [Int: String] = [:]
-        for (day, name) in leaveByDay {
+        var personalBySlot: [Int: PersonalDay] = [:]
+        for (day, personal) in personalByDay {
             let slot = day - first
-            flags[slot] = flags[slot] & ~(Self.workdayBit | Self.makeupBit) | Self.leaveBit
-            leaveNames[slot] = name
+            switch personal.kind {
+            case .leave:
+                flags[slot] = flags[slot] & ~(Self.workdayBit | Self.makeupBit) | Self.personalBit
+            case .work:
+                let ordinary = mask & (1 << UInt8(Self.weekdayRaw(day))) != 0
+                flags[slot] = flags[slot] | Self.workdayBit | (ordinary ? 0 : Self.makeupBit) | Self.personalBit
+            }
+            personalBySlot[slot] = personal
         }
         firstDay = first
         self.flags = flags
         self.nameIndexes = nameIndexes
         self.names = names
-        self.leaveNames = leaveNames
+        self.personalBySlot = personalBySlot
     }
 
     @inline(__always)
@@ -137,9 +145,15 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     /// date's year has no data and the ordinary week answered.
     public func answer(on date: CivilDate) -> WorkdayAnswer {
         let slot = date.dayNumber - firstDay
-        if slot >= 0, slot < flags.count, flags[slot] & Self.leaveBit != 0 {
-            return WorkdayAnswer(date: date, isWorkday: false, reason: .leave(leaveNames[slot] ?? ""),
-                                 missingYear: hasData(forYear: date.year) ? nil : date.year)
+        if slot >= 0, slot < flags.count, flags[slot] & Self.personalBit != 0, let personal = personalBySlot[slot] {
+            let missingYear = hasData(forYear: date.year) ? nil : date.year
+            switch personal.kind {
+            case .leave:
+                return WorkdayAnswer(date: date, isWorkday: false, reason: .leave(personal.name), missingYear: missingYear)
+            case .work:
+                return WorkdayAnswer(date: date, isWorkday: true, reason: .work(personal.name), missingYear: missingYear,
+                                     isMakeupWorkday: flags[slot] & Self.makeupBit != 0)
+            }
         }
         if slot >= 0, slot < flags.count, flags[slot] & Self.entryBit != 0 {
             let name = names[Int(nameIndexes[slot])]
@@ -198,8 +212,11 @@ public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
         case makeupWorkday(for: String)
         /// A day of the person's leave, named as they named it (maybe not at all).
         case leave(String)
+        /// A day the person works though the calendar has it off (or would
+        /// have it on all the same), named as they named it.
+        case work(String)
 
-        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`, `leave: 年假`.
+        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`, `leave: 年假`, `extra workday: 加班`.
         public var description: String {
             switch self {
             case .ordinaryWorkday: "ordinary workday"
@@ -207,6 +224,7 @@ public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
             case .holiday(let name): name
             case .makeupWorkday(let name): "makeup workday for \(name)"
             case .leave(let name): name.isEmpty ? "leave" : "leave: \(name)"
+            case .work(let name): name.isEmpty ? "extra workday" : "extra workday: \(name)"
             }
         }
     }
@@ -217,16 +235,23 @@ public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
     /// Set when the date's year has no holiday data: the answer is the
     /// ordinary week's, and may be wrong once that year's notice is out.
     public let missingYear: Int?
+    /// A day of the ordinary weekend worked: a notice's makeup workday, or
+    /// a day the person works (`Reason.work`) that the week has off.
+    public let isMakeupWorkday: Bool
 
-    public init(date: CivilDate, isWorkday: Bool, reason: Reason, missingYear: Int?) {
+    /// `isMakeupWorkday` nil: whether `reason` is a notice's makeup workday.
+    public init(date: CivilDate, isWorkday: Bool, reason: Reason, missingYear: Int?, isMakeupWorkday: Bool? = nil) {
         self.date = date
         self.isWorkday = isWorkday
         self.reason = reason
         self.missingYear = missingYear
-    }
-
-    public var isMakeupWorkday: Bool {
-        if case .makeupWorkday = reason { true } else { false }
+        if let isMakeupWorkday {
+            self.isMakeupWorkday = isMakeupWorkday
+        } else if case .makeupWorkday = reason {
+            self.isMakeupWorkday = true
+        } else {
+            self.isMakeupWorkday = false
+        }
     }
 
     /// `workday (makeup workday for 国庆节)`, `day off (国庆节)`,

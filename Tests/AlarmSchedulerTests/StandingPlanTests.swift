@@ -2,6 +2,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import HolidayCalendars
 import SeededRandom
 import TestSupport
 import Testing
@@ -127,10 +128,11 @@ struct StandingPlanTests {
                     try store.setOrdinaryWeek(random.chance(0.5) ? OrdinaryWeek()
                                               : OrdinaryWeek(workingDays: [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday]))
                 } else if random.chance(0.25) {
-                    // Days of leave taken or given back move the workday rules' firings.
+                    // Days of leave or of work added or taken away move the workday rules' firings.
                     let first = zone.localTime(at: after + Int64(random.int(0...60)) * 86_400).date
                     let days = first...first.adding(days: random.int(0...4))
-                    if random.chance(0.6) { try store.addLeave(days) } else { try store.removeLeave(days) }
+                    let kind: PersonalDay.Kind = random.chance(0.5) ? .leave : .work
+                    if random.chance(0.6) { try store.addPersonalDays(days, kind: kind) } else { try store.removePersonalDays(days, kind: kind) }
                 }
             }
             try plan.update(from: store, after: after)

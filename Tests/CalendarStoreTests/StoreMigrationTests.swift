@@ -1,6 +1,7 @@
 import CalendarModel
 import CalendarStore
 import Foundation
+import HolidayCalendars
 import SQLiteDatabase
 import TestSupport
 import Testing
@@ -66,7 +67,7 @@ struct StoreMigrationTests {
         let database = try Database(path: fixture.path)
         try database.executeScript("""
             DROP TABLE subscriptions;
-            DROP TABLE leave_days;
+            DROP TABLE personal_days;
             ALTER TABLE items DROP COLUMN structured_title;
             ALTER TABLE items DROP COLUMN structured_latitude;
             ALTER TABLE items DROP COLUMN structured_longitude;
@@ -83,8 +84,9 @@ struct StoreMigrationTests {
         #expect(database.changes == 1)
         try database.execute("""
             DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %' OR name LIKE 'v17: %' OR name LIKE 'v18: %'
+                OR name LIKE 'v19: %'
             """)
-        #expect(database.changes == 5)
+        #expect(database.changes == 6)
         let store = try fixture.open()
         func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
         #expect(try triggers("timed") == [.relative(seconds: 0)])
@@ -96,5 +98,36 @@ struct StoreMigrationTests {
         var alarmed: Set<ItemIdentifier> = []
         try store.forEachAlarmedItem { alarmed.insert($0.identifier) }
         #expect(alarmed == [ids["timed"]!, ids["dated"]!, ids["alarmed"]!])
+    }
+
+    @Test("days of leave from before days worked came stay leave when the store migrates; opened read-only, such a store reads its leave, and one from before leave none")
+    func personalDays() throws {
+        let fixture = try StoreFixture()
+        let december = CivilDate(year: 2026, month: 12, day: 9)!...CivilDate(year: 2026, month: 12, day: 10)!   // 2026-12-09…10
+        let saturday = CivilDate(year: 2026, month: 12, day: 12)!   // 2026-12-12
+        do {
+            let store = try fixture.open()
+            try store.addPersonalDays(december, kind: .leave, name: "年假")
+        }
+        let leave = [PersonalDay(date: december.lowerBound, kind: .leave, name: "年假"), PersonalDay(date: december.upperBound, kind: .leave, name: "年假")]
+        // As a store at v18: the table as that version made it.
+        let database = try Database(path: fixture.path)
+        try database.executeScript("""
+            ALTER TABLE personal_days DROP COLUMN kind;
+            ALTER TABLE personal_days RENAME TO leave_days;
+            DELETE FROM schema_migrations WHERE name LIKE 'v19: %';
+            """)
+        let readOnly = try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
+        #expect(try readOnly.personalDays() == leave)
+        #expect(try readOnly.workdayCalendar().answer(on: december.lowerBound).reason == .leave("年假"))
+        let store = try fixture.open()
+        #expect(try store.personalDays() == leave)
+        #expect(try store.addPersonalDays(saturday...saturday, kind: .work, name: "加班") == 1)
+        #expect(try store.workdayCalendar().answer(on: saturday).reason == .work("加班"))
+        // As a store from before v18: no leave, and nothing to read it from.
+        try database.executeScript("DROP TABLE personal_days;")
+        let older = try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
+        #expect(try older.personalDays().isEmpty)
+        #expect(try older.workdayDataToken().hasSuffix(";"))
     }
 }

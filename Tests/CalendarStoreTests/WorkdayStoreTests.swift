@@ -75,41 +75,74 @@ struct WorkdayStoreTests {
         #expect(starts(try store.events(overlapping: week)).count == 5)
         let token = try store.workdayDataToken()
         // Wednesday to Friday, 2026-12-09..11.
-        #expect(try store.addLeave(day("2026-12-09")...day("2026-12-11"), name: "年假") == 3)
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-11"), kind: .leave, name: "年假") == 3)
         #expect(starts(try store.events(overlapping: week)) == ["2026-12-07T08:50:00", "2026-12-08T08:50:00"])
         #expect(try store.workdayDataToken() != token)
         #expect(try fixture.open().workdayCalendar().answer(on: day("2026-12-10")).reason == .leave("年假"))
         // Again over the same days and one more: one new, the names kept without a new one, replaced with one.
-        #expect(try store.addLeave(day("2026-12-11")...day("2026-12-12")) == 1)
-        #expect(try store.leaveDays().map(\.name) == ["年假", "年假", "年假", ""])
-        #expect(try store.addLeave(day("2026-12-12")...day("2026-12-12"), name: "搬家") == 0)
-        #expect(try store.leaveDays(in: day("2026-12-11")...day("2026-12-31")) == [LeaveDay(date: day("2026-12-11"), name: "年假"),
-                                                                                      LeaveDay(date: day("2026-12-12"), name: "搬家")])
+        #expect(try store.addPersonalDays(day("2026-12-11")...day("2026-12-12"), kind: .leave) == 1)
+        #expect(try store.personalDays().map(\.name) == ["年假", "年假", "年假", ""])
+        #expect(try store.addPersonalDays(day("2026-12-12")...day("2026-12-12"), kind: .leave, name: "搬家") == 0)
+        #expect(try store.personalDays(in: day("2026-12-11")...day("2026-12-31")) == [PersonalDay(date: day("2026-12-11"), kind: .leave, name: "年假"),
+                                                                                      PersonalDay(date: day("2026-12-12"), kind: .leave, name: "搬家")])
         // A name alone moves no firing: the token stays.
         let named = try store.workdayDataToken()
-        #expect(try store.addLeave(day("2026-12-09")...day("2026-12-09"), name: "病假") == 0)
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave, name: "病假") == 0)
         #expect(try store.workdayDataToken() == named)
-        #expect(try store.removeLeave(day("2026-12-10")...day("2026-12-31")) == 3)
+        #expect(try store.removePersonalDays(day("2026-12-10")...day("2026-12-31"), kind: .leave) == 3)
         #expect(starts(try store.events(overlapping: week)) == ["2026-12-07T08:50:00", "2026-12-08T08:50:00",
                                                                  "2026-12-10T08:50:00", "2026-12-11T08:50:00"])
-        #expect(try store.removeLeave(day("2026-12-10")...day("2026-12-31")) == 0)
+        #expect(try store.removePersonalDays(day("2026-12-10")...day("2026-12-31"), kind: .leave) == 0)
+    }
+
+    @Test("days worked: a workday series rings on them and a makeup-day series too where the week has them off, the token changes; a date is leave or work, and giving back one kind leaves the other")
+    func work() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        for (title, rule) in [("Clock in", "FREQ=DAILY;X-WORKDAY=SKIP"), ("Makeup", "FREQ=DAILY;X-WORKDAY=MAKEUP")] {
+            try store.save(Event(calendarIdentifier: calendar, title: title, start: try StoreFixture.zoned("2026-12-07T08:50:00"),
+                                 end: try StoreFixture.zoned("2026-12-07T09:00:00"), recurrenceRule: try RecurrenceRule(rfc5545: rule)))
+        }
+        let week = try StoreFixture.date("2026-12-07T00:00:00+08:00")..<StoreFixture.date("2026-12-14T00:00:00+08:00")
+        func titled(_ title: String) throws -> [String] { starts(try store.events(overlapping: week).filter { $0.title == title }) }
+        #expect(try titled("Makeup").isEmpty)
+        let token = try store.workdayDataToken()
+        // Saturday 2026-12-12 worked; Friday 2026-12-11 first taken as leave, then worked.
+        #expect(try store.addPersonalDays(day("2026-12-11")...day("2026-12-11"), kind: .leave, name: "年假") == 1)
+        #expect(try store.addPersonalDays(day("2026-12-11")...day("2026-12-12"), kind: .work, name: "加班") == 2)
+        #expect(try store.workdayDataToken() != token)
+        #expect(try titled("Clock in") == ["2026-12-07T08:50:00", "2026-12-08T08:50:00", "2026-12-09T08:50:00", "2026-12-10T08:50:00",
+                                           "2026-12-11T08:50:00", "2026-12-12T08:50:00"])
+        #expect(try titled("Makeup") == ["2026-12-12T08:50:00"])
+        #expect(try store.personalDays() == [PersonalDay(date: day("2026-12-11"), kind: .work, name: "加班"),
+                                             PersonalDay(date: day("2026-12-12"), kind: .work, name: "加班")])
+        // Leave again over the Friday, without a name: the work's name does not carry over.
+        #expect(try store.addPersonalDays(day("2026-12-11")...day("2026-12-11"), kind: .leave) == 1)
+        #expect(try store.personalDays(kinds: [.leave]) == [PersonalDay(date: day("2026-12-11"), kind: .leave, name: "")])
+        #expect(try fixture.open().workdayCalendar().answer(on: day("2026-12-12")).reason == .work("加班"))
+        // Giving back work over both days takes the Saturday only; the Friday stays leave.
+        #expect(try store.removePersonalDays(day("2026-12-11")...day("2026-12-12"), kind: .work) == 1)
+        #expect(try store.personalDays().map(\.kind) == [.leave])
+        #expect(try titled("Clock in").count == 4)
+        #expect(try titled("Makeup").isEmpty)
     }
 
     @Test("leave longer than a year at a time, or outside 1970–2199, is refused and nothing is written")
     func leaveRefused() throws {
         let store = try StoreFixture().open()
         let before = try store.changeCounter()
-        #expect(throws: StoreError.self) { try store.addLeave(day("2026-01-01")...day("2027-01-02")) }
-        #expect(throws: StoreError.self) { try store.addLeave(day("1969-12-31")...day("1970-01-01")) }
-        #expect(throws: StoreError.self) { try store.removeLeave(day("2199-12-31")...day("2200-01-01")) }
+        #expect(throws: StoreError.self) { try store.addPersonalDays(day("2026-01-01")...day("2027-01-02"), kind: .leave) }
+        #expect(throws: StoreError.self) { try store.addPersonalDays(day("1969-12-31")...day("1970-01-01"), kind: .leave) }
+        #expect(throws: StoreError.self) { try store.removePersonalDays(day("2199-12-31")...day("2200-01-01"), kind: .leave) }
         do {
-            try store.addLeave(day("2026-01-01")...day("2027-01-02"))
+            try store.addPersonalDays(day("2026-01-01")...day("2027-01-02"), kind: .leave)
         } catch {
             #expect(error.description.contains("is 367 days; give at most 366 at a time"))
         }
-        #expect(try store.leaveDays().isEmpty)
+        #expect(try store.personalDays().isEmpty)
         #expect(try store.changeCounter() == before)
-        #expect(try store.addLeave(day("2026-01-01")...day("2027-01-01")) == 366)
+        #expect(try store.addPersonalDays(day("2026-01-01")...day("2027-01-01"), kind: .leave) == 366)
     }
 
     @Test("a clock-in reminder saved on a day off is due on the next workday, and completing moves it past the holiday")

@@ -1,0 +1,93 @@
+import CalendarModel
+import HolidayCalendars
+import SQLiteDatabase
+
+/// The person's own days: days of leave and days worked, which every
+/// region's workday calendar takes (`WorkdayCalendar`), so that workday
+/// rules pass over the first as they pass over holidays and ring on the
+/// second as on makeup workdays.
+extension CalendarStore {
+    /// The most days one call adds or removes: a year at a time, so that a
+    /// mistyped end (`--to 2062-…`) cannot fill the table.
+    public static let personalDaySpanLimit = 366
+    /// The years a personal day may fall in.
+    public static let personalDayYears = 1970...2199
+
+    /// The personal days in date order: those in `range` (nil: all), of
+    /// `kinds` (`[]`: both).
+    public func personalDays(in range: ClosedRange<CivilDate>? = nil, kinds: Set<PersonalDay.Kind> = []) throws(StoreError) -> [PersonalDay] {
+        try StoreError.wrap {
+            guard let table = try personalDaysTable() else { return [] }
+            let low = range?.lowerBound.description ?? "0000-00-00", high = range?.upperBound.description ?? "9999-99-99"
+            return try database.query("SELECT date, kind, name FROM \(table) WHERE date BETWEEN ? AND ? ORDER BY date", [low, high])
+                .compactMap { row in
+                    guard let date = CivilDate(parsing: try row.value(0) as String),
+                          let kind = PersonalDay.Kind(rawValue: try row.value(1)) else { return nil }
+                    return kinds.isEmpty || kinds.contains(kind) ? PersonalDay(date: date, kind: kind, name: try row.value(2)) : nil
+                }
+        }
+    }
+
+    /// Makes the days of `range` personal days of `kind`, named `name` (a
+    /// day already of that kind gets the new name; nil keeps its own, or
+    /// none for a day new to the kind). A day of the other kind changes
+    /// kind: a date is one or the other. Returns the days that were not of
+    /// `kind` before. At most `personalDaySpanLimit` days, within
+    /// `personalDayYears`.
+    @discardableResult
+    public func addPersonalDays(_ range: ClosedRange<CivilDate>, kind: PersonalDay.Kind, name: String? = nil) throws(StoreError) -> Int {
+        try Self.checkPersonalDays(range)
+        let before = try personalDays(in: range, kinds: [kind]).count
+        let added = Double(now().timeIntervalSince1970)
+        try perform(commit: true) { db in
+            for day in range.lowerBound.dayNumber...range.upperBound.dayNumber {
+                try db.execute("""
+                    INSERT INTO personal_days (date, kind, name, added_at) VALUES (?1, ?2, coalesce(?3, ''), ?4)
+                    ON CONFLICT(date) DO UPDATE SET name = coalesce(?3, CASE WHEN kind = ?2 THEN name ELSE '' END), kind = ?2,
+                        added_at = CASE WHEN kind = ?2 THEN added_at ELSE ?4 END
+                    """, [CivilDate(dayNumber: day).description, kind.rawValue, name, added])
+            }
+        }
+        workdayCalendars.removeAll()
+        return range.upperBound.dayNumber - range.lowerBound.dayNumber + 1 - before
+    }
+
+    /// Gives back the personal days of `kind` in `range`; returns how many
+    /// there were. Days of the other kind stay.
+    @discardableResult
+    public func removePersonalDays(_ range: ClosedRange<CivilDate>, kind: PersonalDay.Kind) throws(StoreError) -> Int {
+        try Self.checkPersonalDays(range)
+        let taken = try personalDays(in: range, kinds: [kind]).count
+        guard taken > 0 else { return 0 }
+        try perform(commit: true) { db in
+            try db.execute("DELETE FROM personal_days WHERE date BETWEEN ? AND ? AND kind = ?",
+                           [range.lowerBound.description, range.upperBound.description, kind.rawValue])
+        }
+        workdayCalendars.removeAll()
+        return taken
+    }
+
+    private static func checkPersonalDays(_ range: ClosedRange<CivilDate>) throws(StoreError) {
+        let days = range.upperBound.dayNumber - range.lowerBound.dayNumber + 1
+        guard days <= personalDaySpanLimit else {
+            throw .invalid(ValidationError(field: "days", value: "\(range.lowerBound)…\(range.upperBound)",
+                                           reason: "is \(days) days; give at most \(personalDaySpanLimit) at a time"))
+        }
+        for date in [range.lowerBound, range.upperBound] where !personalDayYears.contains(date.year) {
+            throw .invalid(ValidationError(field: "days", value: date.description,
+                                           reason: "is outside the years \(personalDayYears.lowerBound)–\(personalDayYears.upperBound)"))
+        }
+    }
+
+    /// What to read (date, kind, name) from; nil when there is nothing: a
+    /// store opened read-only cannot be migrated, and one last written
+    /// before v19 holds leave alone, before v18 nothing.
+    func personalDaysTable() throws -> String? {
+        guard isReadOnly else { return "personal_days" }
+        let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('personal_days', 'leave_days')")
+            .map { row in try row.value(0) as String }
+        if tables.contains("personal_days") { return "personal_days" }
+        if tables.contains("leave_days") { return "(SELECT date, 'leave' AS kind, name FROM leave_days)" }
+        return nil
+    }
+}

@@ -1,0 +1,106 @@
+import CalendarModel
+import CalendarStore
+import HolidayCalendars
+
+/// What `chime leave` and `chime work` share: each keeps one kind of the
+/// person's own days, added, given back and listed the same way.
+struct PersonalDaysCommand {
+    let kind: PersonalDay.Kind
+    /// Starts each line of output: `leave`, `work`.
+    let noun: String
+    /// How a day added is said: `taken`, `added`.
+    let added: String
+    /// How a day removed is said: `given back`, `removed`.
+    let removed: String
+    /// `list` with nothing to list.
+    let none: String
+    let name: Option<String>
+    let syntax: CommandSyntax
+
+    static let lastDay = ChimeOptions.to.with(value: "DATE", help: "the last day, included (default: DATE alone)")
+    static let firstDay = ChimeOptions.from.with(value: "DATE", help: "the first day to list (default: today)")
+
+    /// `actions`: the discussion's paragraph on add, remove and list;
+    /// `answer`: what `chime workday` says of such a day.
+    init(_ command: String, kind: PersonalDay.Kind, noun: String, added: String, removed: String, none: String,
+         name: Option<String>, actions: String, answer: String) {
+        (self.kind, self.noun, self.added, self.removed, self.none, self.name) = (kind, noun, added, removed, none, name)
+        syntax = CommandSyntax(command, forms: [
+            .init("add DATE", options: [Self.lastDay, name] + ChimeOptions.store),
+            .init("remove DATE", options: [Self.lastDay] + ChimeOptions.store),
+            .init("list", options: [Self.firstDay, Self.lastDay] + ChimeOptions.store),
+        ], options: [Self.firstDay, Self.lastDay, name] + ChimeOptions.store, discussion: """
+            \(actions)
+
+            DATE is a date or any WHEN that names a day (2026-12-10, friday, 'dec
+            24', 明天, 12月24日). At most \(CalendarStore.personalDaySpanLimit) days at a time, in the years
+            \(CalendarStore.personalDayYears.lowerBound)–\(CalendarStore.personalDayYears.upperBound). A date is a day of leave or a day worked, not both:
+            adding it as one takes it from the other.
+
+            'chime workday DATE' then says "\(answer)".
+            """, epilogue: StoreOptions.exitStatusHelp)
+    }
+
+    struct Listing: Encodable {
+        struct Day: Encodable {
+            var date: String
+            var name: String
+        }
+        var action: String
+        var days: [Day]
+    }
+
+    func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        let parsed = try syntax.parse(arguments)
+        let (action, command, rest) = try parsed.action(of: syntax.name, among: ["add", "remove", "list"]).parts
+        if parsed[name] != nil && action != "add" { throw .usage("\(command): --name is for '\(syntax.name) add'") }
+        if parsed[ChimeOptions.from] != nil && action != "list" { throw .usage("\(command): --from is for '\(syntax.name) list'; give DATE") }
+        let day = { (text: String, what: String) throws(CommandFailure) in try HolidayOptions.date(text, what, context: context, command: command) }
+        let days: [PersonalDay]
+        switch action {
+        case "add", "remove":
+            let started = try StoreOptions.start(rest, positionals: ["DATE"], access: .writing, context: context,
+                                                 command: command) { parsed, given throws(CommandFailure) in
+                let first = try day(given[0], "DATE")
+                let last = try parsed[ChimeOptions.to].map { text throws(CommandFailure) in try day(text, "--to") } ?? first
+                guard first <= last else { throw .data("\(command): --to \(last) is before \(first)") }
+                return first...last
+            }
+            let range = started.checked
+            let store = started.store
+            let changed = try StoreOptions.run(command) { [kind, name] () throws(StoreError) -> Int in
+                action == "add" ? try store.addPersonalDays(range, kind: kind, name: parsed[name]) : try store.removePersonalDays(range, kind: kind)
+            }
+            days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: range, kinds: [kind]) }
+            if !parsed[ChimeOptions.json] {
+                let span = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                let count = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
+                context.standardOutput(action == "add"
+                    ? "\(noun) \(span): \(count(changed)) \(added)" + (changed < days.count ? ", \(count(days.count - changed)) \(added) already" : "")
+                    : "\(noun) \(span): \(count(changed)) \(removed)")
+            }
+        default:
+            let started = try StoreOptions.start(rest, positionals: [], access: .reading, context: context,
+                                                 command: command) { parsed, _ throws(CommandFailure) in
+                let first = try parsed[ChimeOptions.from].map { text throws(CommandFailure) in try day(text, "--from") } ?? HolidayOptions.today(context)
+                let last = try parsed[ChimeOptions.to].map { text throws(CommandFailure) in try day(text, "--to") }
+                if let last, last < first { throw .data("\(command): --to \(last) is before --from \(first)") }
+                return (first, last)
+            }
+            let (first, last) = started.checked
+            let store = started.store
+            let end = last ?? CivilDate(year: CalendarStore.personalDayYears.upperBound, month: 12, day: 31)!
+            days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: first...end, kinds: [kind]) }
+            if !parsed[ChimeOptions.json] {
+                if days.isEmpty { context.standardOutput(none) }
+                for personal in days {
+                    context.standardOutput("\(personal.date) \(ItemText.weekdays[personal.date.weekday.rawValue])" + (personal.name.isEmpty ? "" : "  \(personal.name)"))
+                }
+            }
+        }
+        if parsed[ChimeOptions.json] {
+            StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name) }),
+                                   context: context)
+        }
+    }
+}
