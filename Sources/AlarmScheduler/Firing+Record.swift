@@ -31,6 +31,8 @@ extension Firing {
         var place: String?
         var location: String?
         var notes: String?
+        /// Whether the item repeats by the Chinese calendar (its notification names the day in it).
+        var lunar: Bool?
     }
 
     /// The firing and whether it was shown late, as one JSON object.
@@ -42,7 +44,8 @@ extension Firing {
                                              allDay: $0.isAllDay, daysMoved: $0.daysMoved)
                             },
                             explanation: explanation, snoozedFrom: snoozedFrom?.description, crossing: crossing, place: crossingPlace,
-                            location: location.isEmpty ? nil : location, notes: notes.isEmpty ? nil : notes)
+                            location: location.isEmpty ? nil : location, notes: notes.isEmpty ? nil : notes,
+                            lunar: countsInChineseCalendar ? true : nil)
         let data = (try? ControlReply.encoder.encode(record)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
@@ -66,6 +69,7 @@ extension Firing {
         firing.crossingPlace = record.place
         firing.location = record.location ?? ""
         firing.notes = record.notes ?? ""
+        firing.countsInChineseCalendar = record.lunar ?? false
         return (firing, record.late ?? false)
     }
 }

@@ -12,8 +12,9 @@ enum NextCommand: Command {
                                                             ChimeOptions.after] + ChimeOptions.store, discussion: """
         Prints the next N firings (default 10) of every time-based alarm in the
         store, in order, like `systemd-analyze calendar` does for timers: when,
-        the item, the alarm, and for items on a workday rule why that day
-        (a workday, a makeup workday for a holiday, the days off passed over):
+        the item, the alarm, and why that day: for items on a workday rule a
+        workday, a makeup workday for a holiday, the days off passed over; for
+        items that repeat by the Chinese calendar the day in it (农历三月初八):
 
           Mon 09-28 08:50  Clock in  [5d0c7e21]  at the time — workday; skipped 09-25…09-27 (中秋节)
 

@@ -62,6 +62,8 @@ struct FiringPlannerTests {
         #expect(try readable(firings) == ["2027-04-01T09:00:00 Rent", "2027-04-14T09:00:00 妈妈生日", "2028-04-01T09:00:00 Rent",
                                           "2028-04-02T09:00:00 妈妈生日"])
         #expect(firings.map(\.countsInChineseCalendar) == [false, true, false, true])
+        // Why that day: the Chinese date it falls on (农历三月初八 both years), for `chime next` and the daemon's answer.
+        #expect(firings.map(\.explanation) == [nil, "农历三月初八", nil, "农历三月初八"])
     }
 
     @Test("a firing carries its item's location and notes, a reminder's as an event's, for the notification's body")

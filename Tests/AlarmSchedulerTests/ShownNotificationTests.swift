@@ -45,6 +45,13 @@ struct ShownNotificationTests {
         let back2 = try #require(Firing.fromRecord(crossing.record(late: false))?.firing)
         #expect(back2.key == crossing.key)
         #expect(back2.crossingPlace == "办公室")
+        #expect(!back.countsInChineseCalendar && !back2.countsInChineseCalendar)
+
+        // An item on a Chinese-calendar rule keeps saying so: its notification, shown again, names the day in that calendar.
+        var lunar = firing
+        lunar.countsInChineseCalendar = true
+        #expect(try #require(Firing.fromRecord(lunar.record(late: false))?.firing).countsInChineseCalendar)
+        #expect(!firing.record(late: false).contains("lunar"))
     }
 
     @Test("a damaged record reads as none")

@@ -180,6 +180,13 @@ import Testing
         #expect(scratch.run("show", birthday).output.contains("Repeats:  RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD (from 农历三月初八)"))
         let run = scratch.run("rrule", "每年农历", "--start", "2027-04-14T09:00:00", "--tz", "Asia/Shanghai", "--count", "3")
         #expect(run.output == ["2027-04-14T09:00:00+08:00", "2028-04-02T09:00:00+08:00", "2029-04-21T09:00:00+08:00"])
+        // chime next names the Chinese date as the reason for the day, in text and JSON.
+        #expect(scratch.ok("next", "--count", "2").output == [
+            "Wed 04-14 09:00        妈妈生日  [\(birthday)]  at the time — 农历三月初八",
+            "Sun 04-02 09:00        妈妈生日  [\(birthday)]  at the time — 农历三月初八",
+        ])
+        let firings = try #require(try scratch.ok("next", "--count", "1", "--json").json()["firings"] as? [[String: Any]])
+        #expect(firings.map { $0["why"] as? String } == ["农历三月初八"])
     }
 
     @Test("--repeat takes a phrase: the item keeps the rule it makes, and chime rrule expands it")
