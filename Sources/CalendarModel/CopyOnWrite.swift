@@ -10,9 +10,13 @@
 /// two copies of one box.
 struct CopyOnWrite<Value: Hashable>: Hashable {
     // Mutated only through `value`'s modify accessor, which first makes the
-    // box unique: no two threads ever see it change.
+    // box unique: no two threads ever see it change. Nor does one thread
+    // overlap a read and a change: both go through `box`, a stored property
+    // of a struct, whose exclusivity the compiler checks statically. The
+    // runtime's own check of each access to a class's property is then
+    // redundant, and it was 7 % of a week's range query (callgrind).
     private final class Box: @unchecked Sendable {
-        var value: Value
+        @exclusivity(unchecked) var value: Value
         init(_ value: Value) { self.value = value }
     }
 
