@@ -1,9 +1,8 @@
 /// `chime leave add|remove|list`: the person's days of leave, which workday rules pass over.
-enum LeaveCommand: Command {
-    static let name = "leave"
+enum LeaveCommand: PersonalDaysKind {
     static let abstract = "Take days of leave, which workday reminders pass over, or list them"
     static let days = PersonalDaysCommand(
-        "chime leave", kind: .leave, noun: "leave", added: "taken", removed: "given back", none: "No leave.",
+        "leave", kind: .leave, added: "taken", removed: "given back", none: "No leave.",
         name: Option("--name", value: "TEXT", help: "what the leave is, as you call it (年假, sick leave)"), actions: """
             add       takes DATE (to --to) as leave: a day off on every workday
                       calendar, so that reminders on a workday rule (a clock-in at
@@ -13,10 +12,4 @@ enum LeaveCommand: Command {
             remove    gives the days of DATE (to --to) back
             list      the days of leave from --from (default today) on, or to --to
             """, answer: "day off (leave: NAME)")
-    static var syntax: CommandSyntax { days.syntax }
-    static let changesStore = true
-
-    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        try days.run(arguments, context: context)
-    }
 }

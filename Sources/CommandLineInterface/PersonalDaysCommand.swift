@@ -2,11 +2,27 @@ import CalendarModel
 import CalendarStore
 import HolidayCalendars
 
+/// A command that keeps one kind of the person's own days (`chime leave`,
+/// `chime work`): its `days` say everything but its abstract.
+protocol PersonalDaysKind: Command {
+    static var days: PersonalDaysCommand { get }
+}
+
+extension PersonalDaysKind {
+    static var name: String { days.noun }
+    static var syntax: CommandSyntax { days.syntax }
+    static var changesStore: Bool { true }
+
+    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
+        try days.run(arguments, context: context)
+    }
+}
+
 /// What `chime leave` and `chime work` share: each keeps one kind of the
 /// person's own days, added, given back and listed the same way.
 struct PersonalDaysCommand {
     let kind: PersonalDay.Kind
-    /// Starts each line of output: `leave`, `work`.
+    /// The command's name, which starts each line of output: `leave`, `work`.
     let noun: String
     /// How a day added is said: `taken`, `added`.
     let added: String
@@ -22,10 +38,10 @@ struct PersonalDaysCommand {
 
     /// `actions`: the discussion's paragraph on add, remove and list;
     /// `answer`: what `chime workday` says of such a day.
-    init(_ command: String, kind: PersonalDay.Kind, noun: String, added: String, removed: String, none: String,
+    init(_ noun: String, kind: PersonalDay.Kind, added: String, removed: String, none: String,
          name: Option<String>, actions: String, answer: String) {
         (self.kind, self.noun, self.added, self.removed, self.none, self.name) = (kind, noun, added, removed, none, name)
-        syntax = CommandSyntax(command, forms: [
+        syntax = CommandSyntax("chime " + noun, forms: [
             .init("add DATE", options: [Self.lastDay, name] + ChimeOptions.store),
             .init("remove DATE", options: [Self.lastDay] + ChimeOptions.store),
             .init("list", options: [Self.firstDay, Self.lastDay] + ChimeOptions.store),

@@ -1,9 +1,8 @@
 /// `chime work add|remove|list`: days the person works though the calendar has them off (加班).
-enum WorkCommand: Command {
-    static let name = "work"
+enum WorkCommand: PersonalDaysKind {
     static let abstract = "Add days you work though they are off (加班), on which workday reminders ring, or list them"
     static let days = PersonalDaysCommand(
-        "chime work", kind: .work, noun: "work", added: "added", removed: "removed", none: "No days of work added.",
+        "work", kind: .work, added: "added", removed: "removed", none: "No days of work added.",
         name: Option("--name", value: "TEXT", help: "what the day is, as you call it (加班, stocktaking)"), actions: """
             add       makes DATE (to --to) a workday on every workday calendar,
                       weekend or holiday: reminders on a workday rule (a clock-in
@@ -14,10 +13,4 @@ enum WorkCommand: Command {
             remove    takes the days of DATE (to --to) away again
             list      the days worked from --from (default today) on, or to --to
             """, answer: "workday (extra workday: NAME)")
-    static var syntax: CommandSyntax { days.syntax }
-    static let changesStore = true
-
-    static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
-        try days.run(arguments, context: context)
-    }
 }

@@ -39,14 +39,11 @@ enum WorkdayCommand: Command {
                 var workday: Bool
                 var reason: String
                 var ordinaryWeekOnly: Bool
-                /// Left out on a day no holiday names.
-                var holiday: String?
-                /// The name of a day of leave; left out on any other day.
-                var leave: String?
-                /// The name of a day worked ('chime work'); left out on any other day.
-                var work: String?
                 /// A day of the ordinary weekend worked: a notice's makeup workday, or a day of work added.
                 var makeup: Bool
+                /// The names of the holiday (a makeup workday's too), of the leave, of the day worked
+                /// ('chime work'); each left out on other days.
+                var holiday, leave, work: String?
             }
             var object = Day(date: date.description, weekday: date.weekday.code, region: calendar.region, workday: answer.isWorkday,
                              reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil,
