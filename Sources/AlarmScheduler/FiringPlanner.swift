@@ -307,7 +307,10 @@ struct FiringSource {
         let day = occurrence.day
         var parts: [String] = []
         let answer = workdays.answer(on: day)
-        parts.append(answer.isMakeupWorkday ? "\(answer.reason)" : answer.isWorkday ? "workday" : "day off (\(answer.reason))")
+        // A day named by the person or a makeup notice says so; an ordinary workday is just that.
+        let named: Bool
+        if case .work = answer.reason { named = true } else { named = answer.isMakeupWorkday }
+        parts.append(named ? "\(answer.reason)" : answer.isWorkday ? "workday" : "day off (\(answer.reason))")
         if occurrence.daysMoved != 0 {
             let from = occurrence.scheduledTime.date
             parts.append("moved from \(Self.short(from)) (\(workdays.answer(on: from).reason))")

@@ -34,6 +34,19 @@ struct WorkCommandTests {
         #expect(scratch.ok("leave", "list").output == ["2026-12-05 Sat"])
     }
 
+    @Test("a weekday holiday worked (国庆节, Thursday 2026-10-01) is named as the day worked, not as an ordinary workday, and the holiday's other days are still passed over")
+    func weekdayHolidayWorked() throws {
+        let scratch = Scratch()
+        let duty = scratch.add("event", "值班", "--start", "2026-09-30 08:50", "--duration", "1h", "--repeat", "每个工作日", "--alarm", "0m")
+        scratch.ok("work", "add", "2026-10-01", "--name", "值班")
+        #expect(scratch.ok("next", "--after", "2026-09-30 12:00", "--count", "2").output == [
+            "Thu 10-01 08:50        值班  [\(duty)]  at the time — extra workday: 值班",
+            "Thu 10-08 08:50        值班  [\(duty)]  at the time — workday; skipped 10-02…10-07 (国庆节)",
+        ])
+        let json = try scratch.run("workday", "2026-10-01", "--json").json()
+        #expect(json["reason"] as? String == "work" && json["makeup"] as? Bool == false)
+    }
+
     @Test("wrong days of work are refused with what was wrong and nothing written")
     func refusals() throws {
         let scratch = Scratch()
