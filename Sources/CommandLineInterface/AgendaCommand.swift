@@ -59,7 +59,7 @@ enum AgendaCommand: Command {
             context.standardOutput(ItemText.day(answer.date) + String(repeating: " ", count: 14) + answer.description)
         }
         if events.isEmpty && reminders.isEmpty {
-            context.standardOutput("Nothing today or tomorrow.")
+            context.standardOutput(days.isEmpty ? "Nothing today or tomorrow." : "No events or reminders today or tomorrow.")
             return
         }
         for event in events { context.standardOutput(text.line(event)) }

@@ -65,6 +65,12 @@ struct ListAndAgendaTests {
         #expect(days.map { $0["workday"] as? Bool } == [false, true])
         #expect(days.last?["holiday"] as? String == "国庆节")
         #expect(try #require(try plain.ok("agenda", "--json").json()["days"] as? [Any]).isEmpty)
+
+        // The days are said though nothing else is due.
+        let quiet = Scratch(now: friday)
+        quiet.add("reminder", "打卡", "--due", "2026-10-20 08:50", "--repeat", "every workday")
+        #expect(quiet.ok("agenda").output == ["Sat 10-10              workday (makeup workday for 国庆节)",
+                                              "No events or reminders today or tomorrow."])
     }
 
     @Test("an empty agenda says so")
