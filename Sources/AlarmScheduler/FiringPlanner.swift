@@ -293,7 +293,7 @@ struct FiringSource {
             firing.explanation = "snoozed on another device"
         } else if let occurrence = candidate.occurrence {
             // Why that day: its Chinese date for a rule counted in that calendar, the workday's reasons for a workday rule.
-            let lunar = template.countsInChineseCalendar ? ChineseCalendar.date(of: occurrence.scheduledTime.date).map { "农历" + $0.monthAndDay } : nil
+            let lunar = template.countsInChineseCalendar ? ChineseCalendar.date(of: occurrence.scheduledTime.date).map(\.lunarMonthAndDay) : nil
             let why = [lunar, explain(occurrence, after: candidate.previous)].compactMap { $0 }
             firing.explanation = why.isEmpty ? nil : why.joined(separator: "; ")
         }

@@ -136,6 +136,10 @@ public struct ChineseDate: Hashable, Sendable, CustomStringConvertible {
     /// people say them, without the year.
     public var monthAndDay: String { Self.monthName(month, leap: isLeapMonth) + Self.dayName(day) }
 
+    /// `农历三月初八`: the month and day named as a date of the Chinese
+    /// calendar, as it is written beside a Gregorian one.
+    public var lunarMonthAndDay: String { "农历" + monthAndDay }
+
     /// `2025 八月十五`.
     public var description: String { "\(year) \(monthAndDay)" }
 

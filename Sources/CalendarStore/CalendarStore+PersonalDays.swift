@@ -70,11 +70,11 @@ extension CalendarStore {
     private static func checkPersonalDays(_ range: ClosedRange<CivilDate>) throws(StoreError) {
         let days = range.upperBound.dayNumber - range.lowerBound.dayNumber + 1
         guard days <= personalDaySpanLimit else {
-            throw .invalid(ValidationError(field: "days", value: "\(range.lowerBound)…\(range.upperBound)",
+            throw .invalid(ValidationError(field: "span", value: "\(range.lowerBound)…\(range.upperBound)",
                                            reason: "is \(days) days; give at most \(personalDaySpanLimit) at a time"))
         }
         for date in [range.lowerBound, range.upperBound] where !personalDayYears.contains(date.year) {
-            throw .invalid(ValidationError(field: "days", value: date.description,
+            throw .invalid(ValidationError(field: "date", value: date.description,
                                            reason: "is outside the years \(personalDayYears.lowerBound)–\(personalDayYears.upperBound)"))
         }
     }

@@ -29,10 +29,10 @@ public final class CalendarStore {
     private var batchReadOnlyCount: Int?
     /// Inside `asSource`: writes come from the calendars' own source.
     private var writingAsSource = false
-    // The two caches below are read for every row of a range query. The
-    // store is not Sendable (one thread at a time) and no access to them
-    // overlaps another, so the runtime's exclusivity check of each access
-    // (1 % of a week's query, callgrind) is left out.
+    // `parsedRules` and `recentZone` are read for every row of a range
+    // query. The store is not Sendable (one thread at a time) and no access
+    // to them overlaps another, so the runtime's exclusivity check of each
+    // access (1 % of a week's query, callgrind) is left out.
     /// Rules parsed from their stored text, by the text.
     @exclusivity(unchecked) var parsedRules: [String: RecurrenceRule] = [:]
     /// Rules compiled for the times of day their series start at.

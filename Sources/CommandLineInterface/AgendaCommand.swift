@@ -50,16 +50,16 @@ enum AgendaCommand: Command {
                 var reminders: [ItemJSON.ReminderObject]
             }
             StoreOptions.printJSON(Agenda(from: RFC3339.text(low, in: zone), to: RFC3339.text(high, in: zone),
-                                          days: days.map { WorkdayJSON($0.answer, region: $0.region) }, events: events.map(json.event),
+                                          days: days.answers.map { WorkdayJSON($0, region: days.region) }, events: events.map(json.event),
                                           reminders: shown.map { json.reminder($0.reminder, storedDue: $0.storedDue, now: now) }), context: context)
             return
         }
         let text = ItemText(zone: zone, now: now)
-        for (answer, _) in days {
+        for answer in days.answers {
             context.standardOutput(ItemText.day(answer.date) + String(repeating: " ", count: 14) + answer.description)
         }
         if events.isEmpty && reminders.isEmpty {
-            context.standardOutput(days.isEmpty ? "Nothing today or tomorrow." : "No events or reminders today or tomorrow.")
+            context.standardOutput(days.answers.isEmpty ? "Nothing today or tomorrow." : "No events or reminders today or tomorrow.")
             return
         }
         for event in events { context.standardOutput(text.line(event)) }
@@ -73,15 +73,16 @@ enum AgendaCommand: Command {
     /// holiday, a makeup workday, leave, a day worked. Only with workday
     /// rules in use (whoever has none has no use for China's notices), on
     /// their region's calendar (cn first when several are in use).
-    static func notableDays(_ today: CivilDate, store: CalendarStore) throws(StoreError) -> [(answer: WorkdayAnswer, region: String)] {
+    static func notableDays(_ today: CivilDate, store: CalendarStore) throws(StoreError) -> (answers: [WorkdayAnswer], region: String) {
         let regions = try store.workdayRegionsInUse()
-        guard let region = regions.contains("cn") ? "cn" : regions.sorted().first else { return [] }
+        guard let region = regions.contains("cn") ? "cn" : regions.sorted().first else { return ([], "") }
         let calendar = try store.workdayCalendar(region: region)
-        return [today, today.adding(days: 1)].map(calendar.answer).filter { answer in
+        let answers = [today, today.adding(days: 1)].map(calendar.answer).filter { answer in
             switch answer.reason {
             case .ordinaryWorkday, .weekend: false
             case .holiday, .makeupWorkday, .leave, .work: true
             }
-        }.map { ($0, region) }
+        }
+        return (answers, region)
     }
 }

@@ -119,7 +119,7 @@ struct ItemText {
     /// (from 农历三月初八)`).
     static func repeats(_ rule: RecurrenceRule, from start: ItemTime?) -> String {
         guard rule.scale == .chinese, let start, let date = ChineseCalendar.date(of: start.wallClock.date) else { return rule.rfc5545 }
-        return rule.rfc5545 + " (from 农历" + date.monthAndDay + ")"
+        return rule.rfc5545 + " (from " + date.lunarMonthAndDay + ")"
     }
 
     func details(_ event: Event, calendar: String) -> [String] {

@@ -1,5 +1,5 @@
 /// `chime leave add|remove|list`: the person's days of leave, which workday rules pass over.
-enum LeaveCommand: PersonalDaysKind {
+enum LeaveCommand: KeepsPersonalDays {
     static let abstract = "Take days of leave, which workday reminders pass over, or list them"
     static let days = PersonalDaysCommand(
         "leave", kind: .leave, added: "taken", removed: "given back", none: "No leave.",

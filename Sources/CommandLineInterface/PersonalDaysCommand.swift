@@ -4,11 +4,11 @@ import HolidayCalendars
 
 /// A command that keeps one kind of the person's own days (`chime leave`,
 /// `chime work`): its `days` say everything but its abstract.
-protocol PersonalDaysKind: Command {
+protocol KeepsPersonalDays: Command {
     static var days: PersonalDaysCommand { get }
 }
 
-extension PersonalDaysKind {
+extension KeepsPersonalDays {
     static var name: String { days.noun }
     static var syntax: CommandSyntax { days.syntax }
     static var changesStore: Bool { true }

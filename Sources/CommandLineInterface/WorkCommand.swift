@@ -1,5 +1,5 @@
 /// `chime work add|remove|list`: days the person works though the calendar has them off (加班).
-enum WorkCommand: PersonalDaysKind {
+enum WorkCommand: KeepsPersonalDays {
     static let abstract = "Add days you work though they are off (加班), on which workday reminders ring, or list them"
     static let days = PersonalDaysCommand(
         "work", kind: .work, added: "added", removed: "removed", none: "No days of work added.",

@@ -11,8 +11,8 @@ enum WorkdayCommand: Command {
         Prints whether DATE (default today) is a workday or a day off, with the
         reason: an ordinary workday, the weekend, a holiday's name, a makeup
         workday (调休补班) for a holiday, or a day of your own ('chime leave',
-        'chime work'). Exits 0 on a workday and 1 on a day off,
-        so that scripts can write `chime workday && …`.
+        'chime work'). Exits 0 on a workday and 1 on a day off, so that scripts
+        can write `chime workday && …`.
 
         A year without holiday data is answered by the ordinary week, with a
         warning that names the year and the command that fetches it.

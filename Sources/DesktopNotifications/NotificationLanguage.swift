@@ -95,7 +95,7 @@ public enum NotificationLanguage: String, Sendable, CaseIterable {
     func lunarDate(_ date: ChineseDate) -> String {
         switch self {
         case .english: "(lunar \(date.isLeapMonth ? "leap " : "")\(date.month)/\(date.day))"
-        case .simplifiedChinese: "（农历" + date.monthAndDay + "）"
+        case .simplifiedChinese: "（" + date.lunarMonthAndDay + "）"
         case .traditionalChinese: "（農曆" + date.monthAndDay.replacingOccurrences(of: "腊", with: "臘").replacingOccurrences(of: "闰", with: "閏") + "）"
         }
     }

@@ -138,9 +138,7 @@ struct DaemonInProcessTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
         // Region ZZ has data for 2001 alone: 2026's is missing.
-        _ = try store.importHolidayYears([try HolidayYear(region: "zz", year: 2001, entries: [
-            HolidayEntry(date: CivilDate(year: 2001, month: 1, day: 1)!, isOffDay: true, name: "New Year"),
-        ], source: HolidaySource(format: .holidayCNJSON, location: "test"))])
+        try DaemonProcessTests.importRegionZZ(into: store)
         let calendar = try store.defaultCalendarForNewReminders().identifier
         let due: Int64 = 1_796_115_602   // 2026-12-01T09:00:02Z
         let tea = Reminder(calendarIdentifier: calendar, title: "Tea", due: .zoned(TimeZoneRules.utc.localTime(at: due), zone: "UTC"),

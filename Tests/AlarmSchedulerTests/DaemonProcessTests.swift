@@ -209,7 +209,7 @@ struct DaemonProcessTests {
 
     /// Region ZZ, with data for 2001 alone: this year's and next year's are
     /// missing whatever the date, and the bundled years play no part.
-    func importRegionZZ(into store: CalendarStore) throws {
+    static func importRegionZZ(into store: CalendarStore) throws {
         _ = try store.importHolidayYears([try HolidayYear(region: "zz", year: 2001, entries: [
             HolidayEntry(date: CivilDate(year: 2001, month: 1, day: 1)!, isOffDay: true, name: "New Year"),
         ], source: HolidaySource(format: .holidayCNJSON, location: "test"))])
@@ -219,7 +219,7 @@ struct DaemonProcessTests {
     func holidayNoticeAtTheChange() throws {
         try prepare()
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        try importRegionZZ(into: store)
+        try Self.importRegionZZ(into: store)
         let daemon = try Running(store: storePath, runtime: runtime)
         defer { daemon.kill(SIGTERM) }
         #expect(!daemon.wait(forPrefix: "chimed: started", seconds: 30).isEmpty, "printed: \(daemon.printed.map(\.line))")
@@ -239,7 +239,7 @@ struct DaemonProcessTests {
     func missingHolidayDataNotice() throws {
         try prepare()
         let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
-        try importRegionZZ(into: store)
+        try Self.importRegionZZ(into: store)
         let start = TimeZoneRules.utc.localTime(at: Int64(Date().timeIntervalSince1970) + 86_400)
         try store.save(Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock in",
                                 due: .zoned(start, zone: "UTC"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=ZZ"),
