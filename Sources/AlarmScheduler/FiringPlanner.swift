@@ -307,10 +307,16 @@ struct FiringSource {
         let day = occurrence.day
         var parts: [String] = []
         let answer = workdays.answer(on: day)
+        // Days are judged as the engine judged this occurrence: in the half
+        // of the day it was scheduled in, an all-day one by the whole day.
+        let half = DayHalf(occurrence.scheduledTime)
+        let worked = { (date: CivilDate) in occurrence.isAllDay ? workdays.isWorkday(date) : workdays.isWorkday(date, in: half) }
         // A day named by the person or a makeup notice says so; an ordinary workday is just that.
-        let named: Bool
-        if case .work = answer.reason { named = true } else { named = answer.isMakeupWorkday }
-        parts.append(named ? "\(answer.reason)" : answer.isWorkday ? "workday" : "day off (\(answer.reason))")
+        switch answer.reason {
+        case .work: parts.append("\(answer.reason)")
+        case .leave(_, half: _?) where answer.isWorkday: parts.append("workday (\(answer.reason))")
+        default: parts.append(answer.isMakeupWorkday ? "\(answer.reason)" : answer.isWorkday ? "workday" : "day off (\(answer.reason))")
+        }
         if occurrence.daysMoved != 0 {
             let from = occurrence.scheduledTime.date
             parts.append("moved from \(Self.short(from)) (\(workdays.answer(on: from).reason))")
@@ -322,7 +328,7 @@ struct FiringSource {
             let local = previous + Int64(occurrence.utcOffset)
             let since = Int((local >= 0 ? local : local - 86_399) / 86_400) + 1
             if since < day.dayNumber {
-                offDays = (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !workdays.isWorkday($0) }
+                offDays = (since..<day.dayNumber).map(CivilDate.init(dayNumber:)).filter { !worked($0) }
             }
         } else {
             // The first firing planned: the previous occurrence is not at hand,
@@ -330,7 +336,7 @@ struct FiringSource {
             // (the query's instant says nothing about what was skipped).
             var back = day.dayNumber - 1
             while day.dayNumber - back < 370, back >= firstDay?.dayNumber ?? .min,
-                  !workdays.isWorkday(CivilDate(dayNumber: back)) {
+                  !worked(CivilDate(dayNumber: back)) {
                 offDays.insert(CivilDate(dayNumber: back), at: 0)
                 back -= 1
             }

@@ -5,12 +5,56 @@
 ///
 /// Both questions are asked once or twice for every day a workday rule
 /// looks at, so they must be cheap: a table lookup, not a search.
+///
+/// A day may be worked in one half only (half a day of leave, 请半天假): a
+/// workday rule judges an occurrence by the half of the day its scheduled
+/// wall time falls in (`isWorkday(_:in:)`), an all-day one by the whole day;
+/// the whole-day questions mean "worked at all". A schedule without such
+/// days keeps the defaults.
 public protocol WorkdaySchedule: Sendable {
-    /// Whether people work on `date`.
+    /// Whether people work on `date`, in either half of it.
     func isWorkday(_ date: CivilDate) -> Bool
     /// Whether `date` is a makeup workday: a day of the ordinary weekend
     /// that is worked in exchange for days off.
     func isMakeupWorkday(_ date: CivilDate) -> Bool
+    /// Whether people work in `half` of `date`.
+    func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool
+    /// Whether `half` of `date` is worked, and the day is a makeup workday.
+    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool
+    /// Whether any date is worked in one half only: when false, the halves
+    /// answer as the whole day, and the engine asks of days alone.
+    var hasHalfDays: Bool { get }
+}
+
+extension WorkdaySchedule {
+    public func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isWorkday(date) }
+    public func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) }
+    public var hasHalfDays: Bool { false }
+}
+
+/// A half of a day as workday questions see it: the morning (上午) before
+/// noon, the afternoon (下午) from noon on. Noon, not a lunch break's end:
+/// one boundary every workplace can be said to share, and a reminder at
+/// 12:30 belongs to the afternoon's work.
+public enum DayHalf: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case morning
+    case afternoon
+
+    /// The half holding the wall time `secondOfDay` seconds after midnight.
+    @inline(__always)
+    public init(secondOfDay: Int) {
+        self = secondOfDay < 43_200 ? .morning : .afternoon
+    }
+
+    /// The half `time` is in.
+    public init(_ time: LocalDateTime) {
+        self.init(secondOfDay: time.hour * 3600 + time.minute * 60 + time.second)
+    }
+
+    /// The other half.
+    public var other: DayHalf { self == .morning ? .afternoon : .morning }
+
+    public var description: String { rawValue }
 }
 
 /// The ordinary week and nothing else: the schedule used where no holiday

@@ -237,9 +237,9 @@ extension CalendarStore {
         try StoreError.wrap {
             let years: String? = try database.scalar("SELECT group_concat(region || year || content_hash, ',') FROM holiday_years")
             let weeks: String? = try database.scalar("SELECT group_concat(key || '=' || value, ',') FROM settings WHERE key LIKE 'week.%'")
-            // Dates and kinds only: a name changes no firing.
+            // Dates, kinds and halves only: a name changes no firing.
             let personal: String? = try personalDaysTable().flatMap { table in
-                try database.scalar("SELECT group_concat(date || kind, ',') FROM (SELECT date, kind FROM \(table) ORDER BY date)")
+                try database.scalar("SELECT group_concat(date || kind || coalesce(half, ''), ',') FROM (SELECT date, kind, half FROM \(table) ORDER BY date)")
             }
             return (years ?? "") + ";" + (weeks ?? "") + ";" + (personal ?? "")
         }

@@ -19,33 +19,36 @@ extension CalendarStore {
         try StoreError.wrap {
             guard let table = try personalDaysTable() else { return [] }
             let low = range?.lowerBound.description ?? "0000-00-00", high = range?.upperBound.description ?? "9999-99-99"
-            return try database.query("SELECT date, kind, name FROM \(table) WHERE date BETWEEN ? AND ? ORDER BY date", [low, high])
+            return try database.query("SELECT date, kind, name, half FROM \(table) WHERE date BETWEEN ? AND ? ORDER BY date", [low, high])
                 .compactMap { row in
                     guard let date = CivilDate(parsing: try row.value(0) as String),
                           let kind = PersonalDay.Kind(rawValue: try row.value(1)) else { return nil }
-                    return kinds.isEmpty || kinds.contains(kind) ? PersonalDay(date: date, kind: kind, name: try row.value(2)) : nil
+                    let half = try (row.value(3) as String?).flatMap(DayHalf.init(rawValue:))
+                    return kinds.isEmpty || kinds.contains(kind) ? PersonalDay(date: date, kind: kind, name: try row.value(2), half: half) : nil
                 }
         }
     }
 
     /// Makes the days of `range` personal days of `kind`, named `name` (a
     /// day already of that kind gets the new name; nil keeps its own, or
-    /// none for a day new to the kind). A day of the other kind changes
-    /// kind: a date is one or the other. Returns the days that were not of
-    /// `kind` before. At most `personalDaySpanLimit` days, within
-    /// `personalDayYears`.
+    /// none for a day new to the kind), for `half` of each day (nil: the
+    /// whole day; a day given again takes the new half). A day of the other
+    /// kind changes kind: a date is one or the other. Returns the days that
+    /// were not of `kind` and `half` before. At most `personalDaySpanLimit`
+    /// days, within `personalDayYears`.
     @discardableResult
-    public func addPersonalDays(_ range: ClosedRange<CivilDate>, kind: PersonalDay.Kind, name: String? = nil) throws(StoreError) -> Int {
+    public func addPersonalDays(_ range: ClosedRange<CivilDate>, kind: PersonalDay.Kind, half: DayHalf? = nil,
+                                name: String? = nil) throws(StoreError) -> Int {
         try Self.checkPersonalDays(range)
-        let before = try personalDays(in: range, kinds: [kind]).count
+        let before = try personalDays(in: range, kinds: [kind]).count { $0.half == half }
         let added = Double(now().timeIntervalSince1970)
         try perform(commit: true) { db in
             for day in range.lowerBound.dayNumber...range.upperBound.dayNumber {
                 try db.execute("""
-                    INSERT INTO personal_days (date, kind, name, added_at) VALUES (?1, ?2, coalesce(?3, ''), ?4)
+                    INSERT INTO personal_days (date, kind, name, added_at, half) VALUES (?1, ?2, coalesce(?3, ''), ?4, ?5)
                     ON CONFLICT(date) DO UPDATE SET name = coalesce(?3, CASE WHEN kind = ?2 THEN name ELSE '' END), kind = ?2,
-                        added_at = CASE WHEN kind = ?2 THEN added_at ELSE ?4 END
-                    """, [CivilDate(dayNumber: day).description, kind.rawValue, name, added])
+                        added_at = CASE WHEN kind = ?2 THEN added_at ELSE ?4 END, half = ?5
+                    """, [CivilDate(dayNumber: day).description, kind.rawValue, name, added, half?.rawValue])
             }
         }
         workdayCalendars.removeAll()
@@ -79,15 +82,19 @@ extension CalendarStore {
         }
     }
 
-    /// What to read (date, kind, name) from; nil when there is nothing: a
-    /// store opened read-only cannot be migrated, and one last written
-    /// before v19 holds leave alone, before v18 nothing.
+    /// What to read (date, kind, name, half) from; nil when there is
+    /// nothing: a store opened read-only cannot be migrated, and one last
+    /// written before v21 holds whole days alone, before v19 leave alone,
+    /// before v18 nothing.
     func personalDaysTable() throws -> String? {
         guard isReadOnly else { return "personal_days" }
         let tables = try database.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('personal_days', 'leave_days')")
             .map { row in try row.value(0) as String }
-        if tables.contains("personal_days") { return "personal_days" }
-        if tables.contains("leave_days") { return "(SELECT date, 'leave' AS kind, name FROM leave_days)" }
+        if tables.contains("personal_days") {
+            let halves: Int = try database.scalar("SELECT count(*) FROM pragma_table_info('personal_days') WHERE name = 'half'") ?? 0
+            return halves > 0 ? "personal_days" : "(SELECT date, kind, name, NULL AS half FROM personal_days)"
+        }
+        if tables.contains("leave_days") { return "(SELECT date, 'leave' AS kind, name, NULL AS half FROM leave_days)" }
         return nil
     }
 }

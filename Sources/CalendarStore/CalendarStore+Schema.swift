@@ -360,6 +360,10 @@ extension CalendarStore {
             // holiday notice) without reading every item: 30 ms on 110,000.
             try db.execute("CREATE INDEX items_workday_rules ON items(rrule) WHERE rrule LIKE '%X-WORKDAY=%'")
         }
+        migrator.registerMigration("v21: half days") { db in
+            // Half a day of leave or of work (请半天假): NULL, the whole day.
+            try db.execute("ALTER TABLE personal_days ADD COLUMN half TEXT CHECK (half IN ('morning', 'afternoon'))")
+        }
         return migrator
     }
 }

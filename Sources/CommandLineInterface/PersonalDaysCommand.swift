@@ -35,6 +35,10 @@ struct PersonalDaysCommand {
 
     static let lastDay = ChimeOptions.to.with(value: "DATE", help: "the last day, included (default: DATE alone)")
     static let firstDay = ChimeOptions.from.with(value: "DATE", help: "the first day to list (default: today)")
+    static let half = Option<DayHalf>("--half", value: "HALF", help: "morning (上午, before noon) or afternoon (下午): that half of each day only",
+                                      expected: "morning or afternoon (上午, 下午)", convert: { text in
+        DayHalf(rawValue: text.lowercased()) ?? ["上午": .morning, "下午": .afternoon][text]
+    })
 
     /// `actions`: the discussion's paragraph on add, remove and list;
     /// `answer`: what `chime workday` says of such a day.
@@ -42,16 +46,20 @@ struct PersonalDaysCommand {
          name: Option<String>, actions: String, answer: String) {
         (self.kind, self.noun, self.added, self.removed, self.none, self.name) = (kind, noun, added, removed, none, name)
         syntax = CommandSyntax("chime " + noun, forms: [
-            .init("add DATE", options: [Self.lastDay, name] + ChimeOptions.store),
+            .init("add DATE", options: [Self.lastDay, Self.half, name] + ChimeOptions.store),
             .init("remove DATE", options: [Self.lastDay] + ChimeOptions.store),
             .init("list", options: [Self.firstDay, Self.lastDay] + ChimeOptions.store),
-        ], options: [Self.firstDay, Self.lastDay, name] + ChimeOptions.store, discussion: """
+        ], options: [Self.firstDay, Self.lastDay, Self.half, name] + ChimeOptions.store, discussion: """
             \(actions)
 
             DATE is a date or any WHEN that names a day (2026-12-10, friday, 'dec
             24', 明天, 12月24日). At most \(CalendarStore.personalDaySpanLimit) days at a time, in the years
             \(CalendarStore.personalDayYears.lowerBound)–\(CalendarStore.personalDayYears.upperBound). A date is a day of leave or a day worked, not both:
-            adding it as one takes it from the other.
+            adding it as one takes it from the other. With --half, each day is
+            that half only (noon divides them), and the other half is what
+            the calendar says; a day given again takes the new half, or the
+            whole day without --half. Reminders are judged by the half their
+            time is in, all-day ones by the whole day.
 
             'chime workday DATE' then says "\(answer)".
             """, epilogue: StoreOptions.exitStatusHelp)
@@ -61,6 +69,8 @@ struct PersonalDaysCommand {
         struct Day: Encodable {
             var date: String
             var name: String
+            /// `morning` or `afternoon`; left out for a whole day.
+            var half: String?
         }
         var action: String
         var days: [Day]
@@ -70,6 +80,7 @@ struct PersonalDaysCommand {
         let parsed = try syntax.parse(arguments)
         let (action, command, rest) = try parsed.action(of: syntax.name, among: ["add", "remove", "list"]).parts
         if parsed[name] != nil && action != "add" { throw .usage("\(command): --name is for '\(syntax.name) add'") }
+        if parsed[Self.half] != nil && action != "add" { throw .usage("\(command): --half is for '\(syntax.name) add'") }
         if parsed[ChimeOptions.from] != nil && action != "list" { throw .usage("\(command): --from is for '\(syntax.name) list'; give DATE") }
         let day = { (text: String, what: String) throws(CommandFailure) in try HolidayOptions.date(text, what, context: context, command: command) }
         let days: [PersonalDay]
@@ -85,11 +96,13 @@ struct PersonalDaysCommand {
             let range = started.checked
             let store = started.store
             let changed = try StoreOptions.run(command) { [kind, name] () throws(StoreError) -> Int in
-                action == "add" ? try store.addPersonalDays(range, kind: kind, name: parsed[name]) : try store.removePersonalDays(range, kind: kind)
+                action == "add" ? try store.addPersonalDays(range, kind: kind, half: parsed[Self.half], name: parsed[name])
+                    : try store.removePersonalDays(range, kind: kind)
             }
             days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: range, kinds: [kind]) }
             if !parsed[ChimeOptions.json] {
-                let span = range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)"
+                let span = (range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)")
+                    + (parsed[Self.half].map { " (\($0))" } ?? "")
                 let count = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
                 context.standardOutput(action == "add"
                     ? "\(noun) \(span): \(count(changed)) \(added)" + (changed < days.count ? ", \(count(days.count - changed)) \(added) already" : "")
@@ -110,12 +123,13 @@ struct PersonalDaysCommand {
             if !parsed[ChimeOptions.json] {
                 if days.isEmpty { context.standardOutput(none) }
                 for personal in days {
-                    context.standardOutput("\(personal.date) \(ItemText.weekdays[personal.date.weekday.rawValue])" + (personal.name.isEmpty ? "" : "  \(personal.name)"))
+                    context.standardOutput("\(personal.date) \(ItemText.weekdays[personal.date.weekday.rawValue])"
+                        + (personal.half.map { " (\($0))" } ?? "") + (personal.name.isEmpty ? "" : "  \(personal.name)"))
                 }
             }
         }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name) }),
+            StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name, half: $0.half?.rawValue) }),
                                    context: context)
         }
     }

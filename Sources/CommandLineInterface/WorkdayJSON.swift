@@ -14,6 +14,8 @@ struct WorkdayJSON: Encodable {
     /// The names of the holiday (a makeup workday's too), of the leave, of the day worked
     /// ('chime work'); each left out on other days.
     var holiday, leave, work: String?
+    /// `morning` or `afternoon` for half a day of leave or of work; left out otherwise.
+    var half: String?
 
     init(_ answer: WorkdayAnswer, region: String) {
         let date = answer.date
@@ -26,8 +28,8 @@ struct WorkdayJSON: Encodable {
         case .weekend: reason = "weekend"
         case .holiday(let name): (reason, holiday) = ("holiday", name)
         case .makeupWorkday(let name): (reason, holiday) = ("makeup", name)
-        case .leave(let name): (reason, leave) = ("leave", name)
-        case .work(let name): (reason, work) = ("work", name)
+        case .leave(let name, let half): (reason, leave, self.half) = ("leave", name, half?.rawValue)
+        case .work(let name, let half): (reason, work, self.half) = ("work", name, half?.rawValue)
         }
     }
 }

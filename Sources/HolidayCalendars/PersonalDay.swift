@@ -18,9 +18,12 @@ public struct PersonalDay: Hashable, Sendable, Comparable {
     public let kind: Kind
     /// What it is, as the person called it (`年假`, `加班`); may be empty.
     public let name: String
+    /// The half of the day it is (half a day of leave, 请半天假; a morning
+    /// worked); nil: the whole day. The other half is what the calendar says.
+    public let half: DayHalf?
 
-    public init(date: CivilDate, kind: Kind, name: String) {
-        (self.date, self.kind, self.name) = (date, kind, name)
+    public init(date: CivilDate, kind: Kind, name: String, half: DayHalf? = nil) {
+        (self.date, self.kind, self.name, self.half) = (date, kind, name, half)
     }
 
     public static func < (lhs: PersonalDay, rhs: PersonalDay) -> Bool { lhs.date < rhs.date }

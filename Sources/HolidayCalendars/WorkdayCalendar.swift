@@ -25,6 +25,9 @@ import CalendarModel
 /// whatever the notices say, makeup workdays included (the person is
 /// away); a day worked is a workday whatever they say, and a makeup workday
 /// when the ordinary week would not have worked it, as a notice's would be.
+/// Half a day of leave on a workday leaves the other half worked; half a
+/// day worked on a day off leaves the other half off. Such a day is a
+/// workday (worked at all), and `isWorkday(_:in:)` tells the halves apart.
 public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     public let region: String
     public let ordinaryWeek: OrdinaryWeek
@@ -36,7 +39,9 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     private let byYear: [Int: HolidayYear]
     /// Day number of `flags[0]`.
     private let firstDay: Int
-    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`, `personalBit`.
+    /// Per day: `workdayBit`, `makeupBit`, `entryBit`, `offEntryBit`,
+    /// `personalBit`, and for a day worked in one half only `halfBit` (with
+    /// `morningBit` when that half is the morning).
     private let flags: [UInt8]
     /// Per day with an entry: its index in `names`.
     private let nameIndexes: [UInt32]
@@ -44,7 +49,9 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     /// Bit `weekday.rawValue` is set for each working day of the ordinary week.
     private let weekMask: UInt8
 
-    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, personalBit: UInt8 = 16
+    private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, personalBit: UInt8 = 16,
+                       halfBit: UInt8 = 32, morningBit: UInt8 = 64
+    public let hasHalfDays: Bool
     /// Each personal day, by its slot in `flags`.
     private let personalBySlot: [Int: PersonalDay]
 
@@ -77,6 +84,7 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
             nameIndexes = []
             names = []
             personalBySlot = [:]
+            hasHalfDays = false
             return
         }
         let mask = weekMask
@@ -108,17 +116,32 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
             }
         }
         var personalBySlot: [Int: PersonalDay] = [:]
+        var hasHalfDays = false
         for (day, personal) in personalByDay {
             let slot = day - first
-            switch personal.kind {
-            case .leave:
-                flags[slot] = flags[slot] & ~(Self.workdayBit | Self.makeupBit) | Self.personalBit
-            case .work:
+            let worked = flags[slot] & Self.workdayBit != 0
+            // The half the person works when it differs from the other, else nil.
+            var workedHalf: DayHalf?
+            switch (personal.kind, personal.half) {
+            case (.leave, nil):
+                flags[slot] = flags[slot] & ~(Self.workdayBit | Self.makeupBit)
+            case (.leave, let half?):
+                if worked { workedHalf = half.other }
+            case (.work, let half):
                 let ordinary = mask & (1 << UInt8(Self.weekdayRaw(day))) != 0
-                flags[slot] = flags[slot] | Self.workdayBit | (ordinary ? 0 : Self.makeupBit) | Self.personalBit
+                if !worked {
+                    flags[slot] = flags[slot] | Self.workdayBit | (ordinary ? 0 : Self.makeupBit)
+                    workedHalf = half
+                }
+            }
+            flags[slot] |= Self.personalBit
+            if let workedHalf {
+                flags[slot] |= Self.halfBit | (workedHalf == .morning ? Self.morningBit : 0)
+                hasHalfDays = true
             }
             personalBySlot[slot] = personal
         }
+        self.hasHalfDays = hasHalfDays
         firstDay = first
         self.flags = flags
         self.nameIndexes = nameIndexes
@@ -141,19 +164,28 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
         return slot >= 0 && slot < flags.count && flags[slot] & Self.makeupBit != 0
     }
 
+    public func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
+        let slot = date.dayNumber &- firstDay
+        if slot >= 0, slot < flags.count, flags[slot] & Self.halfBit != 0 {
+            return (flags[slot] & Self.morningBit != 0) == (half == .morning)
+        }
+        return isWorkday(date)
+    }
+
+    public func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
+        isMakeupWorkday(date) && isWorkday(date, in: half)
+    }
+
     /// Whether `date` is a workday, and why; with the missing year when the
     /// date's year has no data and the ordinary week answered.
     public func answer(on date: CivilDate) -> WorkdayAnswer {
         let slot = date.dayNumber - firstDay
         if slot >= 0, slot < flags.count, flags[slot] & Self.personalBit != 0, let personal = personalBySlot[slot] {
             let missingYear = hasData(forYear: date.year) ? nil : date.year
-            switch personal.kind {
-            case .leave:
-                return WorkdayAnswer(date: date, isWorkday: false, reason: .leave(personal.name), missingYear: missingYear)
-            case .work:
-                return WorkdayAnswer(date: date, isWorkday: true, reason: .work(personal.name), missingYear: missingYear,
-                                     isMakeupWorkday: flags[slot] & Self.makeupBit != 0)
-            }
+            let worked = flags[slot] & Self.workdayBit != 0
+            return WorkdayAnswer(date: date, isWorkday: worked,
+                                 reason: personal.kind == .leave ? .leave(personal.name, half: personal.half) : .work(personal.name, half: personal.half),
+                                 missingYear: missingYear, isMakeupWorkday: flags[slot] & Self.makeupBit != 0)
         }
         if slot >= 0, slot < flags.count, flags[slot] & Self.entryBit != 0 {
             let name = names[Int(nameIndexes[slot])]
@@ -210,22 +242,29 @@ public struct WorkdayAnswer: Hashable, Sendable, CustomStringConvertible {
         case holiday(String)
         /// A weekend day worked in exchange for the named holiday's days off.
         case makeupWorkday(for: String)
-        /// A day of the person's leave, named as they named it (maybe not at all).
-        case leave(String)
+        /// A day of the person's leave, named as they named it (maybe not
+        /// at all); `half`: half a day, the other half as the calendar has it.
+        case leave(String, half: DayHalf? = nil)
         /// A day the person works though the calendar has it off (or would
-        /// have it on all the same), named as they named it.
-        case work(String)
+        /// have it on all the same), named as they named it; `half`: that
+        /// half only.
+        case work(String, half: DayHalf? = nil)
 
-        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`, `leave: 年假`, `extra workday: 加班`.
+        /// `ordinary workday`, `weekend`, `国庆节`, `makeup workday for 国庆节`, `leave: 年假`,
+        /// `leave in the morning: 年假`, `extra workday: 加班`, `extra workday in the afternoon`.
         public var description: String {
             switch self {
             case .ordinaryWorkday: "ordinary workday"
             case .weekend: "weekend"
             case .holiday(let name): name
             case .makeupWorkday(let name): "makeup workday for \(name)"
-            case .leave(let name): name.isEmpty ? "leave" : "leave: \(name)"
-            case .work(let name): name.isEmpty ? "extra workday" : "extra workday: \(name)"
+            case .leave(let name, let half): Self.personal("leave", half: half, name: name)
+            case .work(let name, let half): Self.personal("extra workday", half: half, name: name)
             }
+        }
+
+        private static func personal(_ kind: String, half: DayHalf?, name: String) -> String {
+            kind + (half.map { " in the \($0)" } ?? "") + (name.isEmpty ? "" : ": \(name)")
         }
     }
 

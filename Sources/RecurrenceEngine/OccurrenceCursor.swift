@@ -35,8 +35,13 @@ struct OccurrenceCursor {
     private var lastReturned = Int64.min
 
     private let workdayRule: WorkdayRule?
-    /// Present for a workday rule only.
+    /// Present for a workday rule only: the days worked whole, which bound
+    /// how far an occurrence moves (with no half days, simply the workdays).
     private var workdays: WorkdayScanner?
+    /// Present for a workday rule on a schedule with half days only: an
+    /// occurrence is judged by the half of the day its wall time is in.
+    private var mornings: WorkdayScanner?
+    private var afternoons: WorkdayScanner?
 
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
@@ -69,7 +74,17 @@ struct OccurrenceCursor {
         countEndLimit = countEnd ?? Int64.max
         self.countLimit = countEnd == nil ? countLimit ?? recurrence.boundedCount : nil
         workdayRule = recurrence.workdayRule
-        workdays = recurrence.workdayRule == nil ? nil : WorkdayScanner(schedule: recurrence.schedule)
+        if recurrence.workdayRule != nil {
+            let schedule = recurrence.schedule
+            // An all-day occurrence is judged by its day, worked at all.
+            if schedule.hasHalfDays && !recurrence.isAllDay {
+                workdays = WorkdayScanner(schedule: schedule, view: .wholeDay)
+                mornings = WorkdayScanner(schedule: schedule, view: .half(.morning))
+                afternoons = WorkdayScanner(schedule: schedule, view: .half(.afternoon))
+            } else {
+                workdays = WorkdayScanner(schedule: schedule)
+            }
+        }
         exhausted = recurrence.rule == nil || plan.isEmpty
         unit = recurrence.base
         lastProductiveUnit = recurrence.base
@@ -111,6 +126,8 @@ struct OccurrenceCursor {
         // the walk begins after the last workday before `after`'s day: every
         // occurrence scheduled on or before that workday lands on or before
         // it. (Two days back leave room for a gap the moved time falls in.)
+        // With half days, a day worked whole: one worked in a single half
+        // can be crossed by an occurrence in the other.
         let day = Int(ExpansionPlan.floorDivide64(earliestWall, 86_400)) - 2
         let reach = WorkdayRule.longestReach
         let firstDay = workdays!.previous(onOrBefore: day, reach: reach).map { $0 + 1 } ?? day - reach
@@ -200,7 +217,7 @@ struct OccurrenceCursor {
             // A day the workday rule keeps nothing of is passed in one step,
             // unexpanded (a sub-daily rule's periods on it too).
             let day = Int(ExpansionPlan.floorDivide64(plan.periodStart(unit), 86_400))
-            if workdays!.shift(day, for: workdayRule) == nil {
+            if keepsNothing(onDay: day, for: workdayRule) {
                 let nextDay = plan.frequency == .daily ? unit + 1 : plan.unit(containing: Int64(day + 1) * 86_400)
                 moveTo(plan.alignedUnit(atOrAfter: nextDay, base: recurrence.base))
                 return
@@ -255,6 +272,8 @@ struct OccurrenceCursor {
             // it, at any time of day. So the periods from here on land no
             // earlier than that day for this day, if it is off, or else for
             // the next day (which is this day itself when the next is off).
+            // With half days, the days worked whole bound the landing from
+            // below, whichever half an occurrence is in.
             let day = Int(ExpansionPlan.floorDivide64(wall, 86_400))
             let from = workdays!.isWorkday(day) ? day + 1 : day
             if let landing = workdays!.previous(onOrBefore: from, reach: WorkdayRule.longestReach) {
@@ -269,7 +288,15 @@ struct OccurrenceCursor {
     private mutating func adjusted(_ scheduled: Item) -> Item? {
         guard let workdayRule else { return scheduled }
         let day = Int(ExpansionPlan.floorDivide64(scheduled.scheduled, 86_400))
-        guard let shift = workdays!.shift(day, for: workdayRule) else { return nil }
+        let shift: Int?
+        if mornings == nil {
+            shift = workdays!.shift(day, for: workdayRule)
+        } else if DayHalf(secondOfDay: Int(scheduled.scheduled - Int64(day) * 86_400)) == .morning {
+            shift = mornings!.shift(day, for: workdayRule)
+        } else {
+            shift = afternoons!.shift(day, for: workdayRule)
+        }
+        guard let shift else { return nil }
         var item = scheduled
         if shift != 0 {
             let moved = resolve(scheduled.scheduled + Int64(shift) * 86_400)
@@ -278,6 +305,12 @@ struct OccurrenceCursor {
             item.shift = Int32(shift)
         }
         return item
+    }
+
+    /// Whether `rule` drops every occurrence scheduled on `day`, in either half.
+    private mutating func keepsNothing(onDay day: Int, for rule: WorkdayRule) -> Bool {
+        if mornings == nil { return workdays!.shift(day, for: rule) == nil }
+        return mornings!.shift(day, for: rule) == nil && afternoons!.shift(day, for: rule) == nil
     }
 
     private mutating func insert(_ item: Item) {

@@ -8,8 +8,24 @@ import CalendarModel
 /// through a long break, or through a schedule with no workday at all, costs
 /// O(1) lookups a day rather than a year's worth: the cursor asks about days
 /// in increasing order, and a run found for one day serves its neighbours.
+///
+/// A scanner sees the schedule one way (`View`) for all its life, since its
+/// run is only good for that view: a schedule with half days needs one for
+/// each half, which occurrences are judged by, and one for whole days worked,
+/// which bounds how far an occurrence can move.
 struct WorkdayScanner {
+    /// Which days count as worked.
+    enum View {
+        /// Worked at all: the only view of a schedule without half days.
+        case day
+        /// Worked in this half.
+        case half(DayHalf)
+        /// Worked in both halves.
+        case wholeDay
+    }
+
     let schedule: any WorkdaySchedule
+    let view: View
 
     // Every day in low...high (day numbers) is a day off; empty when low > high.
     private var low = 1
@@ -19,12 +35,29 @@ struct WorkdayScanner {
     /// Whether high + 1 is known to be a workday (the run cannot grow up).
     private var highEndsAtWorkday = false
 
-    init(schedule: any WorkdaySchedule) {
+    init(schedule: any WorkdaySchedule, view: View = .day) {
         self.schedule = schedule
+        self.view = view
     }
 
     @inline(__always)
-    func isWorkday(_ day: Int) -> Bool { schedule.isWorkday(CivilDate(dayNumber: day)) }
+    func isWorkday(_ day: Int) -> Bool {
+        let date = CivilDate(dayNumber: day)
+        switch view {
+        case .day: return schedule.isWorkday(date)
+        case .half(let half): return schedule.isWorkday(date, in: half)
+        case .wholeDay: return schedule.isWorkday(date, in: .morning) && schedule.isWorkday(date, in: .afternoon)
+        }
+    }
+
+    func isMakeupWorkday(_ day: Int) -> Bool {
+        let date = CivilDate(dayNumber: day)
+        switch view {
+        case .day: return schedule.isMakeupWorkday(date)
+        case .half(let half): return schedule.isMakeupWorkday(date, in: half)
+        case .wholeDay: return schedule.isMakeupWorkday(date, in: .morning) && schedule.isMakeupWorkday(date, in: .afternoon)
+        }
+    }
 
     /// The days an occurrence scheduled on `day` moves by under `rule` (0
     /// when it stays), or nil when it is dropped.
@@ -33,7 +66,7 @@ struct WorkdayScanner {
         case .skip:
             return isWorkday(day) ? 0 : nil
         case .makeup:
-            return schedule.isMakeupWorkday(CivilDate(dayNumber: day)) ? 0 : nil
+            return isMakeupWorkday(day) ? 0 : nil
         case .forward:
             return next(onOrAfter: day, reach: WorkdayRule.longestReach).map { $0 - day }
         case .backward:
