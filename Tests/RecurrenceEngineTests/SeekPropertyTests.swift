@@ -108,6 +108,50 @@ struct SeekPropertyTests {
     static let defaultWorkdaySeed: UInt64 = 0x5EE4_0000_3D4A
     static let workdayCaseCount = 400
 
+    /// With half days (half a day of leave, a morning worked), each half of
+    /// a day is a schedule of its own, and the engine keeps one look-back
+    /// for each and one for days worked whole: seeking must still agree, and
+    /// every occurrence must keep the rule in the half of the day it was
+    /// scheduled in (an all-day one on the whole day).
+    @Test("seeking agrees with expanding for workday rules on random calendars with half days, each occurrence judged by its half")
+    func seekingMatchesTheExpansionWithHalfDays() throws {
+        let seed = ProcessInfo.processInfo.environment["CHIME_SEEK_SEED"].flatMap { UInt64($0, radix: 16) } ?? Self.defaultHalfDaySeed
+        let run = try Self.check(seed: seed, cases: Self.workdayCaseCount, workdays: true, halfDays: true)
+        for failure in run.failures.prefix(10) {
+            Issue.record(Comment(rawValue: failure))
+        }
+        #expect(run.failures.isEmpty, "\(run.failures.count) disagreements (seed \(String(seed, radix: 16)))")
+        let summary = run.summary
+        #expect(run.checkedSeeks == Self.workdayCaseCount * Self.instantsPerCase, "\(summary)")
+        for part in SeekCase.workdayPartNames {
+            #expect(run.parts[part, default: 0] >= 30, "\(part): \(summary)")
+        }
+        #expect(run.movedForward >= 200 && run.movedBackward >= 200 && run.judgedByHalf >= 10_000, "\(summary), judged \(run.judgedByHalf)")
+    }
+
+    static let defaultHalfDaySeed: UInt64 = 0x5EE4_0000_4A1F
+
+    /// Whether `occurrence` keeps `form` on `schedule`, the days judged in
+    /// the half of the day it was scheduled in (an all-day one: whole days).
+    static func keeps(_ occurrence: Occurrence, _ form: WorkdayRule, _ schedule: some WorkdaySchedule) -> Bool {
+        let half = DayHalf(occurrence.scheduledTime)
+        let worked = { (day: Int) in
+            let date = CivilDate(dayNumber: day)
+            return occurrence.isAllDay ? schedule.isWorkday(date) : schedule.isWorkday(date, in: half)
+        }
+        let scheduled = occurrence.scheduledTime.date.dayNumber, landed = scheduled + occurrence.daysMoved
+        switch form {
+        case .skip: return occurrence.daysMoved == 0 && worked(scheduled)
+        case .makeup:
+            let date = CivilDate(dayNumber: scheduled)
+            return occurrence.daysMoved == 0
+                && (occurrence.isAllDay ? schedule.isMakeupWorkday(date) : schedule.isMakeupWorkday(date, in: half))
+        case .forward: return occurrence.daysMoved >= 0 && worked(landed) && (scheduled..<landed).allSatisfy { !worked($0) }
+        case .backward: return occurrence.daysMoved <= 0 && worked(landed) && (landed + 1..<scheduled + 1).allSatisfy { !worked($0) }
+        case .firstAfterBreak(let days): return occurrence.daysMoved == 0 && worked(scheduled) && (scheduled - days..<scheduled).allSatisfy { !worked($0) }
+        }
+    }
+
     struct Run {
         var failures: [String] = []
         var checkedSeeks = 0, checkedRanges = 0, seeksPastTheEnd = 0, seeksAtATransition = 0
@@ -115,6 +159,8 @@ struct SeekPropertyTests {
         var parts: [String: Int] = [:]
         /// Occurrences of the expansions that a workday rule moved, and those moved more than a month.
         var movedForward = 0, movedBackward = 0, movedFar = 0
+        /// Occurrences checked against their half of the day's rule.
+        var judgedByHalf = 0
 
         var summary: String {
             "seeks \(checkedSeeks), ranges \(checkedRanges), past the end \(seeksPastTheEnd), at a transition \(seeksAtATransition), "
@@ -123,13 +169,13 @@ struct SeekPropertyTests {
     }
 
     /// Checks `cases` random recurrences from `seed`.
-    static func check(seed: UInt64, cases: Int, workdays: Bool) throws -> Run {
+    static func check(seed: UInt64, cases: Int, workdays: Bool, halfDays: Bool = false) throws -> Run {
         var random = SplitMix64(seed: seed)
         var zones: [TimeZoneRules] = []
         for name in SeekCase.zoneNames { zones.append(try TimeZoneRules.named(name)) }
         var run = Run()
         for index in 0..<cases {
-            let example = SeekCase.make(&random, zones: zones, workdays: workdays)
+            let example = SeekCase.make(&random, zones: zones, workdays: workdays, halfDays: halfDays)
             let recurrence = example.recurrence
             let expansion = Array(recurrence.occurrences().prefix(Self.expansionLength))
             // Shorter than asked: the expansion is complete, so it also says
@@ -142,6 +188,16 @@ struct SeekPropertyTests {
             for occurrence in expansion where occurrence.daysMoved != 0 {
                 if occurrence.daysMoved > 0 { run.movedForward += 1 } else { run.movedBackward += 1 }
                 if abs(occurrence.daysMoved) > 31 { run.movedFar += 1 }
+            }
+            // RDATEs are not judged by the workday rule.
+            if halfDays, example.extras.isEmpty, let form = example.rule?.workdayRule, let schedule = example.workdays {
+                for occurrence in expansion {
+                    run.judgedByHalf += 1
+                    if !Self.keeps(occurrence, form, schedule) {
+                        run.failures.append("seed=\(String(seed, radix: 16)) case=\(index) \(example)\n"
+                            + "\(Self.show(occurrence)) does not keep \(form) in its half")
+                    }
+                }
             }
             // Empty only when EXDATE takes out DTSTART and everything else, or
             // UNTIL comes before DTSTART.
@@ -350,13 +406,13 @@ private struct SeekCase: CustomStringConvertible {
         return Instant(seconds: seconds, date: date, isAtATransition: isAtATransition)
     }
 
-    static func make(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays: Bool = false) -> SeekCase {
+    static func make(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays: Bool = false, halfDays: Bool = false) -> SeekCase {
         while true {
-            if let example = try? attempt(&random, zones: zones, workdays: workdays) { return example }
+            if let example = try? attempt(&random, zones: zones, workdays: workdays, halfDays: halfDays) { return example }
         }
     }
 
-    private static func attempt(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays withWorkdays: Bool) throws -> SeekCase? {
+    private static func attempt(_ random: inout SplitMix64, zones: [TimeZoneRules], workdays withWorkdays: Bool, halfDays: Bool) throws -> SeekCase? {
         let zone = random.element(zones)
         let frequency: RecurrenceRule.Frequency = random.element([
             .yearly, .yearly, .yearly, .monthly, .monthly, .monthly, .weekly, .weekly, .daily, .daily, .daily,
@@ -486,7 +542,8 @@ private struct SeekCase: CustomStringConvertible {
             seconds: seconds, setPositions: setPositions, firstDayOfTheWeek: Weekday(rawValue: random.int(0...6))!)
         var workdays: RandomSchedule?
         if withWorkdays {
-            let schedule = RandomSchedule(&random, around: start.date)
+            var schedule = RandomSchedule(&random, around: start.date)
+            if halfDays { schedule = schedule.withHalfDays(&random) }
             var form: WorkdayRule
             switch random.int(0...9) {
             case 0...1: form = .skip

@@ -2,24 +2,42 @@ import CalendarModel
 import SeededRandom
 
 /// A workday calendar from literal dates: the ordinary week, less the days
-/// off, plus the makeup workdays.
+/// off, plus the makeup workdays; and days worked in one half only.
 struct TableSchedule: WorkdaySchedule {
     let week: OrdinaryWeek
     let daysOff: Set<CivilDate>
     let makeupWorkdays: Set<CivilDate>
+    /// The half worked, on a day worked in one half only.
+    let workedHalves: [CivilDate: DayHalf]
 
     /// Dates as `2024-02-10`, or ranges as `2024-02-10...2024-02-17`.
     init(week: OrdinaryWeek = OrdinaryWeek(), daysOff: [String], makeupWorkdays: [String]) {
-        self.week = week
-        self.daysOff = Set(daysOff.flatMap(Self.dates))
-        self.makeupWorkdays = Set(makeupWorkdays.flatMap(Self.dates))
+        self.init(week: week, daysOff: Set(daysOff.flatMap(Self.dates)), makeupWorkdays: Set(makeupWorkdays.flatMap(Self.dates)), workedHalves: [:])
+    }
+
+    private init(week: OrdinaryWeek, daysOff: Set<CivilDate>, makeupWorkdays: Set<CivilDate>, workedHalves: [CivilDate: DayHalf]) {
+        (self.week, self.daysOff, self.makeupWorkdays, self.workedHalves) = (week, daysOff, makeupWorkdays, workedHalves)
+    }
+
+    /// This schedule with days worked in one half only (`2024-02-06`: the half worked) too.
+    func working(_ halves: [String: DayHalf]) -> TableSchedule {
+        TableSchedule(week: week, daysOff: daysOff, makeupWorkdays: makeupWorkdays,
+                      workedHalves: Dictionary(uniqueKeysWithValues: halves.map { (CivilDate(parsing: $0.key)!, $0.value) }))
     }
 
     func isWorkday(_ date: CivilDate) -> Bool {
-        makeupWorkdays.contains(date) || (!daysOff.contains(date) && week.isWorkday(date))
+        workedHalves[date] != nil || makeupWorkdays.contains(date) || (!daysOff.contains(date) && week.isWorkday(date))
     }
 
     func isMakeupWorkday(_ date: CivilDate) -> Bool { makeupWorkdays.contains(date) }
+
+    func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
+        workedHalves[date].map { $0 == half } ?? isWorkday(date)
+    }
+
+    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
+
+    var hasHalfDays: Bool { !workedHalves.isEmpty }
 
     private static func dates(_ text: String) -> [CivilDate] {
         let ends = text.components(separatedBy: "...").map { CivilDate(parsing: $0)! }
@@ -65,7 +83,7 @@ struct RandomSchedule: WorkdaySchedule, CustomStringConvertible {
     private static let workday: UInt8 = 1, makeup: UInt8 = 2
     let firstDay: Int
     let days: [UInt8]
-    let summary: String
+    private(set) var summary: String
     let makeupCount: Int
     /// The most consecutive days off anywhere (the table repeats).
     let longestBreak: Int
@@ -118,12 +136,45 @@ struct RandomSchedule: WorkdaySchedule, CustomStringConvertible {
             + "\(breaks) breaks, \(makeups) makeup days" + (longBreak > 0 ? ", a \(longBreak)-day break" : "")
     }
 
-    private func bits(_ date: CivilDate) -> UInt8 {
-        let offset = (date.dayNumber - firstDay) % days.count
-        return days[offset < 0 ? offset + days.count : offset]
+    /// Per day of the period: 0, or the half worked (`morningOnly`,
+    /// `afternoonOnly`) of a day worked in one half only; empty: none.
+    private var halves: [UInt8] = []
+    private static let morningOnly: UInt8 = 1, afternoonOnly: UInt8 = 2
+
+    /// This calendar with days worked in one half only, repeating with it:
+    /// a workday's morning or afternoon off (half a day of leave) on about
+    /// one day in ten, and a day off's half worked now and then.
+    func withHalfDays(_ random: inout SplitMix64) -> RandomSchedule {
+        var schedule = self
+        schedule.halves = days.map { bits in
+            let chance = bits & Self.workday != 0 ? 0.1 : 0.03
+            return random.chance(chance) ? (random.chance(0.5) ? Self.morningOnly : Self.afternoonOnly) : 0
+        }
+        let count = schedule.halves.count { $0 != 0 }
+        schedule.summary += ", \(count) half days"
+        return schedule
     }
 
-    func isWorkday(_ date: CivilDate) -> Bool { bits(date) & Self.workday != 0 }
+    private func slot(_ date: CivilDate) -> Int {
+        let offset = (date.dayNumber - firstDay) % days.count
+        return offset < 0 ? offset + days.count : offset
+    }
+
+    private func bits(_ date: CivilDate) -> UInt8 { days[slot(date)] }
+    private func half(_ date: CivilDate) -> UInt8 { halves.isEmpty ? 0 : halves[slot(date)] }
+
+    func isWorkday(_ date: CivilDate) -> Bool { bits(date) & Self.workday != 0 || half(date) != 0 }
     func isMakeupWorkday(_ date: CivilDate) -> Bool { bits(date) & Self.makeup != 0 }
+
+    func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
+        switch self.half(date) {
+        case Self.morningOnly: half == .morning
+        case Self.afternoonOnly: half == .afternoon
+        default: bits(date) & Self.workday != 0
+        }
+    }
+
+    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
+    var hasHalfDays: Bool { !halves.isEmpty }
     var description: String { summary }
 }
