@@ -85,9 +85,9 @@ struct StoreMigrationTests {
         #expect(database.changes == 1)
         try database.execute("""
             DELETE FROM schema_migrations WHERE name LIKE 'v14: %' OR name LIKE 'v15: %' OR name LIKE 'v16: %' OR name LIKE 'v17: %' OR name LIKE 'v18: %'
-                OR name LIKE 'v19: %' OR name LIKE 'v20: %'
+                OR name LIKE 'v19: %' OR name LIKE 'v20: %' OR name LIKE 'v21: %'
             """)
-        #expect(database.changes == 7)
+        #expect(database.changes == 8)
         let store = try fixture.open()
         func triggers(_ key: String) throws -> [Alarm.Trigger] { try store.reminder(identifier: try #require(ids[key])).alarms.map(\.trigger) }
         #expect(try triggers("timed") == [.relative(seconds: 0)])
@@ -101,7 +101,7 @@ struct StoreMigrationTests {
         #expect(alarmed == [ids["timed"]!, ids["dated"]!, ids["alarmed"]!])
     }
 
-    @Test("days of leave from before days worked came stay leave when the store migrates; opened read-only, such a store reads its leave, and one from before leave none")
+    @Test("days of leave from before days worked or half days came stay whole days of leave when the store migrates; opened read-only, such a store reads its leave, and one from before leave none")
     func personalDays() throws {
         let fixture = try StoreFixture()
         let december = CivilDate(year: 2026, month: 12, day: 9)!...CivilDate(year: 2026, month: 12, day: 10)!   // 2026-12-09…10
@@ -111,13 +111,30 @@ struct StoreMigrationTests {
             try store.addPersonalDays(december, kind: .leave, name: "年假")
         }
         let leave = [PersonalDay(date: december.lowerBound, kind: .leave, name: "年假"), PersonalDay(date: december.upperBound, kind: .leave, name: "年假")]
+        // As a store at v20: whole days only. (A connection of its own for
+        // each rewind: SQLite's ALTER TABLE … DROP COLUMN looks the column up
+        // in the schema its connection last read, and does not read it again
+        // when another connection has added the column since.)
+        try Database(path: fixture.path).executeScript("""
+            ALTER TABLE personal_days DROP COLUMN half;
+            DELETE FROM schema_migrations WHERE name LIKE 'v21: %';
+            """)
+        #expect(try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone).personalDays() == leave)
+        do {
+            let store = try fixture.open()
+            #expect(try store.personalDays() == leave)
+            #expect(try store.addPersonalDays(december.upperBound...december.upperBound, kind: .leave, half: .afternoon) == 1)
+            #expect(try store.workdayCalendar().isWorkday(december.upperBound, in: .morning))
+            try store.addPersonalDays(december.upperBound...december.upperBound, kind: .leave)
+        }
         // As a store at v18: the table as that version made it, and nothing of the migrations after it.
         let database = try Database(path: fixture.path)
         try database.executeScript("""
+            ALTER TABLE personal_days DROP COLUMN half;
             ALTER TABLE personal_days DROP COLUMN kind;
             ALTER TABLE personal_days RENAME TO leave_days;
             DROP INDEX items_workday_rules;
-            DELETE FROM schema_migrations WHERE name LIKE 'v19: %' OR name LIKE 'v20: %';
+            DELETE FROM schema_migrations WHERE name LIKE 'v19: %' OR name LIKE 'v20: %' OR name LIKE 'v21: %';
             """)
         let readOnly = try CalendarStore(path: fixture.path, readOnly: true, creating: false, machineTimeZone: fixture.zone)
         #expect(try readOnly.personalDays() == leave)

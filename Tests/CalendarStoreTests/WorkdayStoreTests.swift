@@ -128,6 +128,39 @@ struct WorkdayStoreTests {
         #expect(try titled("Makeup").isEmpty)
     }
 
+    @Test("half days: a clock-in at 08:50 passes over a morning of leave and rings on a Saturday morning worked, a clock-out at 18:00 the other way round; the half is kept, replaced and in the token")
+    func halfDays() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        for (title, time) in [("Clock in", "08:50"), ("Clock out", "18:00")] {
+            try store.save(Event(calendarIdentifier: calendar, title: title, start: try StoreFixture.zoned("2026-12-07T\(time):00"),
+                                 end: try StoreFixture.zoned("2026-12-07T\(time):00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP")))
+        }
+        let week = try StoreFixture.date("2026-12-07T00:00:00+08:00")..<StoreFixture.date("2026-12-14T00:00:00+08:00")
+        func days(_ title: String) throws -> [String] { starts(try store.events(overlapping: week).filter { $0.title == title }).map { String($0.prefix(10)) } }
+        let token = try store.workdayDataToken()
+        // Wednesday 2026-12-09: the morning off; Saturday 2026-12-12: the morning worked.
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave, half: .morning, name: "看牙") == 1)
+        #expect(try store.addPersonalDays(day("2026-12-12")...day("2026-12-12"), kind: .work, half: .morning) == 1)
+        let halves = try store.workdayDataToken()
+        #expect(halves != token)
+        #expect(try days("Clock in") == ["2026-12-07", "2026-12-08", "2026-12-10", "2026-12-11", "2026-12-12"])
+        #expect(try days("Clock out") == ["2026-12-07", "2026-12-08", "2026-12-09", "2026-12-10", "2026-12-11"])
+        #expect(try store.personalDays() == [PersonalDay(date: day("2026-12-09"), kind: .leave, name: "看牙", half: .morning),
+                                             PersonalDay(date: day("2026-12-12"), kind: .work, name: "", half: .morning)])
+        #expect(try fixture.open().workdayCalendar().answer(on: day("2026-12-09")).description == "workday (leave in the morning: 看牙)")
+        // The same half again changes nothing; the other half replaces it, and so does the whole day.
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave, half: .morning) == 0)
+        #expect(try store.workdayDataToken() == halves)
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave, half: .afternoon) == 1)
+        #expect(try store.workdayDataToken() != halves)
+        #expect(try days("Clock in").contains("2026-12-09") && !(try days("Clock out")).contains("2026-12-09"))
+        #expect(try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave) == 1)
+        #expect(try store.personalDays(kinds: [.leave]) == [PersonalDay(date: day("2026-12-09"), kind: .leave, name: "看牙")])
+        #expect(try !days("Clock in").contains("2026-12-09") && !(try days("Clock out")).contains("2026-12-09"))
+    }
+
     @Test("leave longer than a year at a time, or outside 1970–2199, is refused and nothing is written")
     func leaveRefused() throws {
         let store = try StoreFixture().open()

@@ -108,4 +108,40 @@ struct PersonalDayTests {
             if worked { #expect(answer.isWorkday && answer.isMakeupWorkday, "\(date)") }
         }
     }
+
+    @Test("half a day of leave leaves the other half worked, half a day worked leaves the other half off; either way the day is a workday, named with its half")
+    func halfDays() throws {
+        // 2021-09-16 a Thursday; 2021-09-18 (Saturday) the makeup workday for 中秋节; 2021-11-06 an ordinary Saturday;
+        // 2021-10-01 国庆节; 2021-11-07 a Sunday.
+        let calendar = try Self.calendar([
+            PersonalDay(date: day("2021-09-16"), kind: .leave, name: "看牙", half: .morning),
+            PersonalDay(date: day("2021-09-18"), kind: .leave, name: "", half: .afternoon),
+            PersonalDay(date: day("2021-11-06"), kind: .work, name: "盘点", half: .morning),
+            PersonalDay(date: day("2021-10-01"), kind: .leave, name: "", half: .morning),
+            PersonalDay(date: day("2021-11-07"), kind: .work, name: "", half: .afternoon),
+        ])
+        #expect(calendar.hasHalfDays)
+        #expect(calendar.answer(on: day("2021-09-16")) == WorkdayAnswer(date: day("2021-09-16"), isWorkday: true, reason: .leave("看牙", half: .morning),
+                                                                         missingYear: nil))
+        #expect(calendar.answer(on: day("2021-09-16")).description == "workday (leave in the morning: 看牙)")
+        #expect(calendar.isWorkday(day("2021-09-16")) && !calendar.isWorkday(day("2021-09-16"), in: .morning) && calendar.isWorkday(day("2021-09-16"), in: .afternoon))
+        // The makeup Saturday's morning is still a makeup workday's.
+        #expect(calendar.isMakeupWorkday(day("2021-09-18")) && calendar.isMakeupWorkday(day("2021-09-18"), in: .morning)
+                && !calendar.isMakeupWorkday(day("2021-09-18"), in: .afternoon) && !calendar.isWorkday(day("2021-09-18"), in: .afternoon))
+        // A Saturday morning worked: a makeup workday in the morning only.
+        #expect(calendar.answer(on: day("2021-11-06")).description == "workday (extra workday in the morning: 盘点)")
+        #expect(calendar.isWorkday(day("2021-11-06"), in: .morning) && calendar.isMakeupWorkday(day("2021-11-06"), in: .morning)
+                && !calendar.isWorkday(day("2021-11-06"), in: .afternoon) && !calendar.isMakeupWorkday(day("2021-11-06"), in: .afternoon))
+        #expect(calendar.isWorkday(day("2021-11-07"), in: .afternoon) && !calendar.isWorkday(day("2021-11-07"), in: .morning))
+        // Half a day of leave on a holiday changes nothing but the name.
+        #expect(calendar.answer(on: day("2021-10-01")).description == "day off (leave in the morning)")
+        #expect(!calendar.isWorkday(day("2021-10-01"), in: .morning) && !calendar.isWorkday(day("2021-10-01"), in: .afternoon))
+        // Other days: both halves as the day.
+        for date in [day("2021-09-17"), day("2021-10-02"), day("2021-11-08"), day("2150-03-07")] {
+            #expect(calendar.isWorkday(date, in: .morning) == calendar.isWorkday(date) && calendar.isWorkday(date, in: .afternoon) == calendar.isWorkday(date), "\(date)")
+        }
+        // Whole days alone: no half days.
+        #expect(!(try Self.calendar([PersonalDay(date: day("2021-09-16"), kind: .leave, name: "")])).hasHalfDays)
+        #expect(!(try Self.calendar([])).hasHalfDays)
+    }
 }
