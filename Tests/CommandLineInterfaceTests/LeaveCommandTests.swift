@@ -29,6 +29,40 @@ struct LeaveCommandTests {
         #expect(scratch.ok("next", "--count", "2").output.last == "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02 (leave: 年假)")
     }
 
+    @Test("half a day of leave: the clock-in at 08:50 passes over the morning off and the clock-out at 18:00 still rings; --half 下午 the other way round; list, workday and --json say the half")
+    func halfDay() throws {
+        let scratch = Scratch()
+        let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-01 08:50", "--repeat", "每个工作日")
+        let clockOut = scratch.add("reminder", "下班", "--due", "2026-12-01 18:00", "--repeat", "每个工作日")
+        // Wednesday 2026-12-02: the morning off.
+        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "morning", "--name", "看牙").output == ["leave 2026-12-02 (morning): 1 day taken"])
+        #expect(scratch.ok("next", "--count", "4").output == [
+            "Tue 12-01 08:50        打卡  [\(clockIn)]  at the time — workday",
+            "Tue 12-01 18:00        下班  [\(clockOut)]  at the time — workday",
+            "Wed 12-02 18:00        下班  [\(clockOut)]  at the time — workday (leave in the morning: 看牙)",
+            "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02 (leave in the morning: 看牙)",
+        ])
+        let workday = scratch.run("workday", "2026-12-02")
+        #expect(workday.status == 0 && workday.output == ["2026-12-02 Wed: workday (leave in the morning: 看牙)"])
+        let json = try scratch.run("workday", "2026-12-02", "--json").json()
+        #expect(json["reason"] as? String == "leave" && json["half"] as? String == "morning" && json["workday"] as? Bool == true)
+        #expect(try scratch.run("workday", "2026-12-03", "--json").json()["half"] == nil)
+        // The afternoon instead (in Chinese): the clock-in rings, the clock-out does not.
+        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "下午").output == ["leave 2026-12-02 (afternoon): 1 day taken"])
+        #expect(scratch.ok("next", "--count", "4").output.suffix(2) == [
+            "Wed 12-02 08:50        打卡  [\(clockIn)]  at the time — workday (leave in the afternoon: 看牙)",
+            "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday",
+        ])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed (afternoon)  看牙"])
+        let days = try #require(try scratch.ok("leave", "list", "--json").json()["days"] as? [[String: Any]])
+        #expect(days.map { $0["half"] as? String } == ["afternoon"])
+        // The whole day again, and a half that is neither is refused with nothing written.
+        #expect(scratch.ok("leave", "add", "2026-12-02").output == ["leave 2026-12-02: 1 day taken"])
+        try scratch.refuses(["leave", "add", "2026-12-03", "--half", "noon"], status: 65, mentioning: ["--half 'noon'", "morning or afternoon"])
+        try scratch.refuses(["leave", "remove", "2026-12-02", "--half", "morning"], status: 64, mentioning: ["--half is for 'chime leave add'"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  看牙"])
+    }
+
     @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")
     func listing() throws {
         let scratch = Scratch()

@@ -34,6 +34,24 @@ struct WorkCommandTests {
         #expect(scratch.ok("leave", "list").output == ["2026-12-05 Sat"])
     }
 
+    @Test("a Saturday morning worked: the clock-in at 08:50 rings on it, the clock-out at 18:00 does not, and a makeup-day rule rings in the morning")
+    func saturdayMorning() throws {
+        let scratch = Scratch()
+        let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-04 08:50", "--repeat", "每个工作日")
+        let clockOut = scratch.add("reminder", "下班", "--due", "2026-12-04 18:00", "--repeat", "每个工作日")
+        #expect(scratch.ok("work", "add", "2026-12-05", "--half", "上午", "--name", "加班").output == ["work 2026-12-05 (morning): 1 day added"])
+        #expect(scratch.ok("next", "--count", "4").output == [
+            "Fri 12-04 08:50        打卡  [\(clockIn)]  at the time — workday",
+            "Fri 12-04 18:00        下班  [\(clockOut)]  at the time — workday",
+            "Sat 12-05 08:50        打卡  [\(clockIn)]  at the time — extra workday in the morning: 加班",
+            "Mon 12-07 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-06 (weekend)",
+        ])
+        #expect(scratch.run("workday", "2026-12-05").output == ["2026-12-05 Sat: workday (extra workday in the morning: 加班)"])
+        #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat (morning)  加班"])
+        let makeup = scratch.add("reminder", "补班", "--due", "2026-12-04 09:00", "--repeat", "FREQ=DAILY;X-WORKDAY=MAKEUP")
+        #expect(scratch.ok("next", "--count", "8").output.contains { $0.hasPrefix("Sat 12-05 09:00        补班  [\(makeup)]") })
+    }
+
     @Test("a weekday holiday worked (国庆节, Thursday 2026-10-01) is named as the day worked, not as an ordinary workday, and the holiday's other days are still passed over")
     func weekdayHolidayWorked() throws {
         let scratch = Scratch()
