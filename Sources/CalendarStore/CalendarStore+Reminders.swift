@@ -169,14 +169,16 @@ extension CalendarStore {
     /// A reminder as of its current occurrence at `instant`, the one
     /// `complete` completes: a repeating reminder not completed has its due
     /// time (and its start, by the same distance) moved to the latest
-    /// occurrence that came due by then, or keeps its stored due time when
-    /// none after it has come. What is shown is this, so that a reminder
-    /// whose earlier occurrences were passed over is not shown as overdue
-    /// since the first of them. `came`: the occurrences that came due, as
-    /// `occurrencesDue` gives them.
+    /// occurrence that came due by then, or, when none has, to the first
+    /// still to come: its stored due time, unless that is no occurrence now
+    /// (a workday rule passes over it since leave was taken, an EXDATE names
+    /// it). What is shown is this, so that a reminder whose earlier
+    /// occurrences were passed over is not shown as overdue since the first
+    /// of them. `came`: the occurrences that came due, as `occurrencesDue`
+    /// gives them.
     public func current(_ reminder: Reminder, through instant: Int64) throws(StoreError) -> (reminder: Reminder, came: [Occurrence]) {
-        let came = try occurrencesDue(of: reminder, through: instant)
-        guard let due = reminder.due, let last = came.last else { return (reminder, came) }
+        let (came, upcoming) = try occurrences(of: reminder, through: instant)
+        guard let due = reminder.due, let last = came.last ?? upcoming else { return (reminder, came) }
         var moved = reminder
         let current = Self.time(last, like: due)
         if current != due, let start = reminder.start, let from = try? due.instant(machine: machineTimeZone),
@@ -196,13 +198,19 @@ extension CalendarStore {
     /// the current one. Empty when the due time is later, or the reminder
     /// does not repeat or is completed.
     public func occurrencesDue(of reminder: Reminder, through instant: Int64) throws(StoreError) -> [Occurrence] {
-        guard reminder.recurrenceRule != nil, !reminder.isCompleted, let recurrence = try recurrence(ofReminder: reminder) else { return [] }
+        try occurrences(of: reminder, through: instant).came
+    }
+
+    /// `occurrencesDue`, and when none came due, the first occurrence still to come.
+    private func occurrences(of reminder: Reminder, through instant: Int64) throws(StoreError) -> (came: [Occurrence], upcoming: Occurrence?) {
+        guard reminder.recurrenceRule != nil, !reminder.isCompleted, let recurrence = try recurrence(ofReminder: reminder) else { return ([], nil) }
         var came: [Occurrence] = []
         for occurrence in recurrence.occurrences() {
-            guard occurrence.instant <= instant, came.count < Self.occurrencesDueLimit else { break }
+            guard occurrence.instant <= instant else { return (came, came.isEmpty ? occurrence : nil) }
+            guard came.count < Self.occurrencesDueLimit else { break }
             came.append(occurrence)
         }
-        return came
+        return (came, nil)
     }
 
     /// An occurrence of a repeating reminder passed over: not completed

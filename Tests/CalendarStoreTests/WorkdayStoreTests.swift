@@ -196,6 +196,28 @@ struct WorkdayStoreTests {
         #expect(try store.reminders(.completed(from: nil, to: nil)).count == 5)
     }
 
+    @Test("leave taken over a repeating reminder's due time after it was saved: it is shown at, and completing completes, its first occurrence still to come, not the day of leave")
+    func leaveOverTheDueTime() throws {
+        let fixture = try StoreFixture()
+        let now = try StoreFixture.date("2026-12-07T10:00:00+08:00")   // Monday
+        let store = try fixture.open(now: { now })
+        let clockOut = Reminder(calendarIdentifier: try store.defaultCalendarForNewReminders().identifier, title: "Clock out",
+                                due: try StoreFixture.zoned("2026-12-07T18:00:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP"))
+        try store.save(clockOut)
+        // The afternoon of Monday 2026-12-07 off: its 18:00 is no occurrence now.
+        try store.addPersonalDays(day("2026-12-07")...day("2026-12-07"), kind: .leave, half: .afternoon)
+        #expect(try store.reminder(identifier: clockOut.identifier).due == (try StoreFixture.zoned("2026-12-07T18:00:00")))
+        let at = Int64(now.timeIntervalSince1970)
+        #expect(try store.current(store.reminder(identifier: clockOut.identifier), through: at).reminder.due == (try StoreFixture.zoned("2026-12-08T18:00:00")))
+        let week = try store.reminders(.incomplete(dueFrom: now, dueTo: try StoreFixture.date("2026-12-14T00:00:00+08:00")))
+        #expect(week.map(\.identifier) == [clockOut.identifier])
+        let today = try store.reminders(.incomplete(dueFrom: now, dueTo: try StoreFixture.date("2026-12-08T00:00:00+08:00")))
+        #expect(today.isEmpty)
+        try store.complete(clockOut.identifier)
+        #expect(try store.reminders(.completed(from: nil, to: nil)).map(\.due) == [try StoreFixture.zoned("2026-12-08T18:00:00")])
+        #expect(try store.reminder(identifier: clockOut.identifier).due == (try StoreFixture.zoned("2026-12-09T18:00:00")))
+    }
+
     @Test("a workday rule naming a region without data is refused, and nothing is written")
     func unknownRegion() throws {
         let fixture = try StoreFixture()
