@@ -5,9 +5,9 @@ import CalendarModel
 /// ordinary Monday-to-Friday week elsewhere. A flat table by day number, as
 /// a real calendar should be, so that the lookup costs what it will.
 struct BenchmarkWorkdays: WorkdaySchedule {
-    private static let workday: UInt8 = 1, makeup: UInt8 = 2
+    private static let workday: UInt8 = 1, makeup: UInt8 = 2, halfDay: UInt8 = 4, morningWorked: UInt8 = 8
     private let firstDay: Int
-    private let days: [UInt8]
+    private var days: [UInt8]
 
     /// `daysOff` and `makeupWorkdays` hold dates (`2025-01-01`) and ranges
     /// (`2025-01-28...2025-02-04`) within `years`.
@@ -37,6 +37,28 @@ struct BenchmarkWorkdays: WorkdaySchedule {
     }
 
     func isMakeupWorkday(_ date: CivilDate) -> Bool { (bits(date) ?? 0) & Self.makeup != 0 }
+
+    func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
+        guard let bits = bits(date), bits & Self.halfDay != 0 else { return isWorkday(date) }
+        return (bits & Self.morningWorked != 0) == (half == .morning)
+    }
+
+    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
+
+    private(set) var hasHalfDays = false
+
+    /// This calendar with the morning of every `n`th workday off (half a
+    /// day of leave), the afternoon worked.
+    func withMorningsOff(everyNthWorkday n: Int) -> BenchmarkWorkdays {
+        var calendar = self
+        var count = 0
+        for index in calendar.days.indices where calendar.days[index] & Self.workday != 0 {
+            count += 1
+            if count % n == 0 { calendar.days[index] |= Self.halfDay }
+        }
+        calendar.hasHalfDays = true
+        return calendar
+    }
 
     static let china2025And2026 = BenchmarkWorkdays(
         years: 2025...2026,

@@ -41,21 +41,19 @@ struct WorkdayScanner {
     }
 
     @inline(__always)
-    func isWorkday(_ day: Int) -> Bool {
-        let date = CivilDate(dayNumber: day)
-        switch view {
-        case .day: return schedule.isWorkday(date)
-        case .half(let half): return schedule.isWorkday(date, in: half)
-        case .wholeDay: return schedule.isWorkday(date, in: .morning) && schedule.isWorkday(date, in: .afternoon)
-        }
-    }
+    func isWorkday(_ day: Int) -> Bool { holds(day, makeup: false) }
 
-    func isMakeupWorkday(_ day: Int) -> Bool {
+    func isMakeupWorkday(_ day: Int) -> Bool { holds(day, makeup: true) }
+
+    /// Whether `day` is worked (a makeup workday, with `makeup`) in this view.
+    @inline(__always)
+    private func holds(_ day: Int, makeup: Bool) -> Bool {
         let date = CivilDate(dayNumber: day)
+        let inHalf = { (half: DayHalf) in makeup ? schedule.isMakeupWorkday(date, in: half) : schedule.isWorkday(date, in: half) }
         switch view {
-        case .day: return schedule.isMakeupWorkday(date)
-        case .half(let half): return schedule.isMakeupWorkday(date, in: half)
-        case .wholeDay: return schedule.isMakeupWorkday(date, in: .morning) && schedule.isMakeupWorkday(date, in: .afternoon)
+        case .day: return makeup ? schedule.isMakeupWorkday(date) : schedule.isWorkday(date)
+        case .half(let half): return inHalf(half)
+        case .wholeDay: return inHalf(.morning) && inHalf(.afternoon)
         }
     }
 

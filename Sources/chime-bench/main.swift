@@ -43,6 +43,6 @@ case "write-load" where arguments.count >= 4:
     // write-load PATH COUNT TAG [--batch]: the store reliability tests' second process.
     try WriteLoad.run(path: arguments[1], count: Int(arguments[2]) ?? 0, tag: arguments[3], batch: arguments.contains("--batch"))
 default:
-    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefg] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | sync [--quick] [--items N] | write-load PATH COUNT TAG [--batch]\n".utf8))
+    FileHandle.standardError.write(Data("usage: chime-bench recurrence [--quick] [--only abcdefgh] | store [--quick] [--keep PATH] [--mix calendar|endless] [--queries N] | location [--quick] | daemon [--quick] [--keep PATH] | cli [--quick] [--pairs N] | ical [--quick] [--keep PATH] | sync [--quick] [--items N] | write-load PATH COUNT TAG [--batch]\n".utf8))
     exit(64)
 }
