@@ -38,10 +38,14 @@ struct OccurrenceCursor {
     /// Present for a workday rule only: the days worked whole, which bound
     /// how far an occurrence moves (with no half days, simply the workdays).
     private var workdays: WorkdayScanner?
-    /// Present for a workday rule on a schedule with half days only: an
-    /// occurrence is judged by the half of the day its wall time is in.
+    /// Present for a workday rule on a schedule with half days only
+    /// (`judgesHalves`): an occurrence is judged by the half of the day its
+    /// wall time is in.
     private var mornings: WorkdayScanner?
     private var afternoons: WorkdayScanner?
+    /// Asked for every day instead of `mornings == nil`, which costs a call
+    /// to the scanner's value witness (it holds an existential).
+    private var judgesHalves = false
 
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
@@ -75,14 +79,16 @@ struct OccurrenceCursor {
         self.countLimit = countEnd == nil ? countLimit ?? recurrence.boundedCount : nil
         workdayRule = recurrence.workdayRule
         if recurrence.workdayRule != nil {
-            let schedule = recurrence.schedule
-            // An all-day occurrence is judged by its day, worked at all.
-            if schedule.hasHalfDays && !recurrence.isAllDay {
-                workdays = WorkdayScanner(schedule: schedule, view: .wholeDay)
-                mornings = WorkdayScanner(schedule: schedule, view: .half(.morning))
-                afternoons = WorkdayScanner(schedule: schedule, view: .half(.afternoon))
+            // An all-day occurrence is judged by its day, worked at all. (No
+            // local copy of the schedule: each is an existential to copy and
+            // destroy, a tenth of a next-workday query's instructions.)
+            if recurrence.schedule.hasHalfDays && !recurrence.isAllDay {
+                workdays = WorkdayScanner(schedule: recurrence.schedule, view: .wholeDay)
+                mornings = WorkdayScanner(schedule: recurrence.schedule, view: .half(.morning))
+                afternoons = WorkdayScanner(schedule: recurrence.schedule, view: .half(.afternoon))
+                judgesHalves = true
             } else {
-                workdays = WorkdayScanner(schedule: schedule)
+                workdays = WorkdayScanner(schedule: recurrence.schedule)
             }
         }
         exhausted = recurrence.rule == nil || plan.isEmpty
@@ -289,7 +295,7 @@ struct OccurrenceCursor {
         guard let workdayRule else { return scheduled }
         let day = Int(ExpansionPlan.floorDivide64(scheduled.scheduled, 86_400))
         let shift: Int?
-        if mornings == nil {
+        if !judgesHalves {
             shift = workdays!.shift(day, for: workdayRule)
         } else if DayHalf(secondOfDay: Int(scheduled.scheduled - Int64(day) * 86_400)) == .morning {
             shift = mornings!.shift(day, for: workdayRule)
@@ -309,7 +315,7 @@ struct OccurrenceCursor {
 
     /// Whether `rule` drops every occurrence scheduled on `day`, in either half.
     private mutating func keepsNothing(onDay day: Int, for rule: WorkdayRule) -> Bool {
-        if mornings == nil { return workdays!.shift(day, for: rule) == nil }
+        if !judgesHalves { return workdays!.shift(day, for: rule) == nil }
         return mornings!.shift(day, for: rule) == nil && afternoons!.shift(day, for: rule) == nil
     }
 

@@ -49,12 +49,15 @@ struct WorkdayScanner {
     @inline(__always)
     private func holds(_ day: Int, makeup: Bool) -> Bool {
         let date = CivilDate(dayNumber: day)
-        let inHalf = { (half: DayHalf) in makeup ? schedule.isMakeupWorkday(date, in: half) : schedule.isWorkday(date, in: half) }
         switch view {
         case .day: return makeup ? schedule.isMakeupWorkday(date) : schedule.isWorkday(date)
-        case .half(let half): return inHalf(half)
-        case .wholeDay: return inHalf(.morning) && inHalf(.afternoon)
+        case .half(let half): return holds(date, in: half, makeup: makeup)
+        case .wholeDay: return holds(date, in: .morning, makeup: makeup) && holds(date, in: .afternoon, makeup: makeup)
         }
+    }
+
+    private func holds(_ date: CivilDate, in half: DayHalf, makeup: Bool) -> Bool {
+        makeup ? schedule.isMakeupWorkday(date, in: half) : schedule.isWorkday(date, in: half)
     }
 
     /// The days an occurrence scheduled on `day` moves by under `rule` (0
