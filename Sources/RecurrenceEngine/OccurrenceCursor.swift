@@ -45,7 +45,7 @@ struct OccurrenceCursor {
     private var afternoons: WorkdayScanner?
     /// Asked for every day instead of `mornings == nil`, which costs a call
     /// to the scanner's value witness (it holds an existential).
-    private var judgesHalves = false
+    private let judgesHalves: Bool
 
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
@@ -78,18 +78,16 @@ struct OccurrenceCursor {
         countEndLimit = countEnd ?? Int64.max
         self.countLimit = countEnd == nil ? countLimit ?? recurrence.boundedCount : nil
         workdayRule = recurrence.workdayRule
-        if recurrence.workdayRule != nil {
-            // An all-day occurrence is judged by its day, worked at all. (No
-            // local copy of the schedule: each is an existential to copy and
-            // destroy, a tenth of a next-workday query's instructions.)
-            if recurrence.schedule.hasHalfDays && !recurrence.isAllDay {
-                workdays = WorkdayScanner(schedule: recurrence.schedule, view: .wholeDay)
-                mornings = WorkdayScanner(schedule: recurrence.schedule, view: .half(.morning))
-                afternoons = WorkdayScanner(schedule: recurrence.schedule, view: .half(.afternoon))
-                judgesHalves = true
-            } else {
-                workdays = WorkdayScanner(schedule: recurrence.schedule)
-            }
+        // An all-day occurrence is judged by its day, worked at all. (No
+        // local copy of the schedule: each is an existential to copy and
+        // destroy, a tenth of a next-workday query's instructions.)
+        judgesHalves = recurrence.workdayRule != nil && recurrence.schedule.hasHalfDays && !recurrence.isAllDay
+        if judgesHalves {
+            workdays = WorkdayScanner(schedule: recurrence.schedule, view: .wholeDay)
+            mornings = WorkdayScanner(schedule: recurrence.schedule, view: .half(.morning))
+            afternoons = WorkdayScanner(schedule: recurrence.schedule, view: .half(.afternoon))
+        } else if recurrence.workdayRule != nil {
+            workdays = WorkdayScanner(schedule: recurrence.schedule)
         }
         exhausted = recurrence.rule == nil || plan.isEmpty
         unit = recurrence.base
