@@ -104,7 +104,7 @@ for target in package.targets where target.type == .test || target.name == "Test
 // builds them in .build/fuzz with libFuzzer and AddressSanitizer; each holds
 // LLVMFuzzerTestOneInput and no main of its own (libFuzzer's is the main).
 if Context.environment["CHIME_FUZZ"] != nil {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+    let fuzzTargets: [(name: String, modules: [String])] = [
         ("rrule", ["CalendarModel"]),
         ("time", ["CalendarModel"]),
         ("holiday", ["HolidayCalendars", "CalendarModel"]),
@@ -115,8 +115,12 @@ if Context.environment["CHIME_FUZZ"] != nil {
     ]
     package.targets.append(.systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Support"))
+    // Every module the targets fuzz, so that contrib/fuzz compiles them in
+    // one invocation, side by side, before linking each target.
+    package.targets.append(.target(name: "FuzzedModules", dependencies: Set(fuzzTargets.flatMap(\.modules)).sorted().map { .byName(name: $0) } + ["FuzzSupport"],
+                                   path: "Fuzz/Modules"))
     for target in fuzzTargets {
-        package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.dependencies + ["FuzzSupport"],
+        package.targets.append(.executableTarget(name: "fuzz-\(target.name)", dependencies: target.modules.map { .byName(name: $0) } + ["FuzzSupport"],
                                                  path: "Fuzz/Targets/\(target.name)",
                                                  // The main is each file's @_cdecl("fuzz_NAME_main"), the name SwiftPM links as main.
                                                  swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
