@@ -43,8 +43,6 @@ struct BenchmarkWorkdays: WorkdaySchedule {
         return (bits & Self.morningWorked != 0) == (half == .morning)
     }
 
-    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
-
     private(set) var hasHalfDays = false
 
     /// This calendar with the morning of every `n`th workday off (half a

@@ -19,8 +19,6 @@ public protocol WorkdaySchedule: Sendable {
     func isMakeupWorkday(_ date: CivilDate) -> Bool
     /// Whether people work in `half` of `date`.
     func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool
-    /// Whether `half` of `date` is worked, and the day is a makeup workday.
-    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool
     /// Whether any date is worked in one half only: when false, the halves
     /// answer as the whole day, and the engine asks of days alone.
     var hasHalfDays: Bool { get }
@@ -28,7 +26,8 @@ public protocol WorkdaySchedule: Sendable {
 
 extension WorkdaySchedule {
     public func isWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isWorkday(date) }
-    public func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) }
+    /// Whether `half` of `date` is worked, and the day is a makeup workday.
+    public func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
     public var hasHalfDays: Bool { false }
 }
 

@@ -172,10 +172,6 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
         return isWorkday(date)
     }
 
-    public func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool {
-        isMakeupWorkday(date) && isWorkday(date, in: half)
-    }
-
     /// Whether `date` is a workday, and why; with the missing year when the
     /// date's year has no data and the ordinary week answered.
     public func answer(on date: CivilDate) -> WorkdayAnswer {

@@ -35,8 +35,6 @@ struct TableSchedule: WorkdaySchedule {
         workedHalves[date].map { $0 == half } ?? isWorkday(date)
     }
 
-    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
-
     var hasHalfDays: Bool { !workedHalves.isEmpty }
 
     private static func dates(_ text: String) -> [CivilDate] {
@@ -174,7 +172,6 @@ struct RandomSchedule: WorkdaySchedule, CustomStringConvertible {
         }
     }
 
-    func isMakeupWorkday(_ date: CivilDate, in half: DayHalf) -> Bool { isMakeupWorkday(date) && isWorkday(date, in: half) }
     var hasHalfDays: Bool { !halves.isEmpty }
     var description: String { summary }
 }
