@@ -309,7 +309,7 @@ struct FiringSource {
         let answer = workdays.answer(on: day)
         // Days are judged as the engine judged this occurrence: in the half
         // of the day it was scheduled in, an all-day one by the whole day.
-        let half = DayHalf(occurrence.scheduledTime)
+        let half = workdays.half(of: occurrence.scheduledTime)
         let worked = { (date: CivilDate) in occurrence.isAllDay ? workdays.isWorkday(date) : workdays.isWorkday(date, in: half) }
         // A day named by the person or a makeup notice says so; an ordinary workday is just that.
         switch answer.reason {

@@ -231,12 +231,12 @@ extension CalendarStore {
     }
 
     /// Changes whenever anything that moves workday rules changes: imported
-    /// holiday years, the ordinary weeks and the personal days (leave, days
-    /// worked). Equal tokens, equal calendars.
+    /// holiday years, the ordinary weeks, the morning's end and the personal
+    /// days (leave, days worked). Equal tokens, equal calendars.
     public func workdayDataToken() throws(StoreError) -> String {
         try StoreError.wrap {
             let years: String? = try database.scalar("SELECT group_concat(region || year || content_hash, ',') FROM holiday_years")
-            let weeks: String? = try database.scalar("SELECT group_concat(key || '=' || value, ',') FROM settings WHERE key LIKE 'week.%'")
+            let weeks: String? = try database.scalar("SELECT group_concat(key || '=' || value, ',') FROM settings WHERE key LIKE 'week.%' OR key = 'morning-end'")
             // Dates, kinds and halves only: a name changes no firing.
             let personal: String? = try personalDaysTable().flatMap { table in
                 try database.scalar("SELECT group_concat(date || kind || coalesce(half, ''), ',') FROM (SELECT date, kind, half FROM \(table) ORDER BY date)")

@@ -139,7 +139,8 @@ extension CalendarStore {
         let counter = try changeCounter()
         if let known = workdayCalendars[region], known.counter == counter { return known.calendar }
         let calendar = WorkdayCalendar(region: region, years: try holidayYears(region: region),
-                                       ordinaryWeek: try ordinaryWeek(region: region), personalDays: try personalDays())
+                                       ordinaryWeek: try ordinaryWeek(region: region), personalDays: try personalDays(),
+                                       morningEnd: try morningEnd())
         workdayCalendars[region] = (counter, calendar)
         return calendar
     }

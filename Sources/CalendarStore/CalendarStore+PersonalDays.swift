@@ -29,6 +29,26 @@ extension CalendarStore {
         }
     }
 
+    /// The last minute of the person's morning, in minutes after midnight
+    /// (`DayHalf`): 12:00 unless set.
+    public func morningEnd() throws(StoreError) -> Int {
+        let text: String? = try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = 'morning-end'") }
+        return text.flatMap { Int($0) }.map { min(max($0, 0), DayHalf.latestMorningEnd) } ?? DayHalf.defaultMorningEnd
+    }
+
+    /// Sets the morning's last minute (`minutes` after midnight, at most
+    /// `DayHalf.latestMorningEnd`), by which half days are divided.
+    public func setMorningEnd(_ minutes: Int) throws(StoreError) {
+        guard (0...DayHalf.latestMorningEnd).contains(minutes) else {
+            throw .invalid(ValidationError(field: "morning end", value: String(minutes), reason: "is not a minute from 00:00 to 23:58"))
+        }
+        try perform(commit: true) { db in
+            try db.execute("INSERT INTO settings (key, value) VALUES ('morning-end', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                           [String(minutes)])
+        }
+        workdayCalendars.removeAll()
+    }
+
     /// Makes the days of `range` personal days of `kind`, named `name` (a
     /// day already of that kind gets the new name; nil keeps its own, or
     /// none for a day new to the kind), for `half` of each day (nil: the

@@ -3,7 +3,7 @@ import CalendarStore
 import Foundation
 import HolidayCalendars
 
-/// `chime holidays [--year Y] | status | import FILE… | update | week`:
+/// `chime holidays [--year Y] | status | import FILE… | update | week | morning`:
 /// the days off and makeup workdays behind the workday calendar.
 enum HolidaysCommand: Command {
     static let name = "holidays"
@@ -15,6 +15,7 @@ enum HolidaysCommand: Command {
         .init("import FILE…", options: common),
         .init("update", options: [source] + common),
         .init("week [DAYS]", options: common),
+        .init("morning [TIME]", options: ChimeOptions.store),
     ], options: [ChimeOptions.year, source] + common, discussion: """
         (no action)  the year's days off and makeup workdays (default: this year)
         status       every year with data, where it comes from, and the years missing
@@ -29,6 +30,11 @@ enum HolidaysCommand: Command {
                      \(HolidayFeed.defaultPattern)
         week         shows or sets the ordinary week: mon-fri (the default),
                      mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
+        morning      shows or sets when your morning ends, HH:MM (default 12:00):
+                     on half days of leave or work ('chime leave add --half'), a
+                     reminder at that minute or before is the morning's, a
+                     later one the afternoon's. Any minute of the lunch break
+                     will do: with 08:30–12:30 and 14:00–18:00, 12:30 or 13:00.
 
         The bundled data covers 2007 to 2026; imported years take the place of
         bundled ones year by year.
@@ -44,7 +50,7 @@ enum HolidaysCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        let (action, command, rest) = try parsed.action(of: "chime holidays", among: ["list", "status", "import", "update", "week"],
+        let (action, command, rest) = try parsed.action(of: "chime holidays", among: ["list", "status", "import", "update", "week", "morning"],
                                                         implicit: "list").parts
         if parsed[ChimeOptions.year] != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
         if parsed[ChimeOptions.from] != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
@@ -54,6 +60,7 @@ enum HolidaysCommand: Command {
         case "import": try importFiles(rest, context: context, command: command)
         case "update": try update(rest, context: context, command: command)
         case "week": try week(rest, context: context, command: command)
+        case "morning": try morning(rest, context: context, command: command)
         default:
             preconditionFailure("\(command): action(of:among:) took an action with no case here")
         }
@@ -208,6 +215,31 @@ enum HolidaysCommand: Command {
             StoreOptions.printJSON(Week(region: region, ordinaryWeek: week.workingDays.sorted().map(\.code)), context: context)
         } else {
             context.standardOutput("ordinary week (\(region)): \(HolidayOptions.weekText(week))")
+        }
+    }
+
+    static func morning(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
+        if parsed.has(ChimeOptions.region.spec) { throw .usage("\(command): --region is not for 'chime holidays morning': the morning is yours, in every region") }
+        // Showing the morning only reads.
+        let (_, _, store) = try StoreOptions.start(parsed, positionals: nil, access: parsed.positionals.isEmpty ? .reading : .writing,
+                                                   context: context, command: command) { _, given throws(CommandFailure) in
+            guard given.count <= 1 else { throw .usage("\(command): one TIME at most (see 'chime holidays --help')") }
+        }
+        if let text = parsed.positionals.first {
+            guard let minutes = ItemOptions.minuteOfDay(text), minutes <= DayHalf.latestMorningEnd else {
+                throw .data("\(command): '\(text)' is not a time of day HH:MM from 00:00 to 23:58, the last minute of your morning")
+            }
+            try StoreOptions.run(command) { () throws(StoreError) in try store.setMorningEnd(minutes) }
+        }
+        let minutes = try StoreOptions.run(command) { () throws(StoreError) in try store.morningEnd() }
+        let time = CivilDate.twoDigits(minutes / 60) + ":" + CivilDate.twoDigits(minutes % 60)
+        if parsed[ChimeOptions.json] {
+            struct Morning: Encodable {
+                var morningEnd: String
+            }
+            StoreOptions.printJSON(Morning(morningEnd: time), context: context)
+        } else {
+            context.standardOutput("the morning ends at \(time): a reminder at \(time) or before is the morning's on a half day, a later one the afternoon's")
         }
     }
 

@@ -294,12 +294,19 @@ struct ItemOptions {
     /// `CHIME_DAY_ALARM` (HH:MM, default 09:00) as seconds after midnight.
     static func dayAlarmSeconds(_ environment: [String: String], command: String) throws(CommandFailure) -> Int {
         guard let text = environment["CHIME_DAY_ALARM"], !text.isEmpty else { return 9 * 3600 }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else {
+        guard let minutes = minuteOfDay(text) else {
             throw .data("\(command): CHIME_DAY_ALARM '\(text)' is not a time of day HH:MM (00:00 to 23:59), the time a reminder due on a date rings")
         }
-        return hour * 3600 + minute * 60
+        return minutes * 60
+    }
+
+    /// A time of day written HH:MM (or H:MM), 00:00 to 23:59, as minutes
+    /// after midnight; nil for anything else.
+    static func minuteOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        return hour * 60 + minute
     }
 
     /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers.

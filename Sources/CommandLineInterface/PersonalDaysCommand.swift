@@ -35,7 +35,7 @@ struct PersonalDaysCommand {
 
     static let lastDay = ChimeOptions.to.with(value: "DATE", help: "the last day, included (default: DATE alone)")
     static let firstDay = ChimeOptions.from.with(value: "DATE", help: "the first day to list (default: today)")
-    static let half = Option<DayHalf>("--half", value: "HALF", help: "morning (上午, before noon) or afternoon (下午): that half of each day only",
+    static let half = Option<DayHalf>("--half", value: "HALF", help: "morning (上午, to 12:00) or afternoon (下午): that half of each day only",
                                       expected: "morning or afternoon (上午, 下午)", convert: { text in
         DayHalf(rawValue: text.lowercased()) ?? ["上午": .morning, "下午": .afternoon][text]
     })
@@ -56,10 +56,11 @@ struct PersonalDaysCommand {
             24', 明天, 12月24日). At most \(CalendarStore.personalDaySpanLimit) days at a time, in the years
             \(CalendarStore.personalDayYears.lowerBound)–\(CalendarStore.personalDayYears.upperBound). A date is a day of leave or a day worked, not both:
             adding it as one takes it from the other. With --half, each day is
-            that half only (noon divides them), and the other half is what
-            the calendar says; a day given again takes the new half, or the
-            whole day without --half. Reminders are judged by the half their
-            time is in, all-day ones by the whole day.
+            that half only, and the other half is what the calendar says; a
+            day given again takes the new half, or the whole day without
+            --half. Reminders are judged by the half their time is in (the
+            morning to 12:00 included, or the end 'chime holidays morning'
+            sets), all-day ones by the whole day.
 
             'chime workday DATE' then says "\(answer)".
             """, epilogue: StoreOptions.exitStatusHelp)

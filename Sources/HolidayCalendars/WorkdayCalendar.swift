@@ -52,16 +52,20 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
     private static let workdayBit: UInt8 = 1, makeupBit: UInt8 = 2, entryBit: UInt8 = 4, offEntryBit: UInt8 = 8, personalBit: UInt8 = 16,
                        halfBit: UInt8 = 32, morningBit: UInt8 = 64
     public let hasHalfDays: Bool
+    /// The morning's last minute (see `DayHalf`): the person's setting.
+    public let morningEnd: Int
     /// Each personal day, by its slot in `flags`.
     private let personalBySlot: [Int: PersonalDay]
 
     /// Every year must belong to `region`; a year given twice is taken from
     /// the later position in `years`. A date given twice in `personalDays`
-    /// keeps the later one.
-    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek(), personalDays: [PersonalDay] = []) {
+    /// keeps the later one. `morningEnd` is taken into 0...`DayHalf.latestMorningEnd`.
+    public init(region: String, years: [HolidayYear], ordinaryWeek: OrdinaryWeek = OrdinaryWeek(), personalDays: [PersonalDay] = [],
+                morningEnd: Int = DayHalf.defaultMorningEnd) {
         precondition(years.allSatisfy { $0.region == region },
                      "WorkdayCalendar(\(region)) given years of \(Set(years.map(\.region)).sorted())")
         self.region = region
+        self.morningEnd = min(max(morningEnd, 0), DayHalf.latestMorningEnd)
         self.ordinaryWeek = ordinaryWeek
         var byYear: [Int: HolidayYear] = [:]
         for year in years { byYear[year.year] = year }

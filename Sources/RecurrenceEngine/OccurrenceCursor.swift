@@ -46,6 +46,8 @@ struct OccurrenceCursor {
     /// Asked for every day instead of `mornings == nil`, which costs a call
     /// to the scanner's value witness (it holds an existential).
     private let judgesHalves: Bool
+    /// With `judgesHalves`: the first second of the afternoon, as the schedule divides days.
+    private let afternoonStart: Int
 
     // The clean window of the zone last used: wall times in it read as `local - windowOffset`.
     private var windowLow = Int64.max
@@ -82,6 +84,7 @@ struct OccurrenceCursor {
         // local copy of the schedule: each is an existential to copy and
         // destroy, a tenth of a next-workday query's instructions.)
         judgesHalves = recurrence.workdayRule != nil && recurrence.schedule.hasHalfDays && !recurrence.isAllDay
+        afternoonStart = judgesHalves ? DayHalf.afternoonStart(morningEnd: recurrence.schedule.morningEnd) : 0
         if judgesHalves {
             workdays = WorkdayScanner(schedule: recurrence.schedule, view: .wholeDay)
             mornings = WorkdayScanner(schedule: recurrence.schedule, view: .half(.morning))
@@ -295,7 +298,7 @@ struct OccurrenceCursor {
         let shift: Int?
         if !judgesHalves {
             shift = workdays!.shift(day, for: workdayRule)
-        } else if DayHalf(secondOfDay: Int(scheduled.scheduled - Int64(day) * 86_400)) == .morning {
+        } else if Int(scheduled.scheduled - Int64(day) * 86_400) < afternoonStart {
             shift = mornings!.shift(day, for: workdayRule)
         } else {
             shift = afternoons!.shift(day, for: workdayRule)

@@ -161,6 +161,31 @@ struct WorkdayStoreTests {
         #expect(try !days("Clock in").contains("2026-12-09") && !(try days("Clock out")).contains("2026-12-09"))
     }
 
+    @Test("the morning's end: 12:00 until set; set to 12:30, a lunch clock-out at 12:30 is the morning's on an afternoon of leave; in the token, kept by the store, refused past 23:58")
+    func morningEnd() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open()
+        let calendar = try store.defaultCalendarForNewEvents().identifier
+        try store.save(Event(calendarIdentifier: calendar, title: "Lunch clock-out", start: try StoreFixture.zoned("2026-12-07T12:30:00"),
+                             end: try StoreFixture.zoned("2026-12-07T12:30:00"), recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=DAILY;X-WORKDAY=SKIP")))
+        let week = try StoreFixture.date("2026-12-07T00:00:00+08:00")..<StoreFixture.date("2026-12-12T00:00:00+08:00")
+        func days() throws -> [String] { starts(try store.events(overlapping: week)).map { String($0.prefix(10)) } }
+        // Wednesday 2026-12-09: the afternoon off.
+        try store.addPersonalDays(day("2026-12-09")...day("2026-12-09"), kind: .leave, half: .afternoon)
+        #expect(try store.morningEnd() == 720)
+        #expect(try days() == ["2026-12-07", "2026-12-08", "2026-12-10", "2026-12-11"])
+        let token = try store.workdayDataToken()
+        try store.setMorningEnd(12 * 60 + 30)
+        #expect(try store.workdayDataToken() != token)
+        #expect(try days() == ["2026-12-07", "2026-12-08", "2026-12-09", "2026-12-10", "2026-12-11"])
+        #expect(try fixture.open().morningEnd() == 750)
+        #expect(try fixture.open().workdayCalendar().morningEnd == 750)
+        let before = try store.changeCounter()
+        #expect(throws: StoreError.self) { try store.setMorningEnd(DayHalf.latestMorningEnd + 1) }
+        #expect(throws: StoreError.self) { try store.setMorningEnd(-1) }
+        #expect(try store.changeCounter() == before && (try store.morningEnd()) == 750)
+    }
+
     @Test("leave longer than a year at a time, or outside 1970–2199, is refused and nothing is written")
     func leaveRefused() throws {
         let store = try StoreFixture().open()

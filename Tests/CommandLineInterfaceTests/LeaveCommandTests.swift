@@ -63,6 +63,32 @@ struct LeaveCommandTests {
         #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  看牙"])
     }
 
+    @Test("chime holidays morning: 12:00 until set; a lunch clock-out at 12:30 on an afternoon of leave rings once the morning ends at 12:30; bad times refused")
+    func morningEnd() throws {
+        let scratch = Scratch()
+        let lunch = scratch.add("reminder", "午休打卡", "--due", "2026-12-01 12:30", "--repeat", "workdays")
+        // Wednesday 2026-12-02: the afternoon off.
+        scratch.ok("leave", "add", "2026-12-02", "--half", "afternoon", "--name", "看牙")
+        #expect(scratch.ok("holidays", "morning").output
+                == ["the morning ends at 12:00: a reminder at 12:00 or before is the morning's on a half day, a later one the afternoon's"])
+        #expect(scratch.ok("next", "--count", "2").output == [
+            "Tue 12-01 12:30        午休打卡  [\(lunch)]  at the time — workday",
+            "Thu 12-03 12:30        午休打卡  [\(lunch)]  at the time — workday; skipped 12-02 (leave in the afternoon: 看牙)",
+        ])
+        #expect(scratch.ok("holidays", "morning", "12:30").output.first?.hasPrefix("the morning ends at 12:30:") == true)
+        #expect(scratch.ok("next", "--count", "2").output == [
+            "Tue 12-01 12:30        午休打卡  [\(lunch)]  at the time — workday",
+            "Wed 12-02 12:30        午休打卡  [\(lunch)]  at the time — workday (leave in the afternoon: 看牙)",
+        ])
+        #expect(try scratch.ok("holidays", "morning", "--json").json()["morningEnd"] as? String == "12:30")
+        for bad in ["23:59", "25:00", "noon", "12.30"] {
+            try scratch.refuses(["holidays", "morning", bad], status: 65, mentioning: ["'\(bad)' is not a time of day HH:MM from 00:00 to 23:58"])
+        }
+        try scratch.refuses(["holidays", "morning", "12:00", "13:00"], status: 64, mentioning: ["one TIME at most"])
+        try scratch.refuses(["holidays", "morning", "--region", "cn"], status: 64, mentioning: ["--region is not for 'chime holidays morning'"])
+        #expect(try scratch.ok("holidays", "morning", "--json").json()["morningEnd"] as? String == "12:30")
+    }
+
     @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")
     func listing() throws {
         let scratch = Scratch()

@@ -11,8 +11,9 @@ import Testing
 // 04-07 Sun (a makeup workday).
 @Suite("Workday rules on days worked in one half (half a day of leave or of work)")
 struct HalfDayRecurrenceTests {
-    static func recurrence(_ rule: String, from start: String, halves: [String: DayHalf]) throws -> Recurrence {
-        try WorkdayRecurrenceTests.recurrence(rule, from: start, workdays: TableSchedule.china.working(halves))
+    static func recurrence(_ rule: String, from start: String, halves: [String: DayHalf],
+                           morningEnd: Int = DayHalf.defaultMorningEnd) throws -> Recurrence {
+        try WorkdayRecurrenceTests.recurrence(rule, from: start, workdays: TableSchedule.china.working(halves).endingMornings(at: morningEnd))
     }
 
     static func times(_ occurrences: some Sequence<Occurrence>) -> [String] { occurrences.map(\.rfc3339) }
@@ -37,13 +38,30 @@ struct HalfDayRecurrenceTests {
         #expect(r.nextOccurrence(after: try Self.instant("2024-02-07T10:00:00+08:00"))?.rfc3339 == "2024-02-08T09:00:00+08:00")
     }
 
-    @Test("noon divides the halves: 11:59 is the morning's, 12:00 the afternoon's")
-    func noonDividesTheHalves() throws {
-        let r = try Self.recurrence("FREQ=DAILY;BYHOUR=11,12;BYMINUTE=0,59;X-WORKDAY=SKIP", from: "2024-02-06T11:00:00",
+    @Test("the morning ends at 12:00, that minute included: a clock-out at noon is the morning's, 12:01 the afternoon's")
+    func noonEndsTheMorning() throws {
+        // Tue 02-06: the morning off.
+        let r = try Self.recurrence("FREQ=DAILY;BYHOUR=11,12;BYMINUTE=0,1;X-WORKDAY=SKIP", from: "2024-02-06T11:00:00",
                                     halves: ["2024-02-06": .afternoon])
         #expect(Self.times(r.occurrences().prefix(3)) == [
-            "2024-02-06T12:00:00+08:00", "2024-02-06T12:59:00+08:00", "2024-02-07T11:00:00+08:00",
+            "2024-02-06T12:01:00+08:00", "2024-02-07T11:00:00+08:00", "2024-02-07T11:01:00+08:00",
         ])
+    }
+
+    @Test("a morning the person says ends at 12:30 keeps its 12:30 clock-out on an afternoon of leave, and the 12:31 goes with the afternoon")
+    func morningEndingAtHalfPastTwelve() throws {
+        // Tue 02-06: the afternoon off (the morning worked).
+        let rule = "FREQ=DAILY;BYHOUR=12;BYMINUTE=30,31;X-WORKDAY=SKIP"
+        let r = try Self.recurrence(rule, from: "2024-02-06T12:30:00", halves: ["2024-02-06": .morning], morningEnd: 12 * 60 + 30)
+        #expect(Self.times(r.occurrences().prefix(3)) == [
+            "2024-02-06T12:30:00+08:00", "2024-02-07T12:30:00+08:00", "2024-02-07T12:31:00+08:00",
+        ])
+        // At noon's end both are the afternoon's, and that afternoon is off.
+        let noon = try Self.recurrence(rule, from: "2024-02-06T12:30:00", halves: ["2024-02-06": .morning])
+        #expect(Self.times(noon.occurrences().prefix(2)) == ["2024-02-07T12:30:00+08:00", "2024-02-07T12:31:00+08:00"])
+        // Seeking agrees with the expansion.
+        #expect(r.nextOccurrence(after: try Self.instant("2024-02-06T12:00:00+08:00"))?.rfc3339 == "2024-02-06T12:30:00+08:00")
+        #expect(r.nextOccurrence(after: try Self.instant("2024-02-06T12:30:00+08:00"))?.rfc3339 == "2024-02-07T12:30:00+08:00")
     }
 
     @Test("a sub-daily SKIP rule keeps the hours of the half worked: the day is expanded, not passed over")
@@ -51,7 +69,8 @@ struct HalfDayRecurrenceTests {
         let r = try Self.recurrence("FREQ=HOURLY;BYHOUR=10,11,12,13;X-WORKDAY=SKIP", from: "2024-02-06T10:00:00",
                                     halves: ["2024-02-06": .afternoon])
         #expect(Self.times(r.occurrences().prefix(4)) == [
-            "2024-02-06T12:00:00+08:00", "2024-02-06T13:00:00+08:00", "2024-02-07T10:00:00+08:00", "2024-02-07T11:00:00+08:00",
+            // 12:00 is the morning's, which is off.
+            "2024-02-06T13:00:00+08:00", "2024-02-07T10:00:00+08:00", "2024-02-07T11:00:00+08:00", "2024-02-07T12:00:00+08:00",
         ])
     }
 

@@ -134,7 +134,7 @@ struct SeekPropertyTests {
     /// Whether `occurrence` keeps `form` on `schedule`, the days judged in
     /// the half of the day it was scheduled in (an all-day one: whole days).
     static func keeps(_ occurrence: Occurrence, _ form: WorkdayRule, _ schedule: some WorkdaySchedule) -> Bool {
-        let half = DayHalf(occurrence.scheduledTime)
+        let half = schedule.half(of: occurrence.scheduledTime)
         let worked = { (day: Int) in
             let date = CivilDate(dayNumber: day)
             return occurrence.isAllDay ? schedule.isWorkday(date) : schedule.isWorkday(date, in: half)

@@ -9,6 +9,7 @@ struct TableSchedule: WorkdaySchedule {
     let makeupWorkdays: Set<CivilDate>
     /// The half worked, on a day worked in one half only.
     let workedHalves: [CivilDate: DayHalf]
+    private(set) var morningEnd = DayHalf.defaultMorningEnd
 
     /// Dates as `2024-02-10`, or ranges as `2024-02-10...2024-02-17`.
     init(week: OrdinaryWeek = OrdinaryWeek(), daysOff: [String], makeupWorkdays: [String]) {
@@ -23,6 +24,13 @@ struct TableSchedule: WorkdaySchedule {
     func working(_ halves: [String: DayHalf]) -> TableSchedule {
         TableSchedule(week: week, daysOff: daysOff, makeupWorkdays: makeupWorkdays,
                       workedHalves: Dictionary(uniqueKeysWithValues: halves.map { (CivilDate(parsing: $0.key)!, $0.value) }))
+    }
+
+    /// This schedule with mornings that end at `minutes` after midnight (their last minute).
+    func endingMornings(at minutes: Int) -> TableSchedule {
+        var schedule = self
+        schedule.morningEnd = minutes
+        return schedule
     }
 
     func isWorkday(_ date: CivilDate) -> Bool {
@@ -83,6 +91,7 @@ struct RandomSchedule: WorkdaySchedule, CustomStringConvertible {
     let days: [UInt8]
     private(set) var summary: String
     let makeupCount: Int
+    private(set) var morningEnd = DayHalf.defaultMorningEnd
     /// The most consecutive days off anywhere (the table repeats).
     let longestBreak: Int
 
@@ -149,7 +158,9 @@ struct RandomSchedule: WorkdaySchedule, CustomStringConvertible {
             return random.chance(chance) ? (random.chance(0.5) ? Self.morningOnly : Self.afternoonOnly) : 0
         }
         let count = schedule.halves.count { $0 != 0 }
-        schedule.summary += ", \(count) half days"
+        // Mostly a lunch break's minutes, sometimes any minute at all.
+        schedule.morningEnd = random.element([DayHalf.defaultMorningEnd, 690, 750, 779, random.int(0...DayHalf.latestMorningEnd)])
+        schedule.summary += ", \(count) half days, mornings to minute \(schedule.morningEnd)"
         return schedule
     }
 
