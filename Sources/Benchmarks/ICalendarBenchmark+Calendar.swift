@@ -1,3 +1,4 @@
+import CalendarModel
 import SeededRandom
 
 extension ICalendarBenchmark {
@@ -52,9 +53,9 @@ extension ICalendarBenchmark {
             let day = stamp(date.year, date.month, date.day)
             let hour = random.int(8...18), minute = random.element([0, 15, 30, 45])
             let minutes = random.element([15, 30, 45, 60, 90])
-            let start = day + "T" + twoDigits(hour) + twoDigits(minute) + "00"
+            let start = day + "T" + CivilDate.twoDigits(hour) + CivilDate.twoDigits(minute) + "00"
             let endHour = hour + (minute + minutes) / 60, endMinute = (minute + minutes) % 60
-            let end = day + "T" + twoDigits(endHour) + twoDigits(endMinute) + "00"
+            let end = day + "T" + CivilDate.twoDigits(endHour) + CivilDate.twoDigits(endMinute) + "00"
             var event = ["BEGIN:VEVENT", "UID:" + uid, "DTSTAMP:20261201T090000Z", "SEQUENCE:\(random.int(0...3))",
                          "SUMMARY:" + escaped(random.element(titles))]
             let allDay = random.chance(0.1)
@@ -80,10 +81,10 @@ extension ICalendarBenchmark {
                 if random.chance(0.33) {
                     // An EXDATE one or two weeks in and an override three weeks in: occurrences of the weekly rules, not always of the others.
                     let excluded = stamp(date.year, date.month, date.day + 7 * random.int(1...2))
-                    event.append("EXDATE;TZID=\(zone):\(excluded)T\(twoDigits(hour))\(twoDigits(minute))00")
-                    let original = stamp(date.year, date.month, date.day + 21) + "T" + twoDigits(hour) + twoDigits(minute) + "00"
+                    event.append("EXDATE;TZID=\(zone):\(excluded)T\(CivilDate.twoDigits(hour))\(CivilDate.twoDigits(minute))00")
+                    let original = stamp(date.year, date.month, date.day + 21) + "T" + CivilDate.twoDigits(hour) + CivilDate.twoDigits(minute) + "00"
                     moved = ["BEGIN:VEVENT", "UID:" + uid, "DTSTAMP:20261201T090000Z", "RECURRENCE-ID;TZID=\(zone):\(original)",
-                             "DTSTART;TZID=\(zone):\(stamp(date.year, date.month, date.day + 22))T\(twoDigits(min(hour + 1, 20)))0000",
+                             "DTSTART;TZID=\(zone):\(stamp(date.year, date.month, date.day + 22))T\(CivilDate.twoDigits(min(hour + 1, 20)))0000",
                              "DURATION:PT\(minutes)M", "SUMMARY:" + escaped(random.element(titles) + " (moved)"), "END:VEVENT"]
                 }
             }
@@ -119,10 +120,8 @@ extension ICalendarBenchmark {
             month += 1
             if month > 12 { month = 1; year += 1 }
         }
-        return String(year) + twoDigits(month) + twoDigits(day)
+        return String(year) + CivilDate.twoDigits(month) + CivilDate.twoDigits(day)
     }
-
-    static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
 
     /// RFC 5545 TEXT escaping (backslash, semicolon, comma, newline).
     static func escaped(_ text: String) -> String {
