@@ -75,6 +75,33 @@ struct PersonalDaysCommand {
         }
         var action: String
         var days: [Day]
+        /// After add, of leave: how many of the days (a half day counting
+        /// half) the calendar has as workdays, the person's own days aside.
+        var workdaysOfLeave: Double?
+        /// After add, of work: how many of them it has off.
+        var daysOffWorked: Double?
+    }
+
+    /// How many days of `range` count against leave (workdays) or as work
+    /// on days off, by the calendar without the person's own days; half
+    /// days count half.
+    static func counted(_ kind: PersonalDay.Kind, in range: ClosedRange<CivilDate>, half: DayHalf?,
+                        calendar: WorkdayCalendar) -> Double {
+        let plain = calendar.withoutPersonalDays
+        let days = (range.lowerBound.dayNumber...range.upperBound.dayNumber).count { plain.isWorkday(CivilDate(dayNumber: $0)) == (kind == .leave) }
+        return Double(days) * (half == nil ? 1 : 0.5)
+    }
+
+    /// `3 workdays of leave`, `1 workday of leave`, `half a day off worked`, `no workday of leave`.
+    func countedText(_ amount: Double) -> String {
+        let (one, many, what) = kind == .leave ? ("workday", "workdays", "of leave") : ("day off", "days off", "worked")
+        let number: String = switch amount {
+        case 0: "no \(one)"
+        case 0.5: "half a \(one)"
+        case 1: "1 \(one)"
+        default: (amount.rounded() == amount ? String(Int(amount)) : String(amount)) + " " + many
+        }
+        return number + " " + what
     }
 
     func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
@@ -85,6 +112,7 @@ struct PersonalDaysCommand {
         if parsed[ChimeOptions.from] != nil && action != "list" { throw .usage("\(command): --from is for '\(syntax.name) list'; give DATE") }
         let day = { (text: String, what: String) throws(CommandFailure) in try HolidayOptions.date(text, what, context: context, command: command) }
         let days: [PersonalDay]
+        var counted: Double?
         switch action {
         case "add", "remove":
             let started = try StoreOptions.start(rest, positionals: ["DATE"], access: .writing, context: context,
@@ -101,12 +129,17 @@ struct PersonalDaysCommand {
                     : try store.removePersonalDays(range, kind: kind)
             }
             days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: range, kinds: [kind]) }
+            if action == "add" {
+                let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() }
+                counted = Self.counted(kind, in: range, half: parsed[Self.half], calendar: calendar)
+            }
             if !parsed[ChimeOptions.json] {
                 let span = (range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)")
                     + (parsed[Self.half].map { " (\($0))" } ?? "")
                 let count = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
                 context.standardOutput(action == "add"
                     ? "\(noun) \(span): \(count(changed)) \(added)" + (changed < days.count ? ", \(count(days.count - changed)) \(added) already" : "")
+                        + " (\(countedText(counted ?? 0)))"
                     : "\(noun) \(span): \(count(changed)) \(removed)")
             }
         default:
@@ -130,7 +163,8 @@ struct PersonalDaysCommand {
             }
         }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name, half: $0.half?.rawValue) }),
+            StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name, half: $0.half?.rawValue) },
+                                           workdaysOfLeave: kind == .leave ? counted : nil, daysOffWorked: kind == .work ? counted : nil),
                                    context: context)
         }
     }

@@ -202,6 +202,12 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
                              missingYear: hasData(forYear: date.year) ? nil : date.year)
     }
 
+    /// This calendar as the notices and the ordinary week have it, the
+    /// person's own days aside: what a day of leave is counted against.
+    public var withoutPersonalDays: WorkdayCalendar {
+        WorkdayCalendar(region: region, years: years, ordinaryWeek: ordinaryWeek, morningEnd: morningEnd)
+    }
+
     /// Whether a notice year's data is known.
     public func hasData(forYear year: Int) -> Bool { byYear[year] != nil }
 

@@ -11,7 +11,7 @@ struct LeaveCommandTests {
         let scratch = Scratch()
         let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-01 08:50", "--repeat", "每个工作日")
         #expect(scratch.ok("leave", "add", "2026-12-02", "--to", "2026-12-04", "--name", "年假").output
-                == ["leave 2026-12-02 to 2026-12-04: 3 days taken"])
+                == ["leave 2026-12-02 to 2026-12-04: 3 days taken (3 workdays of leave)"])
         #expect(scratch.ok("next", "--count", "2").output == [
             "Tue 12-01 08:50        打卡  [\(clockIn)]  at the time — workday",
             "Mon 12-07 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02…12-06 (leave: 年假)",
@@ -23,7 +23,7 @@ struct LeaveCommandTests {
         #expect(json["reason"] as? String == "leave" && json["leave"] as? String == "年假" && json["workday"] as? Bool == false)
         #expect(scratch.ok("workdays", "--from", "2026-12-01", "--to", "2026-12-07").output == ["2026-12-01", "2026-12-07"])
         // Chinese days and a day already taken.
-        #expect(scratch.ok("leave", "add", "明天").output == ["leave 2026-12-02: 0 days taken, 1 day taken already"])
+        #expect(scratch.ok("leave", "add", "明天").output == ["leave 2026-12-02: 0 days taken, 1 day taken already (1 workday of leave)"])
         #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  年假", "2026-12-03 Thu  年假", "2026-12-04 Fri  年假"])
         #expect(scratch.ok("leave", "remove", "2026-12-03", "--to", "2026-12-31").output == ["leave 2026-12-03 to 2026-12-31: 2 days given back"])
         #expect(scratch.ok("next", "--count", "2").output.last == "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02 (leave: 年假)")
@@ -35,7 +35,7 @@ struct LeaveCommandTests {
         let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-01 08:50", "--repeat", "每个工作日")
         let clockOut = scratch.add("reminder", "下班", "--due", "2026-12-01 18:00", "--repeat", "每个工作日")
         // Wednesday 2026-12-02: the morning off.
-        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "morning", "--name", "看牙").output == ["leave 2026-12-02 (morning): 1 day taken"])
+        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "morning", "--name", "看牙").output == ["leave 2026-12-02 (morning): 1 day taken (half a workday of leave)"])
         #expect(scratch.ok("next", "--count", "4").output == [
             "Tue 12-01 08:50        打卡  [\(clockIn)]  at the time — workday",
             "Tue 12-01 18:00        下班  [\(clockOut)]  at the time — workday",
@@ -48,7 +48,7 @@ struct LeaveCommandTests {
         #expect(json["reason"] as? String == "leave" && json["half"] as? String == "morning" && json["workday"] as? Bool == true)
         #expect(try scratch.run("workday", "2026-12-03", "--json").json()["half"] == nil)
         // The afternoon instead (in Chinese): the clock-in rings, the clock-out does not.
-        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "下午").output == ["leave 2026-12-02 (afternoon): 1 day taken"])
+        #expect(scratch.ok("leave", "add", "2026-12-02", "--half", "下午").output == ["leave 2026-12-02 (afternoon): 1 day taken (half a workday of leave)"])
         #expect(scratch.ok("next", "--count", "4").output.suffix(2) == [
             "Wed 12-02 08:50        打卡  [\(clockIn)]  at the time — workday (leave in the afternoon: 看牙)",
             "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday",
@@ -57,7 +57,7 @@ struct LeaveCommandTests {
         let days = try #require(try scratch.ok("leave", "list", "--json").json()["days"] as? [[String: Any]])
         #expect(days.map { $0["half"] as? String } == ["afternoon"])
         // The whole day again, and a half that is neither is refused with nothing written.
-        #expect(scratch.ok("leave", "add", "2026-12-02").output == ["leave 2026-12-02: 1 day taken"])
+        #expect(scratch.ok("leave", "add", "2026-12-02").output == ["leave 2026-12-02: 1 day taken (1 workday of leave)"])
         try scratch.refuses(["leave", "add", "2026-12-03", "--half", "noon"], status: 65, mentioning: ["--half 'noon'", "morning or afternoon"])
         try scratch.refuses(["leave", "remove", "2026-12-02", "--half", "morning"], status: 64, mentioning: ["--half is for 'chime leave add'"])
         #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  看牙"])
@@ -87,6 +87,21 @@ struct LeaveCommandTests {
         try scratch.refuses(["holidays", "morning", "12:00", "13:00"], status: 64, mentioning: ["one TIME at most"])
         try scratch.refuses(["holidays", "morning", "--region", "cn"], status: 64, mentioning: ["--region is not for 'chime holidays morning'"])
         #expect(try scratch.ok("holidays", "morning", "--json").json()["morningEnd"] as? String == "12:30")
+    }
+
+    @Test("leave over National Day 2026 counts the workdays it costs, as the notice has them: Wed 09-30, Thu 10-08, Fri 10-09 of ten days, the makeup Saturday 10-10 alone, a Saturday worked as a day off")
+    func workdaysOfLeave() throws {
+        let scratch = Scratch()
+        // A Saturday marked worked first: leave counts against the calendar without the person's own days.
+        #expect(scratch.ok("work", "add", "2026-10-03", "--to", "2026-10-04").output == ["work 2026-10-03 to 2026-10-04: 2 days added (2 days off worked)"])
+        #expect(scratch.ok("leave", "add", "2026-09-30", "--to", "2026-10-09", "--name", "国庆").output
+                == ["leave 2026-09-30 to 2026-10-09: 10 days taken (3 workdays of leave)"])
+        let json = try scratch.ok("leave", "add", "2026-10-10", "--json").json()
+        #expect(json["workdaysOfLeave"] as? Double == 1 && json["daysOffWorked"] == nil)
+        #expect(scratch.ok("leave", "add", "2026-10-12", "--to", "2026-10-14", "--half", "morning").output
+                == ["leave 2026-10-12 to 2026-10-14 (morning): 3 days taken (1.5 workdays of leave)"])
+        #expect(try scratch.ok("work", "add", "2026-10-17", "--half", "afternoon", "--json").json()["daysOffWorked"] as? Double == 0.5)
+        #expect(try scratch.ok("leave", "list", "--json").json()["workdaysOfLeave"] == nil)
     }
 
     @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")

@@ -10,7 +10,7 @@ struct WorkCommandTests {
     func clockInRingsOnADayWorked() throws {
         let scratch = Scratch()
         let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-04 08:50", "--repeat", "每个工作日")
-        #expect(scratch.ok("work", "add", "2026-12-05", "--name", "加班").output == ["work 2026-12-05: 1 day added"])
+        #expect(scratch.ok("work", "add", "2026-12-05", "--name", "加班").output == ["work 2026-12-05: 1 day added (1 day off worked)"])
         #expect(scratch.ok("next", "--count", "3").output == [
             "Fri 12-04 08:50        打卡  [\(clockIn)]  at the time — workday",
             "Sat 12-05 08:50        打卡  [\(clockIn)]  at the time — extra workday: 加班",
@@ -24,10 +24,10 @@ struct WorkCommandTests {
         #expect(json["workday"] as? Bool == true && json["makeup"] as? Bool == true)
         #expect(scratch.ok("workdays", "--from", "2026-12-04", "--to", "2026-12-07").output == ["2026-12-04", "2026-12-05", "2026-12-07"])
         // A day added already, in Chinese; the list.
-        #expect(scratch.ok("work", "add", "12月5日").output == ["work 2026-12-05: 0 days added, 1 day added already"])
+        #expect(scratch.ok("work", "add", "12月5日").output == ["work 2026-12-05: 0 days added, 1 day added already (1 day off worked)"])
         #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat  加班"])
         // Leave over the same day takes it: a date is one or the other.
-        #expect(scratch.ok("leave", "add", "2026-12-05").output == ["leave 2026-12-05: 1 day taken"])
+        #expect(scratch.ok("leave", "add", "2026-12-05").output == ["leave 2026-12-05: 1 day taken (no workday of leave)"])
         #expect(scratch.ok("work", "list").output == ["No days of work added."])
         #expect(scratch.run("workday", "2026-12-05").output == ["2026-12-05 Sat: day off (leave)"])
         #expect(scratch.ok("work", "remove", "2026-12-05").output == ["work 2026-12-05: 0 days removed"])
@@ -39,7 +39,7 @@ struct WorkCommandTests {
         let scratch = Scratch()
         let clockIn = scratch.add("reminder", "打卡", "--due", "2026-12-04 08:50", "--repeat", "每个工作日")
         let clockOut = scratch.add("reminder", "下班", "--due", "2026-12-04 18:00", "--repeat", "每个工作日")
-        #expect(scratch.ok("work", "add", "2026-12-05", "--half", "上午", "--name", "加班").output == ["work 2026-12-05 (morning): 1 day added"])
+        #expect(scratch.ok("work", "add", "2026-12-05", "--half", "上午", "--name", "加班").output == ["work 2026-12-05 (morning): 1 day added (half a day off worked)"])
         #expect(scratch.ok("next", "--count", "4").output == [
             "Fri 12-04 08:50        打卡  [\(clockIn)]  at the time — workday",
             "Fri 12-04 18:00        下班  [\(clockOut)]  at the time — workday",
