@@ -75,22 +75,26 @@ struct PersonalDaysCommand {
         }
         var action: String
         var days: [Day]
-        /// After add, of leave: how many of the days (a half day counting
-        /// half) the calendar has as workdays, the person's own days aside.
+        /// Of leave (add and list): how many of the days (a half day
+        /// counting half) the calendar has as workdays, the person's own
+        /// days aside.
         var workdaysOfLeave: Double?
-        /// After add, of work: how many of them it has off.
+        /// Of work: how many of them it has off.
         var daysOffWorked: Double?
     }
 
-    /// How many days of `range` count against leave (workdays) or as work
+    /// How much of `days` counts against leave (their workdays) or as work
     /// on days off, by the calendar without the person's own days; half
     /// days count half.
-    static func counted(_ kind: PersonalDay.Kind, in range: ClosedRange<CivilDate>, half: DayHalf?,
-                        calendar: WorkdayCalendar) -> Double {
+    static func counted(_ days: [PersonalDay], calendar: WorkdayCalendar) -> Double {
         let plain = calendar.withoutPersonalDays
-        let days = (range.lowerBound.dayNumber...range.upperBound.dayNumber).count { plain.isWorkday(CivilDate(dayNumber: $0)) == (kind == .leave) }
-        return Double(days) * (half == nil ? 1 : 0.5)
+        return days.reduce(0) { sum, day in
+            plain.isWorkday(day.date) == (day.kind == .leave) ? sum + (day.half == nil ? 1 : 0.5) : sum
+        }
     }
+
+    /// `1 day`, `3 days`.
+    static func dayCount(_ count: Int) -> String { count == 1 ? "1 day" : "\(count) days" }
 
     /// `3 workdays of leave`, `1 workday of leave`, `half a day off worked`, `no workday of leave`.
     func countedText(_ amount: Double) -> String {
@@ -130,13 +134,12 @@ struct PersonalDaysCommand {
             }
             days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: range, kinds: [kind]) }
             if action == "add" {
-                let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() }
-                counted = Self.counted(kind, in: range, half: parsed[Self.half], calendar: calendar)
+                counted = Self.counted(days, calendar: try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() })
             }
             if !parsed[ChimeOptions.json] {
                 let span = (range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)")
                     + (parsed[Self.half].map { " (\($0))" } ?? "")
-                let count = { (n: Int) in n == 1 ? "1 day" : "\(n) days" }
+                let count = Self.dayCount
                 context.standardOutput(action == "add"
                     ? "\(noun) \(span): \(count(changed)) \(added)" + (changed < days.count ? ", \(count(days.count - changed)) \(added) already" : "")
                         + " (\(countedText(counted ?? 0)))"
@@ -154,12 +157,17 @@ struct PersonalDaysCommand {
             let store = started.store
             let end = last ?? CivilDate(year: CalendarStore.personalDayYears.upperBound, month: 12, day: 31)!
             days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: first...end, kinds: [kind]) }
+            if !days.isEmpty {
+                counted = Self.counted(days, calendar: try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() })
+            }
             if !parsed[ChimeOptions.json] {
                 if days.isEmpty { context.standardOutput(none) }
                 for personal in days {
                     context.standardOutput("\(personal.date) \(ItemText.weekdays[personal.date.weekday.rawValue])"
                         + (personal.half.map { " (\($0))" } ?? "") + (personal.name.isEmpty ? "" : "  \(personal.name)"))
                 }
+                // What a year's leave came to, say: `--from 2026-01-01 --to 2026-12-31`.
+                if let counted { context.standardOutput("in all: \(Self.dayCount(days.count)), \(countedText(counted))") }
             }
         }
         if parsed[ChimeOptions.json] {

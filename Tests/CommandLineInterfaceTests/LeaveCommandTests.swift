@@ -24,7 +24,7 @@ struct LeaveCommandTests {
         #expect(scratch.ok("workdays", "--from", "2026-12-01", "--to", "2026-12-07").output == ["2026-12-01", "2026-12-07"])
         // Chinese days and a day already taken.
         #expect(scratch.ok("leave", "add", "明天").output == ["leave 2026-12-02: 0 days taken, 1 day taken already (1 workday of leave)"])
-        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  年假", "2026-12-03 Thu  年假", "2026-12-04 Fri  年假"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  年假", "2026-12-03 Thu  年假", "2026-12-04 Fri  年假", "in all: 3 days, 3 workdays of leave"])
         #expect(scratch.ok("leave", "remove", "2026-12-03", "--to", "2026-12-31").output == ["leave 2026-12-03 to 2026-12-31: 2 days given back"])
         #expect(scratch.ok("next", "--count", "2").output.last == "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-02 (leave: 年假)")
     }
@@ -53,14 +53,14 @@ struct LeaveCommandTests {
             "Wed 12-02 08:50        打卡  [\(clockIn)]  at the time — workday (leave in the afternoon: 看牙)",
             "Thu 12-03 08:50        打卡  [\(clockIn)]  at the time — workday",
         ])
-        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed (afternoon)  看牙"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed (afternoon)  看牙", "in all: 1 day, half a workday of leave"])
         let days = try #require(try scratch.ok("leave", "list", "--json").json()["days"] as? [[String: Any]])
         #expect(days.map { $0["half"] as? String } == ["afternoon"])
         // The whole day again, and a half that is neither is refused with nothing written.
         #expect(scratch.ok("leave", "add", "2026-12-02").output == ["leave 2026-12-02: 1 day taken (1 workday of leave)"])
         try scratch.refuses(["leave", "add", "2026-12-03", "--half", "noon"], status: 65, mentioning: ["--half 'noon'", "morning or afternoon"])
         try scratch.refuses(["leave", "remove", "2026-12-02", "--half", "morning"], status: 64, mentioning: ["--half is for 'chime leave add'"])
-        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  看牙"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-02 Wed  看牙", "in all: 1 day, 1 workday of leave"])
     }
 
     @Test("chime holidays morning: 12:00 until set; a lunch clock-out at 12:30 on an afternoon of leave rings once the morning ends at 12:30; bad times refused")
@@ -89,7 +89,7 @@ struct LeaveCommandTests {
         #expect(try scratch.ok("holidays", "morning", "--json").json()["morningEnd"] as? String == "12:30")
     }
 
-    @Test("leave over National Day 2026 counts the workdays it costs, as the notice has them: Wed 09-30, Thu 10-08, Fri 10-09 of ten days, the makeup Saturday 10-10 alone, a Saturday worked as a day off")
+    @Test("leave over National Day 2026 counts the workdays it costs, as the notice has them: Wed 09-30, Thu 10-08, Fri 10-09 of ten days, the makeup Saturday 10-10 alone, a Saturday worked as a day off; the list adds up the year")
     func workdaysOfLeave() throws {
         let scratch = Scratch()
         // A Saturday marked worked first: leave counts against the calendar without the person's own days.
@@ -101,7 +101,10 @@ struct LeaveCommandTests {
         #expect(scratch.ok("leave", "add", "2026-10-12", "--to", "2026-10-14", "--half", "morning").output
                 == ["leave 2026-10-12 to 2026-10-14 (morning): 3 days taken (1.5 workdays of leave)"])
         #expect(try scratch.ok("work", "add", "2026-10-17", "--half", "afternoon", "--json").json()["daysOffWorked"] as? Double == 0.5)
-        #expect(try scratch.ok("leave", "list", "--json").json()["workdaysOfLeave"] == nil)
+        // The year's leave in all: 10 + 1 + 3 days, 3 + 1 + 1.5 workdays.
+        #expect(scratch.ok("leave", "list", "--from", "2026-01-01").output.last == "in all: 14 days, 5.5 workdays of leave")
+        #expect(try scratch.ok("leave", "list", "--from", "2026-01-01", "--json").json()["workdaysOfLeave"] as? Double == 5.5)
+        #expect(try scratch.ok("leave", "list", "--from", "2027-01-01", "--json").json()["workdaysOfLeave"] == nil)
     }
 
     @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")
@@ -110,9 +113,9 @@ struct LeaveCommandTests {
         #expect(scratch.ok("leave", "list").output == ["No leave."])
         scratch.ok("leave", "add", "2026-11-20")
         scratch.ok("leave", "add", "2026-12-24", "--to", "2026-12-25", "--name", "Christmas")
-        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu  Christmas", "2026-12-25 Fri  Christmas"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu  Christmas", "2026-12-25 Fri  Christmas", "in all: 2 days, 2 workdays of leave"])
         #expect(scratch.ok("leave", "list", "--from", "2026-11-01", "--to", "2026-12-24").output
-                == ["2026-11-20 Fri", "2026-12-24 Thu  Christmas"])
+                == ["2026-11-20 Fri", "2026-12-24 Thu  Christmas", "in all: 2 days, 2 workdays of leave"])
         let json = try scratch.ok("leave", "list", "--from", "2026-01-01", "--json").json()
         #expect(json["action"] as? String == "list")
         let days = try #require(json["days"] as? [[String: Any]])
@@ -132,6 +135,6 @@ struct LeaveCommandTests {
         try scratch.refuses(["leave", "take", "2026-12-10"], status: 64, mentioning: ["'take'"])
         try scratch.refuses(["leave", "remove", "2026-12-24", "--name", "x"], status: 64, mentioning: ["--name is for 'chime leave add'"])
         try scratch.refuses(["leave", "add", "2026-12-24", "--from", "2026-12-20"], status: 64, mentioning: ["--from is for 'chime leave list'"])
-        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-24 Thu", "in all: 1 day, 1 workday of leave"])
     }
 }

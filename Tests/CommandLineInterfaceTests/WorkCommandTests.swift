@@ -25,13 +25,13 @@ struct WorkCommandTests {
         #expect(scratch.ok("workdays", "--from", "2026-12-04", "--to", "2026-12-07").output == ["2026-12-04", "2026-12-05", "2026-12-07"])
         // A day added already, in Chinese; the list.
         #expect(scratch.ok("work", "add", "12月5日").output == ["work 2026-12-05: 0 days added, 1 day added already (1 day off worked)"])
-        #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat  加班"])
+        #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat  加班", "in all: 1 day, 1 day off worked"])
         // Leave over the same day takes it: a date is one or the other.
         #expect(scratch.ok("leave", "add", "2026-12-05").output == ["leave 2026-12-05: 1 day taken (no workday of leave)"])
         #expect(scratch.ok("work", "list").output == ["No days of work added."])
         #expect(scratch.run("workday", "2026-12-05").output == ["2026-12-05 Sat: day off (leave)"])
         #expect(scratch.ok("work", "remove", "2026-12-05").output == ["work 2026-12-05: 0 days removed"])
-        #expect(scratch.ok("leave", "list").output == ["2026-12-05 Sat"])
+        #expect(scratch.ok("leave", "list").output == ["2026-12-05 Sat", "in all: 1 day, no workday of leave"])
     }
 
     @Test("a Saturday morning worked: the clock-in at 08:50 rings on it, the clock-out at 18:00 does not, and a makeup-day rule rings in the morning")
@@ -47,7 +47,7 @@ struct WorkCommandTests {
             "Mon 12-07 08:50        打卡  [\(clockIn)]  at the time — workday; skipped 12-06 (weekend)",
         ])
         #expect(scratch.run("workday", "2026-12-05").output == ["2026-12-05 Sat: workday (extra workday in the morning: 加班)"])
-        #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat (morning)  加班"])
+        #expect(scratch.ok("work", "list").output == ["2026-12-05 Sat (morning)  加班", "in all: 1 day, half a day off worked"])
         let makeup = scratch.add("reminder", "补班", "--due", "2026-12-04 09:00", "--repeat", "FREQ=DAILY;X-WORKDAY=MAKEUP")
         #expect(scratch.ok("next", "--count", "8").output.contains { $0.hasPrefix("Sat 12-05 09:00        补班  [\(makeup)]") })
     }
