@@ -232,7 +232,7 @@ enum HolidaysCommand: Command {
             try StoreOptions.run(command) { () throws(StoreError) in try store.setMorningEnd(minutes) }
         }
         let minutes = try StoreOptions.run(command) { () throws(StoreError) in try store.morningEnd() }
-        let time = CivilDate.twoDigits(minutes / 60) + ":" + CivilDate.twoDigits(minutes % 60)
+        let time = ItemText.clock(LocalDateTime(localSeconds: Int64(minutes) * 60))
         if parsed[ChimeOptions.json] {
             struct Morning: Encodable {
                 var morningEnd: String

@@ -87,7 +87,7 @@ struct PersonalDaysCommand {
     /// on days off, by the calendar without the person's own days; half
     /// days count half.
     static func counted(_ days: [PersonalDay], calendar: WorkdayCalendar) -> Double {
-        let plain = calendar.withoutPersonalDays
+        let plain = calendar.withoutPersonalDays()
         return days.reduce(0) { sum, day in
             plain.isWorkday(day.date) == (day.kind == .leave) ? sum + (day.half == nil ? 1 : 0.5) : sum
         }

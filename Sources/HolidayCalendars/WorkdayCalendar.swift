@@ -204,7 +204,8 @@ public struct WorkdayCalendar: WorkdaySchedule, Sendable {
 
     /// This calendar as the notices and the ordinary week have it, the
     /// person's own days aside: what a day of leave is counted against.
-    public var withoutPersonalDays: WorkdayCalendar {
+    /// Builds its table anew.
+    public func withoutPersonalDays() -> WorkdayCalendar {
         WorkdayCalendar(region: region, years: years, ordinaryWeek: ordinaryWeek, morningEnd: morningEnd)
     }
 
