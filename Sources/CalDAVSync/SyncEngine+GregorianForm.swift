@@ -9,11 +9,13 @@ import CalendarStore
 /// left out, its occurrences are written as RDATEs (through the Chinese
 /// table's last year, at most `gregorianFormDates`), and the rule itself is
 /// kept in `X-CHIME-RRULE`, which other clients keep as an unknown property
-/// and ignore. A reminder's RDATEs are written as a kept line (Chime's
-/// reminders hold no RDATE). Every resource read from a server
+/// and ignore, with the start the dates were counted from in its
+/// `X-CHIME-FROM` parameter. A reminder's RDATEs are written as a kept line
+/// (Chime's reminders hold no RDATE). Every resource read from a server
 /// (`SyncEngine.read`) is turned back: an item with `X-CHIME-RRULE` and no
-/// RRULE gets its rule again, and loses the RDATEs the rule makes; other
-/// RDATEs (a date added on the phone) stay.
+/// RRULE gets its rule again, and loses the RDATEs the rule makes from that
+/// start and from the start it has now (a phone may have moved it, with or
+/// without the dates); other RDATEs (a date added on the phone) stay.
 extension SyncEngine {
     /// The most occurrences written as RDATEs: a yearly rule's to 2100, a
     /// twice-monthly one's for sixteen years.
@@ -21,6 +23,8 @@ extension SyncEngine {
 
     /// The property that carries the rule in the Gregorian form.
     static let keptRuleProperty = "X-CHIME-RRULE"
+    /// Its parameter naming the start the written dates were counted from.
+    static let keptStartParameter = "X-CHIME-FROM"
 
     /// `items` with each Chinese-calendar rule written out as dates.
     func gregorianForm(_ items: CalendarItems) throws -> CalendarItems {
@@ -32,7 +36,7 @@ extension SyncEngine {
             written.extraDates = Array(try store.recurrence(ofEvent: event).occurrences().dropFirst()
                 .prefix { $0.scheduledTime.date.year <= ChineseCalendar.lastYear }.prefix(Self.gregorianFormDates).map(\.scheduledTime))
             written.recurrenceRule = nil
-            written.origin = Self.keeping(["\(Self.keptRuleProperty):\(rule.rfc5545)"], in: event.origin)
+            written.origin = Self.keeping([Self.keptRuleLine(rule, from: event.start)], in: event.origin)
             form.events[index].event = written
         }
         for index in form.reminders.indices {
@@ -43,7 +47,7 @@ extension SyncEngine {
                 .prefix(Self.gregorianFormDates).map(\.scheduledTime)
             var written = reminder
             written.recurrenceRule = nil
-            var lines = ["\(Self.keptRuleProperty):\(rule.rfc5545)"]
+            var lines = [Self.keptRuleLine(rule, from: due)]
             if !dates.isEmpty {
                 switch due {
                 case .date: lines.append("RDATE;VALUE=DATE:" + dates.map(\.date.basicFormat).joined(separator: ","))
@@ -62,21 +66,27 @@ extension SyncEngine {
         var restored = items
         for index in restored.events.indices {
             var event = restored.events[index].event
-            guard event.recurrenceRule == nil, let origin = event.origin, let rule = Self.keptRule(in: origin) else { continue }
+            guard event.recurrenceRule == nil, let origin = event.origin, let (rule, writtenFrom) = Self.keptRule(in: origin) else { continue }
             event.recurrenceRule = rule
             event.origin = Self.leavingOut([Self.keptRuleProperty], from: origin)
-            // The RDATEs the rule makes go; any other (one added on the phone) stays.
-            var plain = event
-            plain.extraDates = []
-            if let last = event.extraDates.max(), let recurrence = try? store.recurrence(ofEvent: plain) {
-                let made = Set(recurrence.occurrences().lazy.map(\.scheduledTime).prefix { $0 <= last })
+            // The RDATEs the rule makes go, counted from where they were
+            // written and from where the series starts now; any other (one
+            // added on the phone) stays.
+            if let last = event.extraDates.max() {
+                var made = Set<LocalDateTime>()
+                for start in Set([event.start, writtenFrom.map { event.start.withWallClock($0) } ?? event.start]) {
+                    var plain = event
+                    (plain.start, plain.end, plain.extraDates) = (start, start, [])
+                    guard let recurrence = try? store.recurrence(ofEvent: plain) else { continue }
+                    made.formUnion(recurrence.occurrences().lazy.map(\.scheduledTime).prefix { $0 <= last })
+                }
                 event.extraDates = event.extraDates.filter { !made.contains($0) }
             }
             restored.events[index].event = event
         }
         for index in restored.reminders.indices {
             var reminder = restored.reminders[index]
-            guard reminder.recurrenceRule == nil, let origin = reminder.origin, let rule = Self.keptRule(in: origin) else { continue }
+            guard reminder.recurrenceRule == nil, let origin = reminder.origin, let (rule, _) = Self.keptRule(in: origin) else { continue }
             reminder.recurrenceRule = rule
             reminder.origin = Self.leavingOut([Self.keptRuleProperty, "RDATE"], from: origin)
             restored.reminders[index] = reminder
@@ -84,15 +94,33 @@ extension SyncEngine {
         return restored
     }
 
-    /// The rule kept in an item's own `X-CHIME-RRULE`, if it reads as a Chinese-calendar rule.
-    private static func keptRule(in origin: ICalendarOrigin) -> RecurrenceRule? {
+    /// `X-CHIME-RRULE;X-CHIME-FROM=20270915:RSCALE=CHINESE;FREQ=YEARLY`: the
+    /// rule, and the start (its wall-clock reading) its dates are counted from.
+    static func keptRuleLine(_ rule: RecurrenceRule, from start: ItemTime) -> String {
+        let from = switch start {
+        case .date(let date): date.basicFormat
+        case .floating(let time), .zoned(let time, _, _): time.basicFormat
+        }
+        return "\(keptRuleProperty);\(keptStartParameter)=\(from):\(rule.rfc5545)"
+    }
+
+    /// The rule kept in an item's own `X-CHIME-RRULE`, if it reads as a
+    /// Chinese-calendar rule, and the start its dates were written from (nil
+    /// where the line does not say, as Chime's before 2026-12 did not).
+    private static func keptRule(in origin: ICalendarOrigin) -> (RecurrenceRule, LocalDateTime?)? {
         guard origin.keepsProperty(named: keptRuleProperty) else { return nil }
-        let prefix = keptRuleProperty + ":"
-        guard let line = ownLines(of: origin.unmodelled).first(where: { $0.hasPrefix(prefix) }) else { return nil }
+        guard let line = ownLines(of: origin.unmodelled).first(where: {
+            $0.hasPrefix(keptRuleProperty + ":") || $0.hasPrefix(keptRuleProperty + ";")
+        }), let colon = line.firstIndex(of: ":") else { return nil }
         // A server that keeps an unknown property as TEXT writes it back escaped (Radicale: `RSCALE=CHINESE\;FREQ=YEARLY`).
-        let text = line.dropFirst(prefix.count).replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
+        let text = line[line.index(after: colon)...].replacingOccurrences(of: "\\;", with: ";").replacingOccurrences(of: "\\,", with: ",")
         guard let rule = try? RecurrenceRule(rfc5545: text), rule.scale == .chinese else { return nil }
-        return rule
+        let start = line[..<colon].split(separator: ";").dropFirst().lazy.compactMap { parameter -> LocalDateTime? in
+            guard parameter.hasPrefix(keptStartParameter + "=") else { return nil }
+            let value = parameter.dropFirst(keptStartParameter.count + 1).filter { $0 != "\"" }
+            return LocalDateTime(parsing: value) ?? CivilDate(parsing: value).flatMap { LocalDateTime(date: $0) }
+        }.first
+        return (rule, start)
     }
 
     /// `origin` with `lines` kept first, before any kept component.

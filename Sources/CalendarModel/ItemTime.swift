@@ -47,11 +47,17 @@ public enum ItemTime: Hashable, Sendable, CustomStringConvertible {
     public func adding(days: Int) -> ItemTime {
         guard days != 0 else { return self }
         let time = wallClock
-        let moved = LocalDateTime(date: time.date.adding(days: days), hour: time.hour, minute: time.minute, second: time.second)!
+        return withWallClock(LocalDateTime(date: time.date.adding(days: days), hour: time.hour, minute: time.minute, second: time.second)!)
+    }
+
+    /// A time of this one's kind and zone that reads `time` on the wall
+    /// clock (a date takes `time`'s date); a zoned one names the first of a
+    /// fold's instants.
+    public func withWallClock(_ time: LocalDateTime) -> ItemTime {
         switch self {
-        case .date: return .date(moved.date)
-        case .floating: return .floating(moved)
-        case .zoned(_, let zone, _): return .zoned(moved, zone: zone)
+        case .date: .date(time.date)
+        case .floating: .floating(time)
+        case .zoned(_, let zone, _): .zoned(time, zone: zone)
         }
     }
 

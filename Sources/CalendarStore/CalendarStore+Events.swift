@@ -562,12 +562,7 @@ extension CalendarStore {
 
     /// `time`'s wall clock moved by `shift`, as a time of `like`'s kind and zone.
     static func moved(_ time: ItemTime, by shift: Int64, like: ItemTime) -> ItemTime {
-        let local = LocalDateTime(localSeconds: time.wallClock.localSeconds + shift)
-        switch like {
-        case .date: return .date(local.date)
-        case .floating: return .floating(local)
-        case .zoned(_, let zone, _): return .zoned(local, zone: zone)
-        }
+        like.withWallClock(LocalDateTime(localSeconds: time.wallClock.localSeconds + shift))
     }
 
     /// A series saved with a start `shift` seconds from `previous`'s on the

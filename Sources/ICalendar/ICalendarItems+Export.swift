@@ -340,17 +340,11 @@ extension ICalendarItems {
                 try put("DTEND", event.end)
             }
             if let series, var original = event.originalStart {
-                let like = series.start
                 // A later part of a split counts its occurrences on its own shifted clock; files, on the first series'.
                 if let cut = ICalendarItems.cut(of: series) {
                     original = LocalDateTime(localSeconds: original.localSeconds - (series.start.wallClock.localSeconds - cut.localSeconds))
                 }
-                let time: ItemTime = switch like {
-                case .date: .date(original.date)
-                case .floating: .floating(original)
-                case .zoned(_, let zone, _): .zoned(original, zone: zone)
-                }
-                try put("RECURRENCE-ID", time)
+                try put("RECURRENCE-ID", series.start.withWallClock(original))
             }
             try put("SUMMARY", text: event.title)
             if !event.notes.isEmpty { try put("DESCRIPTION", text: event.notes) }

@@ -272,9 +272,9 @@ struct SyncEngineTests {
                     == "test/Phone: 3 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts, "
                     + "2 with a Chinese-calendar rule written as dates (the server does not take RSCALE)")
             // (Radicale writes the kept rule back as TEXT, its ';' escaped: `RSCALE=CHINESE\;FREQ=YEARLY`.)
-            #expect(!festivalText.contains("\nRRULE") && festivalText.contains("X-CHIME-RRULE:RSCALE=CHINESE"), "\(festivalText)")
+            #expect(!festivalText.contains("\nRRULE") && festivalText.contains("X-CHIME-RRULE;X-CHIME-FROM=20270915:RSCALE=CHINESE"), "\(festivalText)")
             #expect(festivalText.contains("RDATE;VALUE=DATE:20281003,20290922,"), "\(festivalText)")
-            #expect(birthdayText.contains("X-CHIME-RRULE:RSCALE=CHINESE") && birthdayText.contains("RDATE;VALUE=DATE:20280402,20290421,"), "\(birthdayText)")
+            #expect(birthdayText.contains("X-CHIME-RRULE;X-CHIME-FROM=20270414:RSCALE=CHINESE") && birthdayText.contains("RDATE;VALUE=DATE:20280402,20290421,"), "\(birthdayText)")
         case .xandikos:
             #expect(first.writtenAsDates == 0)
             #expect(festivalText.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY") && birthdayText.contains("RRULE:RSCALE=CHINESE;FREQ=YEARLY;SKIP=BACKWARD"))
@@ -308,6 +308,37 @@ struct SyncEngineTests {
         #expect(quiet.uploaded == 0 && quiet.downloaded == 0)
     }
 
+    @Test("a phone that moves the start of a series written as dates leaves none of the old start's dates behind; a date it adds stays")
+    func movedStartOfTheGregorianForm() throws {
+        let rig = try SyncRig(.radicale)
+        try rig.sync()
+        // 中秋 (八月十五) from 2027-09-15; moved on the phone to 八月十六, 2027-09-16, whose years go 2028-10-04, 2029-09-23.
+        let festival = Event(calendarIdentifier: rig.calendar.identifier, title: "中秋", start: .date(try #require(CivilDate(year: 2027, month: 9, day: 15))),
+                             end: .date(try #require(CivilDate(year: 2027, month: 9, day: 15))),
+                             recurrenceRule: try RecurrenceRule(rfc5545: "RSCALE=CHINESE;FREQ=YEARLY"))
+        _ = try rig.store.save(festival)
+        #expect(try rig.sync().writtenAsDates == 1)
+        let url = try #require(try rig.list().first)
+        let written = try rig.server.get(url)
+        #expect(written.contains("X-CHIME-RRULE;X-CHIME-FROM=20270915:RSCALE=CHINESE"), "\(written)")
+        // The phone moves the first day and keeps the dates as they were, with one more of its own (2027-12-25).
+        let moved = written.replacingOccurrences(of: "DTSTART;VALUE=DATE:20270915", with: "DTSTART;VALUE=DATE:20270916")
+            .replacingOccurrences(of: "DTEND;VALUE=DATE:20270916", with: "DTEND;VALUE=DATE:20270917")
+            .replacingOccurrences(of: "RDATE;VALUE=DATE:20281003,", with: "RDATE;VALUE=DATE:20271225,20281003,")
+        #expect(moved.contains("DTSTART;VALUE=DATE:20270916") && moved.contains("20271225,20281003"), "\(written)")
+        _ = try rig.server.put(moved, in: rig.calendarURL)
+        #expect(try rig.sync().downloaded == 1)
+        let event = try #require(try rig.items.events.first).event
+        #expect(event.start == .date(try #require(CivilDate(year: 2027, month: 9, day: 16))))
+        #expect(event.recurrenceRule?.rfc5545 == "RSCALE=CHINESE;FREQ=YEARLY")
+        #expect(event.extraDates == [try #require(LocalDateTime(parsing: "2027-12-25T00:00:00"))], "\(event.extraDates.prefix(5))")
+        let days = try rig.store.recurrence(ofEvent: event).occurrences().prefix(4).map(\.day.description)
+        #expect(days == ["2027-09-16", "2027-12-25", "2028-10-04", "2029-09-23"])
+        // What came down is what Chime holds: the next sync sends nothing.
+        let quiet = try rig.sync()
+        #expect(quiet.uploaded == 0 && quiet.downloaded == 0)
+    }
+
     @Test("a server that refuses RSCALE with 403 and CalDAV's valid-calendar-data (RFC 4791) gets the dates too, and the calendar stays writable")
     func chineseCalendarRuleRefusedWith403() throws {
         let rig = try SyncRig(.radicale, proxyRules: ["0:norscale"])
@@ -320,7 +351,7 @@ struct SyncEngineTests {
         #expect(outcome.uploaded == 1 && outcome.writtenAsDates == 1 && outcome.skipped.isEmpty && !outcome.becameReadOnly, "\(outcome)")
         #expect(try rig.collection.isReadOnly == false)
         let text = try rig.server.get(try #require(try rig.list().first))
-        #expect(text.contains("RDATE;VALUE=DATE:20281003,") && text.contains("X-CHIME-RRULE:RSCALE=CHINESE"))
+        #expect(text.contains("RDATE;VALUE=DATE:20281003,") && text.contains("X-CHIME-RRULE;X-CHIME-FROM=20270915:RSCALE=CHINESE"))
         // A 403 without a precondition is the owner taking write away (SyncCommandTests.readOnlyCollection).
     }
 
