@@ -25,7 +25,7 @@ let package = Package(
         // The parser, declared options, generated help and exit statuses chime and chimed share.
         .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
         // iCalendar files and feeds into the store and out: import, export, subscription refresh.
-        .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HTTPDownload", "SystemCalls"]),
+        .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HolidayCalendars", "HTTPDownload", "SystemCalls"]),
         .target(name: "CommandLineInterface", dependencies: ["DaemonControl", "CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",
                                                             "AlarmScheduler", "Geofencing", "HTTPDownload", "SystemCalls"]),
         // libcurl's ABI for dlopen: only the commands that download load it (and TLS behind it).

@@ -27,7 +27,7 @@ extension Daemon {
             changesOwed = .none
             // A workday rule that arrives through a change is noticed then, not at the next day's look.
             if changes.workdayRules { lastNoticeCheck = nil }
-            do { try noticeMissingHolidayData(now: now) } catch { log("chimed: holiday data notice: \(error)") }
+            do { try lookAtHolidayData(now: now) } catch { log("chimed: holiday data: \(error)") }
             do { try withdrawStale(items: changes.items) } catch { log("chimed: cannot close notifications: \(error)") }
             try refreshGeofences()
             try settle(now: now)

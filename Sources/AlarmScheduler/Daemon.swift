@@ -65,6 +65,10 @@ public final class Daemon: @unchecked Sendable {
         public var replyTimeout: Double = 10
         /// What refreshes subscribed calendars when they come due; nil: they are not refreshed.
         public var subscriptions: (any SubscriptionRefreshing)?
+        /// What fetches holiday data that workday rules need and the store lacks; nil: it is not fetched.
+        public var holidays: (any HolidayRefreshing)?
+        /// Seconds before a fetch of holiday data that failed is tried again.
+        public var holidayRetry: Double = 3600
         /// What syncs the CalDAV accounts (Daemon+Sync.swift); nil: they are not synced.
         public var sync: (any CalendarSyncing)?
         /// Seconds between syncs when nothing asks for one sooner.
@@ -111,8 +115,13 @@ public final class Daemon: @unchecked Sendable {
     var startedAt: Double = 0
     /// When it began watching the store it has open (a store replaced is watched from when it was opened).
     var watchedSince: Double = 0
-    /// The day the missing-holiday-data notice was last considered.
+    /// The day holiday data was last looked at (Daemon+Holidays.swift).
     var lastNoticeCheck: CivilDate?
+    /// Whether a fetch of missing holiday data runs, and the timer for the next try after one failed.
+    var fetchingHolidays = false
+    /// The years (`"cn 2027"`) asked for on the day named, so that a day asks for each once.
+    var holidaysAsked: (day: CivilDate, years: Set<String>)?
+    var holidayRetryTimer: (source: any ClockTimer, at: Double)?
 
     // The standing plan (Daemon+Planning.swift).
     var plan = StandingPlan()
@@ -152,6 +161,7 @@ public final class Daemon: @unchecked Sendable {
     var keptEmptyNoticed: Set<String> = []
     let syncQueue = DispatchQueue(label: "chimed.sync")
     let subscriptionQueue = DispatchQueue(label: "chimed.subscriptions")
+    let holidayQueue = DispatchQueue(label: "chimed.holidays")
 
     var clock: any DaemonClock { options.clock }
 
@@ -346,33 +356,6 @@ public final class Daemon: @unchecked Sendable {
             index = end
         }
         return events
-    }
-
-    /// One notice per region and year, while workday rules are in use and
-    /// holiday data is missing: this year's at any time, next year's from
-    /// December (the State Council's notice comes out in the autumn, so
-    /// before then its absence is no news). The rules fall back to the
-    /// ordinary week, and people should know before a holiday rings them
-    /// awake. On the desktop and in the daemon's log (standard error);
-    /// logged under its own key, so it comes once a year, across restarts.
-    /// Looked at once a day, and again when a workday rule arrives.
-    func noticeMissingHolidayData(now: Int64) throws {
-        // Once a day is enough, and spares every wake a scan of the rules.
-        let today = store.machineTimeZone.localTime(at: now).date
-        guard today != lastNoticeCheck else { return }
-        lastNoticeCheck = today
-        let year = today.year
-        let years = today.month == 12 ? [year, year + 1] : [year]
-        for region in try store.workdayRegionsInUse().sorted() {
-            let calendar = try store.workdayCalendar(region: region)
-            for missing in years where !calendar.hasData(forYear: missing) {
-                guard try !ledger.holidayNoticeShown(region: region, year: missing) else { continue }
-                let notice = DaemonNotice.missingHolidayData(region: region, year: missing)
-                log("chimed: notice: \(notice.title) — \(notice.body)")
-                try notifier.showNotice(notice)
-                try ledger.recordHolidayNotice(region: region, year: missing, at: now)
-            }
-        }
     }
 
     /// On `signalQueue`. The clean stop runs on the daemon's queue; when

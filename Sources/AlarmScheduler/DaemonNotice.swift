@@ -7,6 +7,9 @@ public enum DaemonNotice: Hashable, Sendable {
     /// Workday rules of `region` are in use and `year` has no holiday data:
     /// they follow the ordinary week that year until the data is in.
     case missingHolidayData(region: String, year: Int)
+    /// The daemon fetched `year`'s holiday data of `region`: workday rules
+    /// follow it from now on.
+    case holidayDataArrived(region: String, year: Int, offDays: Int, makeupWorkdays: Int)
     /// A sync found items changed both here and on the server: the server's
     /// version is kept, Chime's kept aside.
     case syncConflicts(count: Int)
@@ -17,6 +20,7 @@ public enum DaemonNotice: Hashable, Sendable {
     public var title: String {
         switch self {
         case .missingHolidayData(let region, let year): "No holiday data for \(year) (\(region))"
+        case .holidayDataArrived(let region, let year, _, _): "Holiday data for \(year) is in (\(region))"
         case .syncConflicts(let count): "Sync: \(count == 1 ? "1 item was" : "\(count) items were") changed on both sides"
         case .calendarKeptWhole(let calendar): "Sync: \(calendar) kept"
         }
@@ -26,6 +30,8 @@ public enum DaemonNotice: Hashable, Sendable {
         switch self {
         case .missingHolidayData(_, let year):
             "workday rules follow the ordinary week in \(year) until its data is in; 'chime holidays update' fetches it"
+        case .holidayDataArrived(_, let year, let offDays, let makeupWorkdays):
+            "\(offDays) days off and \(makeupWorkdays) makeup workdays; workday reminders in \(year) follow them, and 'chime holidays --year \(year)' lists them"
         case .syncConflicts:
             "the server's version is kept; Chime's is kept aside, and 'chime sync --status' lists it"
         case .calendarKeptWhole:

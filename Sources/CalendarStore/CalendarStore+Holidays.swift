@@ -117,19 +117,62 @@ extension CalendarStore {
     /// The ordinary week of a region's workday calendar: Monday to Friday
     /// unless set otherwise.
     public func ordinaryWeek(region: String = "cn") throws(StoreError) -> OrdinaryWeek {
-        let text: String? = try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = ?", ["week." + region]) }
-        guard let text else { return OrdinaryWeek() }
+        guard let text = try setting("week." + region) else { return OrdinaryWeek() }
         let days = text.split(separator: ",").compactMap { code in Weekday.allCases.first { $0.code == code } }
         return OrdinaryWeek(workingDays: Set(days))
     }
 
     public func setOrdinaryWeek(_ week: OrdinaryWeek, region: String = "cn") throws(StoreError) {
-        let text = week.workingDays.sorted().map(\.code).joined(separator: ",")
-        try perform(commit: true) { db in
-            try db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           ["week." + region, text])
-        }
+        try setSetting("week." + region, to: week.workingDays.sorted().map(\.code).joined(separator: ","))
         workdayCalendars.removeAll()
+    }
+
+    /// Where holiday data is fetched from when no source is named: by
+    /// `chime holidays update`, and by chimed when a year that workday rules
+    /// need is missing.
+    public enum HolidayUpdateSource: Hashable, Sendable {
+        /// holiday-cn's own files (the default).
+        case holidayCN
+        /// A mirror's address or a folder, as the person gave it.
+        case given(String)
+        /// chimed does not fetch (`chime holidays update` still fetches from holiday-cn).
+        case off
+    }
+
+    public func holidayUpdateSource() throws(StoreError) -> HolidayUpdateSource {
+        switch try setting("holiday-source") {
+        case nil: .holidayCN
+        case "off": .off
+        case let text?: .given(text)
+        }
+    }
+
+    public func setHolidayUpdateSource(_ source: HolidayUpdateSource) throws(StoreError) {
+        switch source {
+        case .holidayCN: try setSetting("holiday-source", to: nil)
+        case .off: try setSetting("holiday-source", to: "off")
+        case .given(let text):
+            guard text != "off", !text.isEmpty else {
+                throw .invalid(ValidationError(field: "holiday source", value: text, reason: "is not an address or a folder"))
+            }
+            try setSetting("holiday-source", to: text)
+        }
+    }
+
+    /// The value of one of the store's settings; nil when it is not set.
+    func setting(_ key: String) throws(StoreError) -> String? {
+        try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = ?", [key]) }
+    }
+
+    /// Sets one of the store's settings (nil: unsets it), in a transaction of its own.
+    func setSetting(_ key: String, to value: String?) throws(StoreError) {
+        try perform(commit: true) { db in
+            if let value {
+                try db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
+            } else {
+                try db.execute("DELETE FROM settings WHERE key = ?", [key])
+            }
+        }
     }
 
     /// The workday calendar of a region as the store has it: bundled and

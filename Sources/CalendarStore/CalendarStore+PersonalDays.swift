@@ -32,8 +32,7 @@ extension CalendarStore {
     /// The last minute of the person's morning, in minutes after midnight
     /// (`DayHalf`): 12:00 unless set.
     public func morningEnd() throws(StoreError) -> Int {
-        let text: String? = try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = 'morning-end'") }
-        return text.flatMap { Int($0) }.map { min(max($0, 0), DayHalf.latestMorningEnd) } ?? DayHalf.defaultMorningEnd
+        try setting("morning-end").flatMap { Int($0) }.map { min(max($0, 0), DayHalf.latestMorningEnd) } ?? DayHalf.defaultMorningEnd
     }
 
     /// Sets the morning's last minute (`minutes` after midnight, at most
@@ -42,10 +41,7 @@ extension CalendarStore {
         guard (0...DayHalf.latestMorningEnd).contains(minutes) else {
             throw .invalid(ValidationError(field: "morning end", value: String(minutes), reason: "is not a minute from 00:00 to 23:58"))
         }
-        try perform(commit: true) { db in
-            try db.execute("INSERT INTO settings (key, value) VALUES ('morning-end', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                           [String(minutes)])
-        }
+        try setSetting("morning-end", to: String(minutes))
         workdayCalendars.removeAll()
     }
 

@@ -135,6 +135,7 @@ public enum DaemonCommandLine {
             notifier = LoggedNotifier(shown, log: line)
         }
         options.subscriptions = FeedRefresher(machineZone: options.machineZone)
+        options.holidays = HolidayRefresher(machineZone: options.machineZone)
         options.sync = AccountSyncer(machineZone: options.machineZone)
         if let seconds = parsed[Self.syncEvery] { options.syncInterval = Double(seconds) }
         let daemon = Daemon(options: options, notifier: notifier, log: log)

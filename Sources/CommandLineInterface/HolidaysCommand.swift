@@ -1,9 +1,10 @@
+import CalendarExchange
 import CalendarModel
 import CalendarStore
 import Foundation
 import HolidayCalendars
 
-/// `chime holidays [--year Y] | status | import FILE… | update | week | morning`:
+/// `chime holidays [--year Y] | status | import FILE… | update | source | week | morning`:
 /// the days off and makeup workdays behind the workday calendar.
 enum HolidaysCommand: Command {
     static let name = "holidays"
@@ -14,6 +15,7 @@ enum HolidaysCommand: Command {
         .init("status", options: common),
         .init("import FILE…", options: common),
         .init("update", options: [source] + common),
+        .init("source [SOURCE]", options: ChimeOptions.store),
         .init("week [DAYS]", options: common),
         .init("morning [TIME]", options: ChimeOptions.store),
     ], options: [ChimeOptions.year, source] + common, discussion: """
@@ -26,8 +28,15 @@ enum HolidaysCommand: Command {
         update       fetches holiday-cn's file of each year from 2007 to next year
                      and imports those that are new or changed. --from takes a web
                      address (with {year} in it, or a base that /YEAR.json is added
-                     to) or a folder of YEAR.json files; default:
+                     to) or a folder of YEAR.json files; default: the source set
+                     with 'chime holidays source', else holiday-cn's own files:
                      \(HolidayFeed.defaultPattern)
+        source       shows or sets where holiday data comes from: an address or
+                     a folder as for --from, holiday-cn (the default), or off.
+                     While workday rules are in use, chimed fetches a year they
+                     need when it is missing (this year's, and next year's from
+                     October), once a day, and says when it arrives; off stops
+                     that (update still fetches, from holiday-cn).
         week         shows or sets the ordinary week: mon-fri (the default),
                      mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
         morning      shows or sets when your morning ends, HH:MM (default 12:00):
@@ -50,7 +59,7 @@ enum HolidaysCommand: Command {
 
     static func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        let (action, command, rest) = try parsed.action(of: "chime holidays", among: ["list", "status", "import", "update", "week", "morning"],
+        let (action, command, rest) = try parsed.action(of: "chime holidays", among: ["list", "status", "import", "update", "source", "week", "morning"],
                                                         implicit: "list").parts
         if parsed[ChimeOptions.year] != nil && action != "list" { throw .usage("\(command): --year is for 'chime holidays' alone") }
         if parsed[ChimeOptions.from] != nil && action != "update" { throw .usage("\(command): --from is for 'chime holidays update'") }
@@ -59,6 +68,7 @@ enum HolidaysCommand: Command {
         case "status": try status(rest, context: context, command: command)
         case "import": try importFiles(rest, context: context, command: command)
         case "update": try update(rest, context: context, command: command)
+        case "source": try setSource(rest, context: context, command: command)
         case "week": try week(rest, context: context, command: command)
         case "morning": try morning(rest, context: context, command: command)
         default:
@@ -159,37 +169,77 @@ enum HolidaysCommand: Command {
     }
 
     static func update(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
-        let (_, feed, store) = try StoreOptions.start(parsed, access: .writing, context: context,
-                                                      command: command) { parsed, _ throws(CommandFailure) in try source(parsed, command: command) }
+        let (_, given, store) = try StoreOptions.start(parsed, access: .writing, context: context,
+                                                       command: command) { parsed, _ throws(CommandFailure) in try source(parsed, command: command) }
         let region = try HolidayOptions.region(parsed, store: store, command: command)
         let thisYear = HolidayOptions.today(context).year
-        var years: [HolidayYear] = []
-        var unpublished: [Int] = []
-        for year in 2007...(thisYear + 1) {
-            let fetched: (bytes: [UInt8], origin: String)?
-            do { fetched = try feed.fetch(year: year) } catch {
-                throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+        let stored = try StoreOptions.run(command) { () throws(StoreError) in try store.holidayUpdateSource() }
+        let fetched: (years: [HolidayYear], unpublished: [Int])
+        do {
+            let feed = try given ?? (try HolidayFeed.named(by: stored)) ?? (try HolidayFeed(nil))
+            fetched = try feed.years(2007...(thisYear + 1), region: region)
+        } catch let error as HolidayFeedError {
+            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+        } catch let error as HolidayFeed.YearsError {
+            switch error {
+            case .source(let error): throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+            case .data(let error): throw .data("\(command): \(error); nothing imported")
             }
-            guard let fetched else {
-                unpublished.append(year)
-                continue
-            }
-            do {
-                years += try HolidayData.parse(fetched.bytes, format: .holidayCNJSON, file: fetched.origin, region: region, year: year)
-            } catch where error.kind == .noData {
-                unpublished.append(year)
-            } catch {
-                throw .data("\(command): \(error); nothing imported")
-            }
+        } catch {
+            throw .data("\(command): \(error); nothing imported")
         }
-        let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(years) }
-        report(changes, checked: years.count, parsed: parsed, context: context, unpublished: unpublished.filter { $0 >= thisYear })
+        let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(fetched.years) }
+        report(changes, checked: fetched.years.count, parsed: parsed, context: context, unpublished: fetched.unpublished.filter { $0 >= thisYear })
     }
 
-    /// The source `--from` names, checked before the store is opened.
-    static func source(_ parsed: ParsedArguments, command: String) throws(CommandFailure) -> HolidayFeed {
-        do { return try HolidayFeed(parsed[ChimeOptions.from]) } catch {
+    /// The source `--from` names, checked before the store is opened; nil without --from.
+    static func source(_ parsed: ParsedArguments, command: String) throws(CommandFailure) -> HolidayFeed? {
+        guard let text = parsed[ChimeOptions.from] else { return nil }
+        do { return try HolidayFeed(text) } catch {
             throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
+        }
+    }
+
+    /// `chime holidays source [SOURCE | holiday-cn | off]`.
+    static func setSource(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
+        if parsed.has(ChimeOptions.region.spec) { throw .usage("\(command): --region is not for 'chime holidays source': one source serves every year of cn") }
+        let (_, given, store) = try StoreOptions.start(parsed, positionals: nil, access: parsed.positionals.isEmpty ? .reading : .writing,
+                                                       context: context, command: command) { parsed, given throws(CommandFailure) -> CalendarStore.HolidayUpdateSource? in
+            guard given.count <= 1 else { throw .usage("\(command): one SOURCE at most (see 'chime holidays --help')") }
+            guard let text = given.first else { return nil }
+            switch text {
+            case "holiday-cn": return .holidayCN
+            case "off": return .off
+            default:
+                let feed: HolidayFeed
+                do throws(HolidayFeedError) { feed = try HolidayFeed(text, given: "SOURCE") } catch {
+                    throw CommandFailure(message: "\(command): \(error)", status: error.status)
+                }
+                // A folder is kept as a whole path: chimed does not run where the command did.
+                guard case .folder(let path) = feed.location else { return .given(text) }
+                let kept = URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
+                    .standardizedFileURL.path
+                return .given(kept)
+            }
+        }
+        if let given { try StoreOptions.run(command) { () throws(StoreError) in try store.setHolidayUpdateSource(given) } }
+        let current = try StoreOptions.run(command) { () throws(StoreError) in try store.holidayUpdateSource() }
+        // A web source as a pattern, {year} in it; a folder gone since is shown as it was given.
+        let shown: String = switch current {
+        case .holidayCN, .off: HolidayFeed.defaultPattern
+        case .given(let text): (try? HolidayFeed(text))?.description ?? text
+        }
+        if parsed[ChimeOptions.json] {
+            struct Source: Encodable {
+                var source: String
+                var daemonFetches: Bool
+            }
+            StoreOptions.printJSON(Source(source: shown, daemonFetches: current != .off), context: context)
+        } else if current == .off {
+            context.standardOutput("off: chimed does not fetch holiday data; 'chime holidays update' fetches from holiday-cn (\(shown))")
+        } else {
+            context.standardOutput("holiday data comes from \(shown)\(current == .holidayCN ? " (holiday-cn)" : ""); "
+                                   + "chimed fetches a year that workday rules need when it is missing (this year's, and next year's from October)")
         }
     }
 

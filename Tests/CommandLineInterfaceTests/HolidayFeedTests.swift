@@ -1,3 +1,4 @@
+import CalendarExchange
 @testable import CommandLineInterface
 import Foundation
 import HTTPDownload

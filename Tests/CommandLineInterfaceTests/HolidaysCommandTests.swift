@@ -1,3 +1,4 @@
+import CalendarExchange
 import CalendarModel
 import CalendarStore
 import CommandLineInterface
@@ -173,6 +174,45 @@ struct HolidaysCommandTests {
         let base = server.base
         server.stop()
         try scratch.refuses(["holidays", "update", "--from", base], status: 69, mentioning: [base + "/2007.json", "nothing imported"])
+    }
+
+    @Test("holidays source: a folder is kept as a whole path, and update fetches from it; off, and back to holiday-cn; a source that is not one is refused and changes nothing")
+    func source() throws {
+        let scratch = Scratch()
+        let fetches = "chimed fetches a year that workday rules need when it is missing (this year's, and next year's from October)"
+        #expect(scratch.ok("holidays", "source").output == ["holiday data comes from \(HolidayFeed.defaultPattern) (holiday-cn); " + fetches])
+        let folder = TemporaryFolder("chime-holiday-source")
+        try Data(Self.notice2027).write(to: URL(fileURLWithPath: folder.appending("2027.json")))
+        let name = (folder.path as NSString).lastPathComponent
+        // Given with a detour, kept whole: chimed does not run in the command's folder.
+        #expect(scratch.ok("holidays", "source", folder.path + "/../" + name + "/").output == ["holiday data comes from \(folder.path); " + fetches])
+        struct Shown: Decodable, Equatable {
+            var source: String
+            var daemonFetches: Bool
+        }
+        func json() throws -> Shown { try JSONDecoder().decode(Shown.self, from: Data(scratch.ok("holidays", "source", "--json").output.joined().utf8)) }
+        #expect(try json() == Shown(source: folder.path, daemonFetches: true))
+        // update with no --from takes it.
+        #expect(scratch.ok("holidays", "update").output == [
+            "2027: new, 5 days off and 1 makeup workdays from 1 notice (\(folder.path)/2027.json)",
+            "1 year checked: 1 new, 0 changed, 0 unchanged; not published yet: 2026",
+        ])
+        #expect(scratch.run("workday", "2027-01-01").status == 1)
+
+        // A mirror is shown as the pattern it fetches.
+        #expect(scratch.ok("holidays", "source", "https://mirror.example/holiday-cn/").output
+                == ["holiday data comes from https://mirror.example/holiday-cn/{year}.json; " + fetches])
+        #expect(scratch.ok("holidays", "source", "off").output
+                == ["off: chimed does not fetch holiday data; 'chime holidays update' fetches from holiday-cn (\(HolidayFeed.defaultPattern))"])
+        #expect(try json() == Shown(source: HolidayFeed.defaultPattern, daemonFetches: false))
+
+        // Refused, and the setting stays off.
+        try scratch.refuses(["holidays", "source", "ftp://mirror.example/"], status: 65, mentioning: ["'ftp://mirror.example/'", "ftp is not a source"])
+        try scratch.refuses(["holidays", "source", folder.appending("none")], status: 66, mentioning: [folder.appending("none"), "no such folder"])
+        try scratch.refuses(["holidays", "source", folder.path, "off"], status: 64, mentioning: ["one SOURCE at most"])
+        try scratch.refuses(["holidays", "source", "off", "--region", "cn"], status: 64, mentioning: ["--region"])
+        #expect(scratch.ok("holidays", "source").output.first?.hasPrefix("off:") == true)
+        #expect(scratch.ok("holidays", "source", "holiday-cn").output == ["holiday data comes from \(HolidayFeed.defaultPattern) (holiday-cn); " + fetches])
     }
 }
 

@@ -3,11 +3,11 @@ import HTTPDownload
 import SystemCalls
 
 /// A holiday source that is not one, or a file it would not give.
-typealias HolidayFeedError = CodedError<HolidayFeedFailure>
+public typealias HolidayFeedError = CodedError<HolidayFeedFailure>
 
 /// What `HolidayFeedError` says went wrong.
-enum HolidayFeedFailure: Equatable {
-    /// `--from` names a scheme other than http and https.
+public enum HolidayFeedFailure: Equatable, Sendable {
+    /// The source names a scheme other than http and https.
     case notASource
     case noSuchFolder
     case notAFolder
@@ -20,38 +20,26 @@ enum HolidayFeedFailure: Equatable {
     case httpStatus(Int)
 }
 
-extension CodedError where CodeType == HolidayFeedFailure {
-    /// The exit status it ends `chime holidays update` with: a source that
-    /// is not one is bad data (65), a folder that is not there not found
-    /// (66), the rest unavailable (69).
-    var status: Int32 {
-        switch code {
-        case .notASource, .notAFolder: ExitStatus.dataError
-        case .noSuchFolder: ExitStatus.notFound
-        case .unreadable, .notAnAddress, .download, .httpStatus: ExitStatus.unavailable
-        }
-    }
-}
-
-/// Where `chime holidays update` reads holiday-cn JSON files from: a web
-/// address with `{year}` in it (or a base that `/{year}.json` is added to),
-/// or a folder holding `2027.json` and its kind.
-struct HolidayFeed: CustomStringConvertible {
+/// Where `chime holidays update` and chimed read holiday-cn JSON files from:
+/// a web address with `{year}` in it (or a base that `/{year}.json` is added
+/// to), or a folder holding `2027.json` and its kind.
+public struct HolidayFeed: Sendable, CustomStringConvertible {
     /// holiday-cn's own raw files, as its README gives them.
-    static let defaultPattern = "https://raw.githubusercontent.com/NateScarlet/holiday-cn/master/{year}.json"
+    public static let defaultPattern = "https://raw.githubusercontent.com/NateScarlet/holiday-cn/master/{year}.json"
 
-    enum Location {
+    public enum Location: Sendable {
         case web(pattern: String)
         case folder(String)
     }
 
-    let location: Location
+    public let location: Location
 
     /// `text` nil: holiday-cn's repository. Any other scheme than http and
-    /// https is refused (65), and so is a folder that is not there (66) or
-    /// is not a folder (65): each would otherwise read as a source with no
+    /// https is refused, and so is a folder that is not there or is not a
+    /// folder: each would otherwise read as a source with no
     /// years published, and the update would do nothing, successfully.
-    init(_ text: String?) throws(HolidayFeedError) {
+    /// `given` names where the text came from in a message (`--from`, the stored source).
+    public init(_ text: String?, given: String = "--from") throws(HolidayFeedError) {
         guard let text else {
             location = .web(pattern: Self.defaultPattern)
             return
@@ -63,19 +51,19 @@ struct HolidayFeed: CustomStringConvertible {
             return
         }
         if let scheme = text.range(of: "^[A-Za-z][A-Za-z0-9+.-]*:", options: .regularExpression) {
-            throw HolidayFeedError(.notASource, "--from '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder")
+            throw HolidayFeedError(.notASource, "\(given) '\(text)': \(text[scheme].dropLast()) is not a source; give an http(s) address or a folder")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: text, isDirectory: &isFolder) else {
-            throw HolidayFeedError(.noSuchFolder, "--from '\(text)': no such folder")
+            throw HolidayFeedError(.noSuchFolder, "\(given) '\(text)': no such folder")
         }
         guard isFolder.boolValue else {
-            throw HolidayFeedError(.notAFolder, "--from '\(text)' is not a folder; give the folder that holds YEAR.json files")
+            throw HolidayFeedError(.notAFolder, "\(given) '\(text)' is not a folder; give the folder that holds YEAR.json files")
         }
         location = .folder(text)
     }
 
-    var description: String {
+    public var description: String {
         switch location {
         case .web(let pattern): pattern
         case .folder(let path): path
@@ -84,7 +72,7 @@ struct HolidayFeed: CustomStringConvertible {
 
     /// The file for `year` and where it came from; nil when the source has
     /// none (HTTP 404, no such file).
-    func fetch(year: Int, timeout: TimeInterval = 20) throws(HolidayFeedError) -> (bytes: [UInt8], origin: String)? {
+    public func fetch(year: Int, timeout: TimeInterval = 20) throws(HolidayFeedError) -> (bytes: [UInt8], origin: String)? {
         switch location {
         case .folder(let folder):
             let path = (folder as NSString).appendingPathComponent("\(year).json")
