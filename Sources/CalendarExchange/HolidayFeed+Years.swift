@@ -4,29 +4,17 @@ import HolidayCalendars
 /// Fetching and reading years, as `chime holidays update` and chimed's look
 /// for a missing year both do.
 extension HolidayFeed {
-    /// Why `years(_:region:)` gave nothing: the source failed, or one of its
-    /// files is not holiday data (then no year of it is taken).
-    public enum YearsError: Error, CustomStringConvertible {
-        case source(HolidayFeedError)
-        case data(HolidayDataError)
-
-        public var description: String {
-            switch self {
-            case .source(let error): error.description
-            case .data(let error): error.description
-            }
-        }
-    }
-
     /// The source's files of `years`, read as `region`'s holiday data, and
     /// the years it has not published: no file (404), or holiday-cn's
-    /// placeholder with no days before the State Council's notice.
-    public func years(_ years: some Sequence<Int>, region: String) throws(YearsError) -> (years: [HolidayYear], unpublished: [Int]) {
+    /// placeholder with no days before the State Council's notice. A file
+    /// that is not holiday data fails the whole (`.notHolidayData`): no year
+    /// of it is taken.
+    public func years(_ years: some Sequence<Int>, region: String) throws(HolidayFeedError) -> (years: [HolidayYear], unpublished: [Int]) {
         var read: [HolidayYear] = []
         var unpublished: [Int] = []
         for year in years {
             let fetched: (bytes: [UInt8], origin: String)?
-            do { fetched = try fetch(year: year) } catch { throw .source(error) }
+            fetched = try fetch(year: year)
             guard let fetched else {
                 unpublished.append(year)
                 continue
@@ -36,7 +24,7 @@ extension HolidayFeed {
             } catch where error.kind == .noData {
                 unpublished.append(year)
             } catch {
-                throw .data(error)
+                throw HolidayFeedError(.notHolidayData, error.description)
             }
         }
         return (read, unpublished)

@@ -18,6 +18,8 @@ public enum HolidayFeedFailure: Equatable, Sendable {
     case download(LibCurlError.Code)
     /// The server answered with a status other than 200 and 404.
     case httpStatus(Int)
+    /// A file fetched is not holiday data (`HolidayDataError` says why).
+    case notHolidayData
 }
 
 /// Where `chime holidays update` and chimed read holiday-cn JSON files from:

@@ -22,14 +22,10 @@ struct HolidayRefresher: HolidayRefreshing {
                 log("chimed: holidays: not published yet at \(feed): " + fetched.unpublished.map(String.init).joined(separator: ", "))
             }
             return changes
-        } catch let error as HolidayFeed.YearsError {
-            guard case .source = error else {
-                // A file that is not holiday data stays so until its source mends it: tried again the next day.
-                log("chimed: holidays: \(listed) not fetched: \(error)")
-                return []
-            }
-            log("chimed: holidays: \(listed) not fetched (tried again later): \(error)")
-            return nil
+        } catch let error as HolidayFeedError where error.code == .notHolidayData {
+            // A file that is not holiday data stays so until its source mends it: tried again the next day.
+            log("chimed: holidays: \(listed) not fetched: \(error)")
+            return []
         } catch {
             log("chimed: holidays: \(listed) not fetched (tried again later): \(error)")
             return nil

@@ -175,18 +175,12 @@ enum HolidaysCommand: Command {
         let thisYear = HolidayOptions.today(context).year
         let stored = try StoreOptions.run(command) { () throws(StoreError) in try store.holidayUpdateSource() }
         let fetched: (years: [HolidayYear], unpublished: [Int])
-        do {
-            let feed = try given ?? (try HolidayFeed.named(by: stored)) ?? (try HolidayFeed(nil))
+        do throws(HolidayFeedError) {
+            // --from, else the source set, else (also when that is off) holiday-cn.
+            let feed = if let given { given } else if let named = try HolidayFeed.named(by: stored) { named } else { try HolidayFeed(nil) }
             fetched = try feed.years(2007...(thisYear + 1), region: region)
-        } catch let error as HolidayFeedError {
-            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
-        } catch let error as HolidayFeed.YearsError {
-            switch error {
-            case .source(let error): throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
-            case .data(let error): throw .data("\(command): \(error); nothing imported")
-            }
         } catch {
-            throw .data("\(command): \(error); nothing imported")
+            throw CommandFailure(message: "\(command): \(error); nothing imported", status: error.status)
         }
         let changes = try StoreOptions.run(command) { () throws(StoreError) in try store.importHolidayYears(fetched.years) }
         report(changes, checked: fetched.years.count, parsed: parsed, context: context, unpublished: fetched.unpublished.filter { $0 >= thisYear })
