@@ -13,8 +13,9 @@ enum RRuleCommand: Command {
         ChimeOptions.start.with(value: "START", help: """
             the first occurrence: a wall-clock time 2026-12-01T08:50:00
             in ZONE, or a date 2026-12-01 for an all-day rule; a time
-            with an offset (…+08:00, …Z) is converted to ZONE
-            """).asRequired,
+            with an offset (…+08:00, …Z) is converted to ZONE (default:
+            today in ZONE, a date)
+            """),
         ChimeOptions.tz.with(help: "an IANA time zone such as Asia/Shanghai (default: the machine's)"),
         count,
         ChimeOptions.after.with(value: "INSTANT", help: """
@@ -70,7 +71,6 @@ enum RRuleCommand: Command {
                 ? "chime rrule: missing RULE (see 'chime rrule --help')"
                 : "chime rrule: expected one RULE, got \(parsed.positionals.count) arguments; quote the rule")
         }
-        guard let startText = parsed[ChimeOptions.start] else { throw .usage("chime rrule: missing --start") }
         let count = parsed[Self.count]
         let zone: TimeZoneRules
         if let name = parsed[ChimeOptions.tz] {
@@ -80,12 +80,17 @@ enum RRuleCommand: Command {
         }
         // The start, read first: a phrase's `until` is read against it.
         var start: ItemTime
-        if let date = CivilDate(parsing: startText) {
-            start = .date(date)
-        } else if let wall = wallTime(startText, in: zone) {
-            start = .zoned(wall, zone: zone.identifier)
+        if let startText = parsed[ChimeOptions.start] {
+            if let date = CivilDate(parsing: startText) {
+                start = .date(date)
+            } else if let wall = wallTime(startText, in: zone) {
+                start = .zoned(wall, zone: zone.identifier)
+            } else {
+                throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
+            }
         } else {
-            throw .data("chime rrule: --start: '\(startText)' is not a date (2026-12-01) or a date and time (2026-12-01T08:50:00)")
+            // 'chime rrule workdays' asks for the coming days: from today, as dates.
+            start = .date(zone.localTime(at: context.second()).date)
         }
         let rule: RecurrenceRule
         do {

@@ -1,5 +1,6 @@
 import CalendarModel
 import CommandLineInterface
+import Foundation
 import Testing
 
 @Suite struct RRuleCommandTests {
@@ -86,8 +87,19 @@ import Testing
         #expect(run.errors.first?.contains("Mars/Olympus_Mons") == true)
     }
 
+    @Test("without --start the rule starts today in the zone, as a date: Saturday morning in Shanghai, still Friday in London")
+    func startsToday() {
+        // 2026-12-04T23:30:00Z is Saturday 07:30 in Shanghai: the first workday is Monday the 7th.
+        let saturday = Date(timeIntervalSince1970: 1_796_427_000)
+        let run = CapturedRun(["rrule", "workdays", "--tz", "Asia/Shanghai", "--count", "3"], now: saturday)
+        #expect(run.status == 0 && run.errors.isEmpty, "\(run.errors)")
+        #expect(run.output == ["2026-12-07", "2026-12-08", "2026-12-09"])
+        // In London it is still Friday the 4th, a workday.
+        #expect(CapturedRun(["rrule", "workdays", "--tz", "Europe/London", "--count", "1"], now: saturday).output == ["2026-12-04"])
+    }
+
     @Test("command-line mistakes exit 64", arguments: [
-        ["rrule"], ["rrule", "FREQ=DAILY"], ["rrule", "FREQ=DAILY", "--start"],
+        ["rrule"], ["rrule", "FREQ=DAILY", "--start"],
         ["rrule", "FREQ=DAILY", "--start", "2026-12-01", "--bogus"],
         ["rrule", "FREQ=DAILY", "BYDAY=MO", "--start", "2026-12-01"], ["frobnicate"], [],
     ])
