@@ -36,7 +36,7 @@ enum AddEventCommand {
             if let shift = series?.shift { (start, end) = (start.adding(days: shift), end.adding(days: shift)) }
             let exceptions = try options.seriesTimes(parsed.all(ChimeOptions.exdate), "--exdate", start: start)
             let location = parsed[ChimeOptions.location] ?? ""
-            var alarms = try options.alarms(parsed, locationTitle: location) ?? []
+            var alarms = try options.alarms(parsed, locationTitle: location, context: context) ?? []
             try options.applyMissedWindow(parsed, to: &alarms)
             try options.applyLocationOptions(parsed, to: &alarms)
             let url = try parsed[ChimeOptions.url].map { text throws(CommandFailure) in try options.url(text) }

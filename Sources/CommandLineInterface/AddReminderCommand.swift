@@ -42,7 +42,7 @@ enum AddReminderCommand {
             let series = try parsed[ChimeOptions.repeatRule].map { text throws(CommandFailure) in try options.series(text, start: due) }
             let rule = series?.rule
             if let shift = series?.shift { due = due?.adding(days: shift) }
-            let asked = try options.alarms(parsed, locationTitle: "")
+            let asked = try options.alarms(parsed, locationTitle: "", context: context)
             if parsed[ChimeOptions.noAlarm] && asked != nil {
                 throw .usage("\(command): --no-alarm and an --alarm option exclude each other")
             }

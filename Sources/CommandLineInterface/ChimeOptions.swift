@@ -60,10 +60,13 @@ enum ChimeOptions {
     static let alarmArrive = Option("--alarm-arrive", value: "LAT,LON[,RADIUS]", help: """
         an alarm on arriving within RADIUS metres (default 100, at most
         1000000) of a place, in decimal degrees, e.g. 31.2304,121.4737,200;
-        repeatable
+        or here[,RADIUS]: the newest position taken (chime location), if
+        at most 30 minutes old; repeatable
         """, repeatable: true)
-    static let alarmLeave = Option("--alarm-leave", value: "LAT,LON[,RADIUS]", help: "an alarm on leaving that circle; repeatable",
-                                   repeatable: true)
+    static let alarmLeave = Option("--alarm-leave", value: "LAT,LON[,RADIUS]", help: """
+        an alarm on leaving that circle ('--alarm-leave here': when you
+        leave where you are); repeatable
+        """, repeatable: true)
     static let missedWindow = Option("--missed-window", value: "DURATION|never|default", help: """
         how late the item's alarms are still shown when they came due
         while the machine was off or asleep (the daemon's default: 4h);

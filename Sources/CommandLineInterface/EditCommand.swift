@@ -220,7 +220,7 @@ enum EditCommand: Command {
             }
         }
         if parsed[ChimeOptions.noAlarms] { event.alarms = [] }
-        if let alarms = try options.alarms(parsed, locationTitle: event.location) { event.alarms = alarms }
+        if let alarms = try options.alarms(parsed, locationTitle: event.location, context: context) { event.alarms = alarms }
         try options.applyMissedWindow(parsed, to: &event.alarms)
         try options.applyLocationOptions(parsed, to: &event.alarms)
 
@@ -350,7 +350,7 @@ enum EditCommand: Command {
             if !parsed.all(ChimeOptions.alarm).isEmpty { throw .usage("\(command): --alarm needs a due time to count from") }
         }
         if parsed[ChimeOptions.noAlarms] { reminder.alarms = [] }
-        if let alarms = try options.alarms(parsed, locationTitle: "") {
+        if let alarms = try options.alarms(parsed, locationTitle: "", context: context) {
             reminder.alarms = alarms
         } else if !parsed[ChimeOptions.noAlarms] && parsed[ChimeOptions.due] != nil {
             try followDue(&reminder, from: stored, environment: context.environment, command: command)

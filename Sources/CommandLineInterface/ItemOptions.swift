@@ -1,6 +1,8 @@
+import AlarmScheduler
 import CalendarModel
 import CalendarStore
 import Foundation
+import Geofencing
 
 /// Reads the values of item options (times, zones, rules, alarms,
 /// coordinates, identifiers) for `add`, `edit`, `remove`, `list` and friends,
@@ -237,7 +239,9 @@ struct ItemOptions {
     }
 
     /// The alarms the options ask for; nil when none of the options is given.
-    func alarms(_ parsed: ParsedArguments, locationTitle: String) throws(CommandFailure) -> [Alarm]? {
+    /// `here` in a location alarm is the newest position the store named by
+    /// `parsed` and `context` keeps.
+    func alarms(_ parsed: ParsedArguments, locationTitle: String, context: CommandContext) throws(CommandFailure) -> [Alarm]? {
         let given = ChimeOptions.alarmMakers.contains { parsed.has($0.spec) }
         guard given else { return nil }
         var alarms: [Alarm] = []
@@ -247,7 +251,10 @@ struct ItemOptions {
         }
         for (option, proximity) in [(ChimeOptions.alarmArrive, Alarm.Proximity.enter), (ChimeOptions.alarmLeave, .leave)] {
             for text in parsed.all(option) {
-                alarms.append(.proximity(try location(text, option.spec.name, title: locationTitle), proximity))
+                let place = try location(text, option.spec.name, title: locationTitle) { () throws(CommandFailure) in
+                    try Self.newestPosition(StoreOptions.path(parsed, context: context), context: context, command: command)
+                }
+                alarms.append(.proximity(place, proximity))
             }
         }
         return alarms
@@ -309,19 +316,51 @@ struct ItemOptions {
         return hour * 60 + minute
     }
 
-    /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers.
-    func location(_ text: String, _ option: String, title: String) throws(CommandFailure) -> StructuredLocation {
-        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-        let numbers = fields.compactMap { DecimalNumber.value($0) }
-        guard (2...3).contains(fields.count), numbers.count == fields.count else {
-            throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200)")
+    /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers; or
+    /// `here` or `here,RADIUS`, where `here` (read only then) says.
+    func location(_ text: String, _ option: String, title: String,
+                  here: () throws(CommandFailure) -> Fix) throws(CommandFailure) -> StructuredLocation {
+        var fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+        var position: Fix?
+        if fields.first?.lowercased() == "here", fields.count <= 2 {
+            position = try here()
+            fields.removeFirst()
         }
+        let numbers = fields.compactMap { DecimalNumber.value($0) }
+        guard position == nil ? (2...3).contains(fields.count) : fields.count <= 1, numbers.count == fields.count else {
+            throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200), "
+                        + "nor here or here,RADIUS")
+        }
+        let radius = numbers.count == (position == nil ? 3 : 1) ? numbers[numbers.count - 1] : StructuredLocation.defaultRadius
         do {
-            return try StructuredLocation(title: title, latitude: numbers[0], longitude: numbers[1],
-                                          radius: numbers.count == 3 ? numbers[2] : StructuredLocation.defaultRadius)
+            return try StructuredLocation(title: title, latitude: position?.position.latitude ?? numbers[0],
+                                          longitude: position?.position.longitude ?? numbers[1], radius: radius)
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }
+    }
+
+    /// How old the newest position may be to stand for `here`: a laptop
+    /// carried elsewhere since would put the place where it no longer is.
+    static let hereMaximumAge: Int64 = 30 * 60
+
+    /// The newest position the store at `path` keeps (`chime location`, or
+    /// chimed from its feed, within seconds), for `here`; refused when there
+    /// is none or it is older than `hereMaximumAge`.
+    static func newestPosition(_ path: String, context: CommandContext, command: String) throws(CommandFailure) -> Fix {
+        let kept: AlarmLedger.StoredPosition?
+        do {
+            kept = try AlarmLedger(store: CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone())).latestPosition()
+        } catch {
+            kept = nil
+        }
+        let feed = "feed one with 'chime location LAT,LON' or a feeder (see 'chime location --help'), or give LAT,LON"
+        guard let fix = kept?.fix else { throw .data("\(command): 'here' is not known: no position has been taken; " + feed) }
+        let age = context.second() - Int64(fix.time.rounded(.down))
+        guard age <= hereMaximumAge else {
+            throw .data("\(command): 'here' is not known: the newest position (\(fix.position)) is \(Alarm.durationText(Int(age))) old; " + feed)
+        }
+        return fix
     }
 
     // MARK: Other values

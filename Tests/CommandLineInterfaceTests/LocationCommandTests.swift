@@ -200,6 +200,35 @@ struct LocationCommandTests {
         #expect(try kept() == nil)
     }
 
+    @Test("--alarm-leave here and --alarm-arrive here take the newest position kept, with the radius given or 100 m; none kept, or one over 30 minutes old, is refused")
+    func here() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let unknown = try run(["add", "reminder", "Buy milk", "--alarm-leave", "here"], command: nil)
+        #expect(unknown.status == 65 && unknown.output.isEmpty)
+        #expect(unknown.errors.first?.contains("'here' is not known: no position has been taken") == true, "\(unknown.errors)")
+        // Taken 30 minutes and one second before now (2026-12-01T08:00:00Z): too old.
+        #expect(try run(["31.2304", "121.4737", "--at", "2026-12-01T07:29:59Z"]).status == 0)
+        let old = try run(["add", "reminder", "Buy milk", "--alarm-leave", "here"], command: nil)
+        #expect(old.status == 65)
+        #expect(old.errors.first?.contains("is 30m1s old") == true, "\(old.errors)")
+        // Taken now, 20 m good.
+        #expect(try run(["31.2305", "121.4738", "--accuracy", "20"]).status == 0)
+        let leave = try run(["add", "reminder", "Buy milk", "--alarm-leave", "here,250", "--alarm-arrive", "HERE"], command: nil)
+        #expect(leave.status == 0, "\(leave.errors)")
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let milk = try #require(try store.reminders(.all).first { $0.title == "Buy milk" })
+        // Arrive alarms are listed first, as for coordinates.
+        #expect(milk.alarms.map(\.trigger) == [
+            .proximity(try StructuredLocation(title: "", latitude: 31.2305, longitude: 121.4738, radius: 100), .enter),
+            .proximity(try StructuredLocation(title: "", latitude: 31.2305, longitude: 121.4738, radius: 250), .leave),
+        ], "\(milk.alarms)")
+        for text in ["here,near", "here,1,2", "there"] {
+            let refused = try run(["add", "reminder", "X", "--alarm-leave", text], command: nil)
+            #expect(refused.status == 65, "\(text)")
+            #expect(refused.errors.first?.contains("nor here or here,RADIUS") == true, "\(text): \(refused.errors)")
+        }
+    }
+
     @Test("--status lists each location alarm of an incomplete reminder with its saved state, and the last position")
     func status() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
