@@ -11,7 +11,7 @@ public enum Chime {
         [StatusCommand.self, CalendarsCommand.self, CalendarCommand.self, AddCommand.self, ListCommand.self,
          AgendaCommand.self, FindCommand.self, ShowCommand.self, EditCommand.self, RemoveCommand.self, CompleteCommand.self,
          RRuleCommand.self, WorkdayCommand.self, WorkdaysCommand.self, LeaveCommand.self, WorkCommand.self, HolidaysCommand.self, NextCommand.self, MissedCommand.self, DaemonCommand.self, SnoozeCommand.self,
-         LocationCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self,
+         LocationCommand.self, PlacesCommand.self, ImportCommand.self, ExportCommand.self, SubscribeCommand.self, RefreshCommand.self,
          AccountCommand.self, SyncCommand.self]
     }
 

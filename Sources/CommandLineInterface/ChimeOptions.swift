@@ -61,7 +61,8 @@ enum ChimeOptions {
         an alarm on arriving within RADIUS metres (default 100, at most
         1000000) of a place, in decimal degrees, e.g. 31.2304,121.4737,200;
         or here[,RADIUS]: the newest position taken (chime location), if
-        at most 30 minutes old; repeatable
+        at most 30 minutes old; or a place's name[,RADIUS] (chime places);
+        repeatable
         """, repeatable: true)
     static let alarmLeave = Option("--alarm-leave", value: "LAT,LON[,RADIUS]", help: """
         an alarm on leaving that circle ('--alarm-leave here': when you

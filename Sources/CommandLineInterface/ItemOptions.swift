@@ -239,8 +239,8 @@ struct ItemOptions {
     }
 
     /// The alarms the options ask for; nil when none of the options is given.
-    /// `here` in a location alarm is the newest position the store named by
-    /// `parsed` and `context` keeps.
+    /// A location alarm's `here` is the newest position, and a name the place,
+    /// that the store named by `parsed` and `context` keeps.
     func alarms(_ parsed: ParsedArguments, locationTitle: String, context: CommandContext) throws(CommandFailure) -> [Alarm]? {
         let given = ChimeOptions.alarmMakers.contains { parsed.has($0.spec) }
         guard given else { return nil }
@@ -251,8 +251,8 @@ struct ItemOptions {
         }
         for (option, proximity) in [(ChimeOptions.alarmArrive, Alarm.Proximity.enter), (ChimeOptions.alarmLeave, .leave)] {
             for text in parsed.all(option) {
-                let place = try location(text, option.spec.name, title: locationTitle) { () throws(CommandFailure) in
-                    try Self.newestPosition(StoreOptions.path(parsed, context: context), context: context, command: command)
+                let place = try location(text, option.spec.name, title: locationTitle) { name throws(CommandFailure) in
+                    try Self.place(named: name, in: StoreOptions.path(parsed, context: context), context: context, command: command)
                 }
                 alarms.append(.proximity(place, proximity))
             }
@@ -316,28 +316,46 @@ struct ItemOptions {
         return hour * 60 + minute
     }
 
-    /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers; or
-    /// `here` or `here,RADIUS`, where `here` (read only then) says.
+    /// `LAT,LON` or `LAT,LON,RADIUS` (metres), in decimal numbers; or a
+    /// name with an optional `,RADIUS`: `here`, or a place, as `named` finds
+    /// it (asked only then). A place's circle keeps its radius unless one is
+    /// given, and its name where `title` is empty.
     func location(_ text: String, _ option: String, title: String,
-                  here: () throws(CommandFailure) -> Fix) throws(CommandFailure) -> StructuredLocation {
+                  named: (String) throws(CommandFailure) -> StructuredLocation) throws(CommandFailure) -> StructuredLocation {
         var fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-        var position: Fix?
-        if fields.first?.lowercased() == "here", fields.count <= 2 {
-            position = try here()
+        var place: StructuredLocation?
+        if let first = fields.first, !first.isEmpty, DecimalNumber.value(first) == nil, fields.count <= 2 {
+            place = try named(String(first))
             fields.removeFirst()
         }
         let numbers = fields.compactMap { DecimalNumber.value($0) }
-        guard position == nil ? (2...3).contains(fields.count) : fields.count <= 1, numbers.count == fields.count else {
+        guard place == nil ? (2...3).contains(fields.count) : fields.count <= 1, numbers.count == fields.count else {
             throw .data("\(command): \(option) '\(text)' is not LAT,LON or LAT,LON,RADIUS in degrees and metres (e.g. 31.2304,121.4737,200), "
-                        + "nor here or here,RADIUS")
+                        + "nor here or a place, with ,RADIUS or without")
         }
-        let radius = numbers.count == (position == nil ? 3 : 1) ? numbers[numbers.count - 1] : StructuredLocation.defaultRadius
+        let radius = numbers.count == (place == nil ? 3 : 1) ? numbers[numbers.count - 1] : place?.radius ?? StructuredLocation.defaultRadius
         do {
-            return try StructuredLocation(title: title, latitude: position?.position.latitude ?? numbers[0],
-                                          longitude: position?.position.longitude ?? numbers[1], radius: radius)
+            return try StructuredLocation(title: title.isEmpty ? place?.title ?? "" : title, latitude: place?.latitude ?? numbers[0],
+                                          longitude: place?.longitude ?? numbers[1], radius: radius)
         } catch {
             throw .data("\(command): \(option) '\(text)': \(error)")
         }
+    }
+
+    /// `here` (the newest position, with no title) or the place the store
+    /// at `path` keeps under `name`; an unknown name is refused (65).
+    static func place(named name: String, in path: String, context: CommandContext, command: String) throws(CommandFailure) -> StructuredLocation {
+        if name.lowercased() == "here" {
+            let fix = try newestPosition(path, context: context, command: command)
+            do { return try StructuredLocation(latitude: fix.position.latitude, longitude: fix.position.longitude) } catch {
+                throw .data("\(command): 'here': \(error)")
+            }
+        }
+        let place = try? CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone()).place(named: name)
+        guard let place else {
+            throw .data("\(command): '\(name)' is not a place Chime knows ('chime places' lists them; 'chime places add \(name) here' names where you are)")
+        }
+        return place
     }
 
     /// How old the newest position may be to stand for `here`: a laptop

@@ -222,11 +222,62 @@ struct LocationCommandTests {
             .proximity(try StructuredLocation(title: "", latitude: 31.2305, longitude: 121.4738, radius: 100), .enter),
             .proximity(try StructuredLocation(title: "", latitude: 31.2305, longitude: 121.4738, radius: 250), .leave),
         ], "\(milk.alarms)")
-        for text in ["here,near", "here,1,2", "there"] {
+        for text in ["here,near", "here,1,2", ",1"] {
             let refused = try run(["add", "reminder", "X", "--alarm-leave", text], command: nil)
             #expect(refused.status == 65, "\(text)")
-            #expect(refused.errors.first?.contains("nor here or here,RADIUS") == true, "\(text): \(refused.errors)")
+            #expect(refused.errors.first?.contains("nor here or a place, with ,RADIUS or without") == true, "\(text): \(refused.errors)")
         }
+        let nowhere = try run(["add", "reminder", "X", "--alarm-leave", "there"], command: nil)
+        #expect(nowhere.status == 65 && nowhere.errors.first?.contains("'there' is not a place Chime knows") == true, "\(nowhere.errors)")
+    }
+
+    @Test("chime places names a place from coordinates or here; --alarm-leave NAME takes its circle and its name, NAME,RADIUS another radius; remove forgets the place, not the alarms' circles")
+    func places() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect(try run(["places"], command: nil).output == ["No places named."])
+        #expect(try run(["31.2305", "121.4738"]).status == 0)
+        let office = try run(["places", "add", "公司", "here,150"], command: nil)
+        #expect(office.status == 0 && office.output == ["place 公司  31.2305,121.4738  150 m"], "\(office.errors)")
+        #expect(try run(["places", "add", "home", "31.19,121.44"], command: nil).output == ["place home  31.19,121.44  100 m"])
+        #expect(try run(["places"], command: nil).output == ["home  31.19,121.44  100 m", "公司  31.2305,121.4738  150 m"])
+        struct Place: Decodable, Equatable {
+            var name: String
+            var latitude, longitude, radius: Double
+        }
+        let listed = try JSONDecoder().decode([Place].self, from: Data(try run(["places", "--json"], command: nil).output.joined().utf8))
+        #expect(listed == [Place(name: "home", latitude: 31.19, longitude: 121.44, radius: 100),
+                           Place(name: "公司", latitude: 31.2305, longitude: 121.4738, radius: 150)])
+
+        let added = try run(["add", "reminder", "Buy milk", "--alarm-leave", "公司", "--alarm-arrive", "home,300"], command: nil)
+        #expect(added.status == 0, "\(added.errors)")
+        let store = try CalendarStore(path: storePath, machineTimeZone: .utc)
+        let expected: [Alarm.Trigger] = [
+            .proximity(try StructuredLocation(title: "home", latitude: 31.19, longitude: 121.44, radius: 300), .enter),
+            .proximity(try StructuredLocation(title: "公司", latitude: 31.2305, longitude: 121.4738, radius: 150), .leave),
+        ]
+        #expect(try store.reminders(.all).first?.alarms.map(\.trigger) == expected)
+
+        // Moved, and forgotten: the alarms keep the circles they were made with.
+        #expect(try run(["places", "add", "home", "31.2,121.45,80"], command: nil).output == ["place home  31.2,121.45  80 m"])
+        #expect(try run(["places", "remove", "公司"], command: nil).output == ["removed place '公司'"])
+        #expect(try run(["places"], command: nil).output == ["home  31.2,121.45  80 m"])
+        #expect(try store.reminders(.all).first?.alarms.map(\.trigger) == expected)
+
+        for (arguments, status, fragment) in [
+            (["places", "remove", "公司"], Int32(66), "no place named '公司'"),
+            (["places", "add", "1st", "here"], 65, "is not a place's name"),
+            (["places", "add", "here", "31,121"], 65, "is not a place's name"),
+            (["places", "add", " home", "31,121"], 65, "is not a place's name"),
+            (["places", "add", "far", "91,0"], 65, "latitude"),
+            (["places", "add", "far", "somewhere"], 65, "'somewhere' is not a place Chime knows"),
+            (["places", "add", "far"], 64, "WHERE"),
+            (["places", "move", "home"], 64, "move"),
+        ] as [([String], Int32, String)] {
+            let refused = try run(arguments, command: nil)
+            #expect(refused.status == status, "\(arguments)")
+            #expect(refused.errors.first?.contains(fragment) == true, "\(arguments): \(refused.errors)")
+        }
+        #expect(try run(["places"], command: nil).output == ["home  31.2,121.45  80 m"])
     }
 
     @Test("--status lists each location alarm of an incomplete reminder with its saved state, and the last position")
