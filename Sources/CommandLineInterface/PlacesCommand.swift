@@ -54,13 +54,23 @@ enum PlacesCommand: Command {
                 throw .data("\(command): \(error)")
             }
             try StoreOptions.run(command) { () throws(StoreError) in try store.setPlace(place) }
-            if parsed[ChimeOptions.json] { show([place], parsed: parsed, context: context) } else { context.standardOutput("place \(text(place))") }
+            if parsed[ChimeOptions.json] {
+                StoreOptions.printJSON(PlaceJSON(place), context: context)
+            } else {
+                context.standardOutput("place \(text(place))")
+            }
         case "remove":
             let (given, store) = try StoreOptions.start(rest, positionals: ["NAME"], access: .writing, context: context, command: command)
             let removed = try StoreOptions.run(command) { () throws(StoreError) in try store.removePlace(named: given[0]) }
             guard removed else { throw CommandFailure(message: "\(command): no place named '\(given[0])' ('chime places' lists them)", status: ExitStatus.notFound) }
-            if !parsed[ChimeOptions.json] { context.standardOutput("removed place '\(given[0])'") }
-            else { show([], parsed: parsed, context: context) }
+            if parsed[ChimeOptions.json] {
+                struct Removed: Encodable {
+                    var removed: String
+                }
+                StoreOptions.printJSON(Removed(removed: given[0]), context: context)
+            } else {
+                context.standardOutput("removed place '\(given[0])'")
+            }
         default:
             preconditionFailure("\(command): action(of:among:) took an action with no case here")
         }
@@ -71,14 +81,19 @@ enum PlacesCommand: Command {
         "\(place.title)  \(place.latitude),\(place.longitude)  \(Alarm.numberText(place.radius)) m"
     }
 
+    /// A place as `--json` writes it.
+    struct PlaceJSON: Encodable {
+        var name: String
+        var latitude, longitude, radius: Double
+
+        init(_ place: StructuredLocation) {
+            (name, latitude, longitude, radius) = (place.title, place.latitude, place.longitude, place.radius)
+        }
+    }
+
     private static func show(_ places: [StructuredLocation], parsed: ParsedArguments, context: CommandContext) {
         if parsed[ChimeOptions.json] {
-            struct Place: Encodable {
-                var name: String
-                var latitude, longitude, radius: Double
-            }
-            StoreOptions.printJSON(places.map { Place(name: $0.title, latitude: $0.latitude, longitude: $0.longitude, radius: $0.radius) },
-                                   context: context)
+            StoreOptions.printJSON(places.map(PlaceJSON.init), context: context)
         } else if places.isEmpty {
             context.standardOutput("No places named.")
         } else {

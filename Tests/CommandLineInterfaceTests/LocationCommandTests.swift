@@ -259,6 +259,8 @@ struct LocationCommandTests {
 
         // Moved, and forgotten: the alarms keep the circles they were made with.
         #expect(try run(["places", "add", "home", "31.2,121.45,80"], command: nil).output == ["place home  31.2,121.45  80 m"])
+        let moved = try JSONDecoder().decode(Place.self, from: Data(try run(["places", "add", "home", "31.2,121.45,80", "--json"], command: nil).output.joined().utf8))
+        #expect(moved == Place(name: "home", latitude: 31.2, longitude: 121.45, radius: 80))
         #expect(try run(["places", "remove", "公司"], command: nil).output == ["removed place '公司'"])
         #expect(try run(["places"], command: nil).output == ["home  31.2,121.45  80 m"])
         #expect(try store.reminders(.all).first?.alarms.map(\.trigger) == expected)
