@@ -2,17 +2,19 @@ import CalendarModel
 import CalendarStore
 import Dispatch
 
-/// Holiday data that workday rules need: fetched when it is missing, and
-/// said when it is still missing.
+/// Holiday data that workday rules need: fetched once a day, and said when
+/// it is still missing.
 ///
-/// Looked at once a day, and again when a workday rule arrives. A year a
-/// rule in use needs and the store lacks (this year's at any time, next
-/// year's from October, when the State Council's notice may be out) is
-/// fetched through `Options.holidays` on a queue of its own; a fetch that
-/// could not reach its source is tried again after `Options.holidayRetry`
-/// (a laptop wakes before its network), one that found the year not yet
-/// published the next day. A year that arrives is said on the desktop: the
-/// person's workday reminders now follow it.
+/// Looked at once a day, and again when a workday rule arrives. The years
+/// a rule in use needs (this year's at any time, next year's from October,
+/// when the State Council's notice may be out) are fetched through
+/// `Options.holidays` on a queue of its own, once a day each: a missing one
+/// arrives when it is published, one in hand changes when a notice is
+/// amended (as the Spring Festival of 2020 was, its makeup day dropped). A
+/// fetch for a missing year that could not reach its source is tried again
+/// after `Options.holidayRetry` (a laptop wakes before its network), the
+/// rest the next day. A year that arrives or changes is said on the
+/// desktop: the person's workday reminders now follow it.
 ///
 /// Then one notice per region and year for what is still missing: this
 /// year's at any time, next year's from December (before then its absence
@@ -31,23 +33,25 @@ extension Daemon {
         // re-plan that a year's arrival brings looks again, and must not
         // fetch what is still unpublished a second time.
         var asked = holidaysAsked?.day == today ? holidaysAsked?.years ?? [] : []
-        var missing: [(region: String, years: [Int])] = []
+        var toFetch: [(region: String, years: [Int])] = []
+        var anyMissing = false
         for region in try store.workdayRegionsInUse().sorted() {
             let calendar = try store.workdayCalendar(region: region)
-            let years = wanted.filter { !calendar.hasData(forYear: $0) && !asked.contains("\(region) \($0)") }
-            if !years.isEmpty { missing.append((region, years)) }
+            let years = wanted.filter { !asked.contains("\(region) \($0)") }
+            if !years.isEmpty { toFetch.append((region, years)) }
+            anyMissing = anyMissing || years.contains { !calendar.hasData(forYear: $0) }
         }
-        guard let fetcher = options.holidays, !missing.isEmpty else { return try noticeMissingHolidayData(today: today, now: now) }
-        for (region, years) in missing { asked.formUnion(years.map { "\(region) \($0)" }) }
+        guard let fetcher = options.holidays, !toFetch.isEmpty else { return try noticeMissingHolidayData(today: today, now: now) }
+        for (region, years) in toFetch { asked.formUnion(years.map { "\(region) \($0)" }) }
         holidaysAsked = (today, asked)
         fetchingHolidays = true
         holidayRetryTimer?.source.cancel()
         holidayRetryTimer = nil
-        let path = options.storePath, log = self.log, toFetch = missing
+        let path = options.storePath, log = self.log, asking = toFetch, retrySoon = anyMissing
         holidayQueue.async { [weak self] in
             var arrived: [CalendarStore.HolidayYearChange] = []
             var failed = false
-            for (region, years) in toFetch {
+            for (region, years) in asking {
                 if let changes = fetcher.fetch(years: years, region: region, storePath: path, log: log) {
                     arrived += changes.filter { $0.kind != .unchanged }
                 } else {
@@ -55,24 +59,26 @@ extension Daemon {
                 }
             }
             guard let self else { return }
-            let (arrivedYears, anyFailed) = (arrived, failed)
-            self.queue.async { self.fetchedHolidayData(arrivedYears, failed: anyFailed, today: today) }
+            // A source out of reach is tried again soon only for a year that is missing; a check of years in hand waits for the next day.
+            let (arrivedYears, retry) = (arrived, failed && retrySoon)
+            self.queue.async { self.fetchedHolidayData(arrivedYears, retry: retry, today: today) }
         }
     }
 
-    /// After a fetch: says what arrived, arms the retry after a failure, and
-    /// gives the notices for what is still missing.
-    private func fetchedHolidayData(_ arrived: [CalendarStore.HolidayYearChange], failed: Bool, today: CivilDate) {
+    /// After a fetch: says what arrived or changed, arms the retry after a
+    /// failure, and gives the notices for what is still missing.
+    private func fetchedHolidayData(_ arrived: [CalendarStore.HolidayYearChange], retry: Bool, today: CivilDate) {
         dispatchPrecondition(condition: .onQueue(queue))
         fetchingHolidays = false
         guard store != nil else { return }
         for change in arrived {
-            let notice = DaemonNotice.holidayDataArrived(region: change.region, year: change.year, offDays: change.offDays,
-                                                         makeupWorkdays: change.makeupWorkdays)
+            let notice: DaemonNotice = change.kind == .changed
+                ? .holidayDataChanged(region: change.region, year: change.year, offDays: change.offDays, makeupWorkdays: change.makeupWorkdays)
+                : .holidayDataArrived(region: change.region, year: change.year, offDays: change.offDays, makeupWorkdays: change.makeupWorkdays)
             log("chimed: notice: \(notice.title) — \(notice.body)")
             do { try notifier.showNotice(notice) } catch { log("chimed: notice not shown: \(error)") }
         }
-        if failed {
+        if retry {
             holidayRetryTimer = oneShot(at: clock.now + options.holidayRetry) { daemon in
                 daemon.holidayRetryTimer = nil
                 daemon.holidaysAsked = nil

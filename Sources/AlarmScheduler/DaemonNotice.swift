@@ -10,6 +10,9 @@ public enum DaemonNotice: Hashable, Sendable {
     /// The daemon fetched `year`'s holiday data of `region`: workday rules
     /// follow it from now on.
     case holidayDataArrived(region: String, year: Int, offDays: Int, makeupWorkdays: Int)
+    /// The daemon fetched `year`'s holiday data of `region` and found it
+    /// changed (a notice amended): workday rules follow the new days.
+    case holidayDataChanged(region: String, year: Int, offDays: Int, makeupWorkdays: Int)
     /// A sync found items changed both here and on the server: the server's
     /// version is kept, Chime's kept aside.
     case syncConflicts(count: Int)
@@ -21,6 +24,7 @@ public enum DaemonNotice: Hashable, Sendable {
         switch self {
         case .missingHolidayData(let region, let year): "No holiday data for \(year) (\(region))"
         case .holidayDataArrived(let region, let year, _, _): "Holiday data for \(year) is in (\(region))"
+        case .holidayDataChanged(let region, let year, _, _): "Holiday data for \(year) changed (\(region))"
         case .syncConflicts(let count): "Sync: \(count == 1 ? "1 item was" : "\(count) items were") changed on both sides"
         case .calendarKeptWhole(let calendar): "Sync: \(calendar) kept"
         }
@@ -30,7 +34,7 @@ public enum DaemonNotice: Hashable, Sendable {
         switch self {
         case .missingHolidayData(_, let year):
             "workday rules follow the ordinary week in \(year) until its data is in; 'chime holidays update' fetches it"
-        case .holidayDataArrived(_, let year, let offDays, let makeupWorkdays):
+        case .holidayDataArrived(_, let year, let offDays, let makeupWorkdays), .holidayDataChanged(_, let year, let offDays, let makeupWorkdays):
             "\(offDays) days off and \(makeupWorkdays) makeup workdays; workday reminders in \(year) follow them, and 'chime holidays --year \(year)' lists them"
         case .syncConflicts:
             "the server's version is kept; Chime's is kept aside, and 'chime sync --status' lists it"

@@ -17,7 +17,7 @@ struct HolidayRefresher: HolidayRefreshing {
             guard let feed = try HolidayFeed.named(by: try store.holidayUpdateSource()) else { return [] }
             let fetched = try feed.years(years, region: region)
             let changes = try store.importHolidayYears(fetched.years)
-            for change in changes { log("chimed: holidays: \(change)") }
+            for change in changes where change.kind != .unchanged { log("chimed: holidays: \(change)") }
             if !fetched.unpublished.isEmpty {
                 log("chimed: holidays: not published yet at \(feed): " + fetched.unpublished.map(String.init).joined(separator: ", "))
             }

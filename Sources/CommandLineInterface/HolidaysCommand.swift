@@ -33,9 +33,9 @@ enum HolidaysCommand: Command {
                      \(HolidayFeed.defaultPattern)
         source       shows or sets where holiday data comes from: an address or
                      a folder as for --from, holiday-cn (the default), or off.
-                     While workday rules are in use, chimed fetches a year they
-                     need when it is missing (this year's, and next year's from
-                     October), once a day, and says when it arrives; off stops
+                     While workday rules are in use, chimed fetches the years
+                     they need (this year's, and next year's from October) once
+                     a day, and says when one arrives or changes; off stops
                      that (update still fetches, from holiday-cn).
         week         shows or sets the ordinary week: mon-fri (the default),
                      mon-sat, sun-thu, or a list such as MO,TU,WE,TH,FR,SA
@@ -233,7 +233,7 @@ enum HolidaysCommand: Command {
             context.standardOutput("off: chimed does not fetch holiday data; 'chime holidays update' fetches from holiday-cn (\(shown))")
         } else {
             context.standardOutput("holiday data comes from \(shown)\(current == .holidayCN ? " (holiday-cn)" : ""); "
-                                   + "chimed fetches a year that workday rules need when it is missing (this year's, and next year's from October)")
+                                   + "chimed fetches the years workday rules need once a day (this year's, and next year's from October)")
         }
     }
 

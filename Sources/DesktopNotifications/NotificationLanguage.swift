@@ -116,6 +116,7 @@ public enum NotificationLanguage: String, Sendable, CaseIterable {
         case (.english, _): notice.title
         case (_, .missingHolidayData(let region, let year)): say("", "缺少 \(year) 年的节假日数据", "缺少 \(year) 年的節假日資料") + "（\(region)）"
         case (_, .holidayDataArrived(let region, let year, _, _)): say("", "\(year) 年的节假日数据已获取", "\(year) 年的節假日資料已取得") + "（\(region)）"
+        case (_, .holidayDataChanged(let region, let year, _, _)): say("", "\(year) 年的节假日数据有变", "\(year) 年的節假日資料有變") + "（\(region)）"
         case (_, .syncConflicts(let count)): say("", "同步：\(count) 个项目在两端都被修改", "同步：\(count) 個項目在兩端都被修改")
         case (_, .calendarKeptWhole(let calendar)): "同步：保留了 \(calendar)"
         }
@@ -128,7 +129,8 @@ public enum NotificationLanguage: String, Sendable, CaseIterable {
         case (_, .missingHolidayData(_, let year)):
             say("", "在导入数据之前，\(year) 年的工作日规则按普通的一周计算；运行 'chime holidays update' 获取",
                 "在匯入資料之前，\(year) 年的工作日規則按普通的一週計算；執行 'chime holidays update' 取得")
-        case (_, .holidayDataArrived(_, let year, let offDays, let makeupWorkdays)):
+        case (_, .holidayDataArrived(_, let year, let offDays, let makeupWorkdays)),
+             (_, .holidayDataChanged(_, let year, let offDays, let makeupWorkdays)):
             say("", "\(offDays) 天休息日，\(makeupWorkdays) 天调休补班；\(year) 年的工作日提醒按此计算，'chime holidays --year \(year)' 会列出",
                 "\(offDays) 天休息日，\(makeupWorkdays) 天調休補班；\(year) 年的工作日提醒按此計算，'chime holidays --year \(year)' 會列出")
         case (_, .syncConflicts):

@@ -31,7 +31,7 @@ struct DaemonHolidayFetchTests {
           {"name": "元旦", "date": "2032-01-03", "isOffDay": false}]}
         """.utf8)
 
-    @Test("a source that cannot be read is tried again an hour later; the year that is published then arrives, is said, and workday rules follow it")
+    @Test("a source that cannot be read is tried again an hour later; the year that is published then arrives, is said, and workday rules follow it; an amended notice is checked for daily")
     func fetchedAfterARetry() throws {
         #expect(TimeZoneRules.utc.localTime(at: Int64(Self.start)).description == "2031-10-15T08:00:00")
         let scratch = TemporaryFolder("chime-holiday-fetch")
@@ -88,13 +88,23 @@ struct DaemonHolidayFetchTests {
         #expect(!workdays.isWorkday(try #require(CivilDate(year: 2032, month: 1, day: 2))))  // Fri 2032-01-02, 元旦
         #expect(workdays.isWorkday(try #require(CivilDate(year: 2032, month: 1, day: 3))))   // Sat 2032-01-03, its makeup day
 
-        // The next day 2031 is looked for again, and nothing is said twice.
+        // The next day 2031 is looked for again, and 2032 checked: unchanged, nothing is said twice.
         clock.advance(by: 86_400)
         #expect(waitUntil(seconds: 30) {
             lines.withLock { $0 }.filter { $0.contains("not published yet at \(source): 2031") }.count == 2
         }, "\(lines.withLock { $0 })")
         #expect(waitUntil(seconds: 30) { daemon.queue.sync { !daemon.fetchingHolidays } })
         #expect(notifier.notices.withLock { $0.count } == 2)
+
+        // The notice is amended: the makeup Saturday dropped. The next day's check brings it, and says so.
+        let amended = String(decoding: Self.notice2032, as: UTF8.self)
+            .replacingOccurrences(of: ",\n  {\"name\": \"元旦\", \"date\": \"2032-01-03\", \"isOffDay\": false}", with: "")
+        #expect(amended.utf8.count < Self.notice2032.count)
+        try Data(amended.utf8).write(to: URL(fileURLWithPath: source + "/2032.json"))
+        clock.advance(by: 86_400)
+        #expect(waitUntil(seconds: 30) { notifier.notices.withLock { $0.count } == 3 }, "\(lines.withLock { $0 })")
+        #expect(notifier.notices.withLock { $0 }.last == .holidayDataChanged(region: "cn", year: 2032, offDays: 2, makeupWorkdays: 0))
+        #expect(try !store.workdayCalendar().isWorkday(try #require(CivilDate(year: 2032, month: 1, day: 3))))
     }
 
     @Test("with the source off, or for a region that has none, nothing is fetched and nothing is retried")

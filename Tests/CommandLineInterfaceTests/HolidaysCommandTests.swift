@@ -179,7 +179,7 @@ struct HolidaysCommandTests {
     @Test("holidays source: a folder is kept as a whole path, and update fetches from it; off, and back to holiday-cn; a source that is not one is refused and changes nothing")
     func source() throws {
         let scratch = Scratch()
-        let fetches = "chimed fetches a year that workday rules need when it is missing (this year's, and next year's from October)"
+        let fetches = "chimed fetches the years workday rules need once a day (this year's, and next year's from October)"
         #expect(scratch.ok("holidays", "source").output == ["holiday data comes from \(HolidayFeed.defaultPattern) (holiday-cn); " + fetches])
         let folder = TemporaryFolder("chime-holiday-source")
         try Data(Self.notice2027).write(to: URL(fileURLWithPath: folder.appending("2027.json")))
