@@ -321,11 +321,17 @@ struct ItemOptions {
     /// it (asked only then). A place's circle keeps its radius unless one is
     /// given, and its name where `title` is empty.
     func location(_ text: String, _ option: String, title: String,
-                  named: (String) throws(CommandFailure) -> StructuredLocation) throws(CommandFailure) -> StructuredLocation {
+                  named: (String) throws(CommandFailure) -> StructuredLocation?) throws(CommandFailure) -> StructuredLocation {
         var fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         var place: StructuredLocation?
-        if let first = fields.first, !first.isEmpty, DecimalNumber.value(first) == nil, fields.count <= 2 {
-            place = try named(String(first))
+        // A name starts as no number does (places are named so: CalendarStore.setPlace).
+        if let first = fields.first?.unicodeScalars.first, !"0123456789+-.".unicodeScalars.contains(first), fields.count <= 2 {
+            let name = String(fields[0])
+            guard let found = try named(name) else {
+                throw .data("\(command): \(option) '\(text)': '\(name)' is not a place Chime knows "
+                            + "('chime places' lists them; 'chime places add \(name) here' names where you are)")
+            }
+            place = found
             fields.removeFirst()
         }
         let numbers = fields.compactMap { DecimalNumber.value($0) }
@@ -343,19 +349,16 @@ struct ItemOptions {
     }
 
     /// `here` (the newest position, with no title) or the place the store
-    /// at `path` keeps under `name`; an unknown name is refused (65).
-    static func place(named name: String, in path: String, context: CommandContext, command: String) throws(CommandFailure) -> StructuredLocation {
+    /// at `path` keeps under `name`; nil for an unknown name.
+    static func place(named name: String, in path: String, context: CommandContext, command: String) throws(CommandFailure) -> StructuredLocation? {
         if name.lowercased() == "here" {
             let fix = try newestPosition(path, context: context, command: command)
             do { return try StructuredLocation(latitude: fix.position.latitude, longitude: fix.position.longitude) } catch {
                 throw .data("\(command): 'here': \(error)")
             }
         }
-        let place = try? CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone()).place(named: name)
-        guard let place else {
-            throw .data("\(command): '\(name)' is not a place Chime knows ('chime places' lists them; 'chime places add \(name) here' names where you are)")
-        }
-        return place
+        // No store yet: no places either.
+        return (try? CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone()).place(named: name)) ?? nil
     }
 
     /// How old the newest position may be to stand for `here`: a laptop
