@@ -45,6 +45,21 @@ extension CalendarStore {
         workdayCalendars.removeAll()
     }
 
+    /// The workdays of leave a year allows the person (年假), halves
+    /// included; nil when none is set.
+    public func leaveAllowance() throws(StoreError) -> Double? {
+        try setting("leave-allowance").flatMap { Double($0) }
+    }
+
+    /// Sets (nil: unsets) the workdays of leave a year allows: 0 to 366, in halves.
+    public func setLeaveAllowance(_ days: Double?) throws(StoreError) {
+        guard let days else { return try setSetting("leave-allowance", to: nil) }
+        guard days.isFinite, (0...366).contains(days), (days * 2).rounded() == days * 2 else {
+            throw .invalid(ValidationError(field: "leave allowance", value: String(days), reason: "is not 0 to 366 days in halves"))
+        }
+        try setSetting("leave-allowance", to: String(days))
+    }
+
     /// Makes the days of `range` personal days of `kind`, named `name` (a
     /// day already of that kind gets the new name; nil keeps its own, or
     /// none for a day new to the kind), for `half` of each day (nil: the

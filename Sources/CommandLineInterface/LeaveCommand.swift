@@ -1,4 +1,4 @@
-/// `chime leave add|remove|list`: the person's days of leave, which workday rules pass over.
+/// `chime leave add|remove|list|allowance`: the person's days of leave, which workday rules pass over.
 enum LeaveCommand: KeepsPersonalDays {
     static let abstract = "Take days of leave, which workday reminders pass over, or list them"
     static let days = PersonalDaysCommand(
@@ -11,5 +11,8 @@ enum LeaveCommand: KeepsPersonalDays {
                       is given.
             remove    gives the days of DATE (to --to) back
             list      the days of leave from --from (default today) on, or to --to
+            allowance shows or sets the workdays of leave a year allows (年假):
+                      10, 5.5, or none; add and allowance then say what is
+                      left of each year's
             """, answer: "day off (leave: NAME)")
 }

@@ -45,11 +45,12 @@ struct PersonalDaysCommand {
     init(_ noun: String, kind: PersonalDay.Kind, added: String, removed: String, none: String,
          name: Option<String>, actions: String, answer: String) {
         (self.kind, self.noun, self.added, self.removed, self.none, self.name) = (kind, noun, added, removed, none, name)
+        let allowance: [CommandSyntax.Form] = kind == .leave ? [.init("allowance [DAYS]", options: ChimeOptions.store)] : []
         syntax = CommandSyntax("chime " + noun, forms: [
             .init("add DATE", options: [Self.lastDay, Self.half, name] + ChimeOptions.store),
             .init("remove DATE", options: [Self.lastDay] + ChimeOptions.store),
             .init("list", options: [Self.firstDay, Self.lastDay] + ChimeOptions.store),
-        ], options: [Self.firstDay, Self.lastDay, Self.half, name] + ChimeOptions.store, discussion: """
+        ] + allowance, options: [Self.firstDay, Self.lastDay, Self.half, name] + ChimeOptions.store, discussion: """
             \(actions)
 
             DATE is a date or any WHEN that names a day (2026-12-10, friday, 'dec
@@ -81,6 +82,36 @@ struct PersonalDaysCommand {
         var workdaysOfLeave: Double?
         /// Of work: how many of them it has off.
         var daysOffWorked: Double?
+        /// Of leave added with an allowance set: each year the days fall in, how much is left.
+        var balances: [Balance]?
+    }
+
+    /// A year's leave against the allowance (`chime leave allowance`).
+    struct Balance: Encodable {
+        var year: Int
+        /// Nil when none is set.
+        var allowance: Double?
+        /// Workdays of leave taken in the year, halves counting half.
+        var taken: Double
+        /// `allowance - taken`: below 0 when more was taken.
+        var left: Double?
+
+        /// `2026: 7 of 10 left`, `2026: 1.5 over the 10`.
+        var text: String {
+            guard let allowance, let left else { return "\(year): \(Alarm.numberText(taken)) workdays of leave taken" }
+            return "\(year): " + (left >= 0 ? "\(Alarm.numberText(left)) of \(Alarm.numberText(allowance)) left"
+                                   : "\(Alarm.numberText(-left)) over the \(Alarm.numberText(allowance))")
+        }
+    }
+
+    /// The leave of `year` against the store's allowance.
+    static func balance(_ year: Int, store: CalendarStore, calendar: WorkdayCalendar, command: String) throws(CommandFailure) -> Balance {
+        let (allowance, days) = try StoreOptions.run(command) { () throws(StoreError) in
+            (try store.leaveAllowance(),
+             try store.personalDays(in: CivilDate(year: year, month: 1, day: 1)!...CivilDate(year: year, month: 12, day: 31)!, kinds: [.leave]))
+        }
+        let taken = counted(days, calendar: calendar)
+        return Balance(year: year, allowance: allowance, taken: taken, left: allowance.map { $0 - taken })
     }
 
     /// How much of `days` counts against leave (their workdays) or as work
@@ -110,14 +141,17 @@ struct PersonalDaysCommand {
 
     func run(_ arguments: [String], context: CommandContext) throws(CommandFailure) {
         let parsed = try syntax.parse(arguments)
-        let (action, command, rest) = try parsed.action(of: syntax.name, among: ["add", "remove", "list"]).parts
+        let (action, command, rest) = try parsed.action(of: syntax.name, among: ["add", "remove", "list"] + (kind == .leave ? ["allowance"] : [])).parts
         if parsed[name] != nil && action != "add" { throw .usage("\(command): --name is for '\(syntax.name) add'") }
         if parsed[Self.half] != nil && action != "add" { throw .usage("\(command): --half is for '\(syntax.name) add'") }
         if parsed[ChimeOptions.from] != nil && action != "list" { throw .usage("\(command): --from is for '\(syntax.name) list'; give DATE") }
         let day = { (text: String, what: String) throws(CommandFailure) in try HolidayOptions.date(text, what, context: context, command: command) }
         let days: [PersonalDay]
         var counted: Double?
+        var balances: [Balance]?
         switch action {
+        case "allowance":
+            return try allowance(rest, context: context, command: command)
         case "add", "remove":
             let started = try StoreOptions.start(rest, positionals: ["DATE"], access: .writing, context: context,
                                                  command: command) { parsed, given throws(CommandFailure) in
@@ -134,7 +168,13 @@ struct PersonalDaysCommand {
             }
             days = try StoreOptions.run(command) { [kind] () throws(StoreError) in try store.personalDays(in: range, kinds: [kind]) }
             if action == "add" {
-                counted = Self.counted(days, calendar: try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() })
+                let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() }
+                counted = Self.counted(days, calendar: calendar)
+                if kind == .leave, try StoreOptions.run(command, { () throws(StoreError) in try store.leaveAllowance() }) != nil {
+                    balances = try (range.lowerBound.year...range.upperBound.year).map { year throws(CommandFailure) in
+                        try Self.balance(year, store: store, calendar: calendar, command: command)
+                    }
+                }
             }
             if !parsed[ChimeOptions.json] {
                 let span = (range.lowerBound == range.upperBound ? "\(range.lowerBound)" : "\(range.lowerBound) to \(range.upperBound)")
@@ -142,7 +182,7 @@ struct PersonalDaysCommand {
                 let count = Self.dayCount
                 context.standardOutput(action == "add"
                     ? "\(noun) \(span): \(count(changed)) \(added)" + (changed < days.count ? ", \(count(days.count - changed)) \(added) already" : "")
-                        + " (\(countedText(counted ?? 0)))"
+                        + " (\(countedText(counted ?? 0))" + (balances.map { "; " + $0.map(\.text).joined(separator: ", ") } ?? "") + ")"
                     : "\(noun) \(span): \(count(changed)) \(removed)")
             }
         default:
@@ -172,8 +212,34 @@ struct PersonalDaysCommand {
         }
         if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(Listing(action: action, days: days.map { Listing.Day(date: $0.date.description, name: $0.name, half: $0.half?.rawValue) },
-                                           workdaysOfLeave: kind == .leave ? counted : nil, daysOffWorked: kind == .work ? counted : nil),
+                                           workdaysOfLeave: kind == .leave ? counted : nil, daysOffWorked: kind == .work ? counted : nil,
+                                           balances: balances),
                                    context: context)
+        }
+    }
+
+    /// `chime leave allowance [DAYS|none]`: shows or sets the workdays of
+    /// leave a year allows, with this year's balance.
+    func allowance(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
+        let (_, change, store) = try StoreOptions.start(parsed, positionals: nil, access: parsed.positionals.isEmpty ? .reading : .writing,
+                                                        context: context, command: command) { _, given throws(CommandFailure) -> Double?? in
+            guard given.count <= 1 else { throw .usage("\(command): one DAYS at most (see '\(syntax.name) --help')") }
+            guard let text = given.first else { return nil }
+            if text.lowercased() == "none" { return .some(nil) }
+            guard let days = DecimalNumber.value(text[...]), (0...366).contains(days), (days * 2).rounded() == days * 2 else {
+                throw .data("\(command): '\(text)' is not a number of days from 0 to 366, in halves (10, 5.5), or none")
+            }
+            return .some(days)
+        }
+        if let change { try StoreOptions.run(command) { () throws(StoreError) in try store.setLeaveAllowance(change) } }
+        let calendar = try StoreOptions.run(command) { () throws(StoreError) in try store.workdayCalendar() }
+        let balance = try Self.balance(HolidayOptions.today(context).year, store: store, calendar: calendar, command: command)
+        if parsed[ChimeOptions.json] {
+            StoreOptions.printJSON(balance, context: context)
+        } else if let allowance = balance.allowance {
+            context.standardOutput("annual leave: \(Alarm.numberText(allowance)) workdays a year; \(balance.text) (\(Alarm.numberText(balance.taken)) taken)")
+        } else {
+            context.standardOutput("no annual leave allowance set ('\(syntax.name) allowance DAYS' sets one); \(balance.text)")
         }
     }
 }

@@ -107,6 +107,34 @@ struct LeaveCommandTests {
         #expect(try scratch.ok("leave", "list", "--from", "2027-01-01", "--json").json()["workdaysOfLeave"] == nil)
     }
 
+    @Test("leave allowance: a year's workdays of leave; add and allowance say what is left of each year the days fall in, or how far over; none unsets it")
+    func allowance() throws {
+        let scratch = Scratch()   // today: 2026-12-01
+        #expect(scratch.ok("leave", "allowance").output
+                == ["no annual leave allowance set ('chime leave allowance DAYS' sets one); 2026: 0 workdays of leave taken"])
+        #expect(scratch.ok("leave", "allowance", "10").output == ["annual leave: 10 workdays a year; 2026: 10 of 10 left (0 taken)"])
+        // National Day 2026: 3 workdays (09-30, 10-08, 10-09).
+        #expect(scratch.ok("leave", "add", "2026-09-30", "--to", "2026-10-09").output
+                == ["leave 2026-09-30 to 2026-10-09: 10 days taken (3 workdays of leave; 2026: 7 of 10 left)"])
+        // Over the new year: Wed 12-30 and Thu 12-31 in 2026, Mon 2027-01-04 in 2027 (2027-01-01 has no data yet: a Friday, a workday).
+        #expect(scratch.ok("leave", "add", "2026-12-30", "--to", "2027-01-04").output
+                == ["leave 2026-12-30 to 2027-01-04: 6 days taken (4 workdays of leave; 2026: 5 of 10 left, 2027: 8 of 10 left)"])
+        let json = try scratch.ok("leave", "add", "2026-12-09", "--half", "morning", "--json").json()
+        let balances = try #require(json["balances"] as? [[String: Any]])
+        #expect(balances.count == 1 && balances[0]["year"] as? Int == 2026 && balances[0]["taken"] as? Double == 5.5
+                && balances[0]["left"] as? Double == 4.5 && balances[0]["allowance"] as? Double == 10, "\(balances)")
+        #expect(scratch.ok("leave", "allowance", "5").output == ["annual leave: 5 workdays a year; 2026: 0.5 over the 5 (5.5 taken)"])
+        #expect(try scratch.ok("leave", "allowance", "--json").json()["left"] as? Double == -0.5)
+        // Without an allowance, add says nothing of one.
+        #expect(scratch.ok("leave", "allowance", "none").output == ["no annual leave allowance set ('chime leave allowance DAYS' sets one); 2026: 5.5 workdays of leave taken"])
+        #expect(scratch.ok("leave", "add", "2026-12-10").output == ["leave 2026-12-10: 1 day taken (1 workday of leave)"])
+        try scratch.refuses(["leave", "allowance", "3.3"], status: 65, mentioning: ["'3.3'", "in halves"])
+        try scratch.refuses(["leave", "allowance", "-1"], status: 65, mentioning: ["'-1'"])
+        try scratch.refuses(["leave", "allowance", "1", "2"], status: 64, mentioning: ["one DAYS at most"])
+        try scratch.refuses(["work", "allowance"], status: 64, mentioning: ["unknown action 'allowance'"])
+        try scratch.refuses(["leave", "allowance", "3", "--name", "x"], status: 64, mentioning: ["--name is for 'chime leave add'"])
+    }
+
     @Test("leave list: from today by default, --from and --to, --json; nothing taken says so")
     func listing() throws {
         let scratch = Scratch()
