@@ -69,21 +69,37 @@ struct ChildCommand {
             shutdown(ends[0], Int32(SHUT_WR))
         }
         // Read while it runs: a full pipe would stop it.
-        let reading = DispatchQueue(label: "chime.child-command", attributes: .concurrent)
-        nonisolated(unsafe) var bytes = Data(), messages = Data()
-        let read = DispatchGroup()
-        reading.async(group: read) { bytes = (try? output.fileHandleForReading.read(upToCount: Self.outputLimit)) ?? Data() }
-        if keepsErrors {
-            reading.async(group: read) { messages = (try? errors.fileHandleForReading.read(upToCount: Self.outputLimit)) ?? Data() }
-        }
+        let bytes = Reader(output.fileHandleForReading)
+        let messages = keepsErrors ? Reader(errors.fileHandleForReading) : nil
         guard finished.wait(timeout: .now() + timeLimit) == .success else {
             process.terminate()
             _ = finished.wait(timeout: .now() + 5)
             throw .init(description: "\(name) gave no answer within \(Int(timeLimit)) s")
         }
         // A child that left a daemon holding its output is not waited for.
-        _ = read.wait(timeout: .now() + 5)
-        let error = String(decoding: messages, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return Outcome(status: process.terminationStatus, output: bytes, error: error)
+        let error = String(decoding: messages?.bytes(waiting: 5) ?? Data(), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return Outcome(status: process.terminationStatus, output: bytes.bytes(waiting: 5), error: error)
+    }
+
+    /// Reads a pipe to its end (at most `outputLimit`) on a thread of its
+    /// own: a Dispatch queue's block can wait for a worker thread as long as
+    /// the pool is busy, and a reader that has not started reads nothing
+    /// (a password command under load once "printed no password" so).
+    final class Reader: @unchecked Sendable {
+        private var read = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ handle: FileHandle) {
+            Thread { [self] in
+                read = (try? handle.read(upToCount: ChildCommand.outputLimit)) ?? Data()
+                done.signal()
+            }.start()
+        }
+
+        /// What was read, once the end came within `seconds`; else nothing
+        /// (what the thread will still write is never looked at).
+        func bytes(waiting seconds: Double) -> Data {
+            done.wait(timeout: .now() + seconds) == .success ? read : Data()
+        }
     }
 }
