@@ -128,8 +128,8 @@ extension CalendarStore {
     }
 
     /// Where holiday data is fetched from when no source is named: by
-    /// `chime holidays update`, and by chimed when a year that workday rules
-    /// need is missing.
+    /// `chime holidays update`, and by chimed's daily look at the years that
+    /// workday rules need.
     public enum HolidayUpdateSource: Hashable, Sendable {
         /// holiday-cn's own files (the default).
         case holidayCN
@@ -159,21 +159,6 @@ extension CalendarStore {
         }
     }
 
-    /// The value of one of the store's settings; nil when it is not set.
-    func setting(_ key: String) throws(StoreError) -> String? {
-        try StoreError.wrap { try database.scalar("SELECT value FROM settings WHERE key = ?", [key]) }
-    }
-
-    /// Sets one of the store's settings (nil: unsets it), in a transaction of its own.
-    func setSetting(_ key: String, to value: String?) throws(StoreError) {
-        try perform(commit: true) { db in
-            if let value {
-                try db.execute("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
-            } else {
-                try db.execute("DELETE FROM settings WHERE key = ?", [key])
-            }
-        }
-    }
 
     /// The workday calendar of a region as the store has it: bundled and
     /// imported years, the region's ordinary week. Built once per store

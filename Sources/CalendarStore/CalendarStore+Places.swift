@@ -23,16 +23,23 @@ extension CalendarStore {
         try setting("place." + name).flatMap { Self.place(named: name, $0) }
     }
 
+    /// Whether `text` starts as a name, not as a number does (a digit, a
+    /// sign or a point): how a location alarm's value tells a place from
+    /// coordinates.
+    public static func startsAsName(_ text: some StringProtocol) -> Bool {
+        guard let first = text.unicodeScalars.first else { return false }
+        return !"0123456789+-.".unicodeScalars.contains(first)
+    }
+
     /// Keeps `place` under its title, replacing a place of that name.
     /// Refuses a name that could be read as coordinates or as `here`: one
     /// that is empty, longer than `placeNameLimit`, holds a comma or a
-    /// control character, or starts with a digit, a sign or a point.
+    /// control character, does not start as a name, or starts or ends with a space.
     public func setPlace(_ place: StructuredLocation) throws(StoreError) {
         let name = place.title
-        let first = name.unicodeScalars.first
-        guard !name.isEmpty, name.count <= Self.placeNameLimit, !name.contains(","), name.lowercased() != "here",
+        guard Self.startsAsName(name), name.count <= Self.placeNameLimit, !name.contains(","), name.lowercased() != "here",
               !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }),
-              let first, !"0123456789+-.".unicodeScalars.contains(first), name.first?.isWhitespace == false, name.last?.isWhitespace == false else {
+              name.first?.isWhitespace == false, name.last?.isWhitespace == false else {
             throw .invalid(ValidationError(field: "place", value: name, reason: """
                 is not a place's name: give 1 to \(Self.placeNameLimit) characters, no comma, not 'here', \
                 not starting with a digit, a sign, a point, nor starting or ending with a space

@@ -249,10 +249,13 @@ struct ItemOptions {
         for text in parsed.all(ChimeOptions.alarmAt) {
             alarms.append(.absolute(Date(timeIntervalSince1970: TimeInterval(try instant(text, "--alarm-at")))))
         }
+        // Opened once, and only for a name: the command's own connection is not open yet where add reads its options.
+        var store: CalendarStore??
         for (option, proximity) in [(ChimeOptions.alarmArrive, Alarm.Proximity.enter), (ChimeOptions.alarmLeave, .leave)] {
             for text in parsed.all(option) {
                 let place = try location(text, option.spec.name, title: locationTitle) { name throws(CommandFailure) in
-                    try Self.place(named: name, in: StoreOptions.path(parsed, context: context), context: context, command: command)
+                    if store == nil { store = .some(Self.existingStore(parsed, context: context)) }
+                    return try Self.place(named: name, in: store ?? nil, context: context, command: command)
                 }
                 alarms.append(.proximity(place, proximity))
             }
@@ -324,8 +327,7 @@ struct ItemOptions {
                   named: (String) throws(CommandFailure) -> StructuredLocation?) throws(CommandFailure) -> StructuredLocation {
         var fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
         var place: StructuredLocation?
-        // A name starts as no number does (places are named so: CalendarStore.setPlace).
-        if let first = fields.first?.unicodeScalars.first, !"0123456789+-.".unicodeScalars.contains(first), fields.count <= 2 {
+        if let first = fields.first, CalendarStore.startsAsName(first), fields.count <= 2 {
             let name = String(fields[0])
             guard let found = try named(name) else {
                 throw .data("\(command): \(option) '\(text)': '\(name)' is not a place Chime knows "
@@ -348,33 +350,33 @@ struct ItemOptions {
         }
     }
 
-    /// `here` (the newest position, with no title) or the place the store
-    /// at `path` keeps under `name`; nil for an unknown name.
-    static func place(named name: String, in path: String, context: CommandContext, command: String) throws(CommandFailure) -> StructuredLocation? {
+    /// The store the command line names, when it exists: where places and
+    /// the newest position are read (none yet: no places, no position).
+    static func existingStore(_ parsed: ParsedArguments, context: CommandContext) -> CalendarStore? {
+        try? CalendarStore(path: StoreOptions.path(parsed, context: context), creating: false, machineTimeZone: context.machineTimeZone())
+    }
+
+    /// `here` (the newest position, with no title) or the place `store`
+    /// keeps under `name`; nil for an unknown name.
+    static func place(named name: String, in store: CalendarStore?, context: CommandContext, command: String) throws(CommandFailure) -> StructuredLocation? {
         if name.lowercased() == "here" {
-            let fix = try newestPosition(path, context: context, command: command)
+            let fix = try newestPosition(in: store, context: context, command: command)
             do { return try StructuredLocation(latitude: fix.position.latitude, longitude: fix.position.longitude) } catch {
                 throw .data("\(command): 'here': \(error)")
             }
         }
-        // No store yet: no places either.
-        return (try? CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone()).place(named: name)) ?? nil
+        return (try? store?.place(named: name)) ?? nil
     }
 
     /// How old the newest position may be to stand for `here`: a laptop
     /// carried elsewhere since would put the place where it no longer is.
     static let hereMaximumAge: Int64 = 30 * 60
 
-    /// The newest position the store at `path` keeps (`chime location`, or
-    /// chimed from its feed, within seconds), for `here`; refused when there
-    /// is none or it is older than `hereMaximumAge`.
-    static func newestPosition(_ path: String, context: CommandContext, command: String) throws(CommandFailure) -> Fix {
-        let kept: AlarmLedger.StoredPosition?
-        do {
-            kept = try AlarmLedger(store: CalendarStore(path: path, creating: false, machineTimeZone: context.machineTimeZone())).latestPosition()
-        } catch {
-            kept = nil
-        }
+    /// The newest position `store` keeps (`chime location`, or chimed from
+    /// its feed, within seconds), for `here`; refused when there is none or
+    /// it is older than `hereMaximumAge`.
+    static func newestPosition(in store: CalendarStore?, context: CommandContext, command: String) throws(CommandFailure) -> Fix {
+        let kept = (try? store.map { store throws in try AlarmLedger(store: store).latestPosition() }) ?? nil
         let feed = "feed one with 'chime location LAT,LON' or a feeder (see 'chime location --help'), or give LAT,LON"
         guard let fix = kept?.fix else { throw .data("\(command): 'here' is not known: no position has been taken; " + feed) }
         let age = context.second() - Int64(fix.time.rounded(.down))

@@ -43,9 +43,8 @@ enum PlacesCommand: Command {
         case "add":
             let (given, store) = try StoreOptions.start(rest, positionals: ["NAME", "WHERE"], access: .writing, context: context, command: command)
             let options = ItemOptions(command: command, now: context.second(), zone: context.machineTimeZone(), floating: false)
-            let path = StoreOptions.path(rest, context: context)
             let located = try options.location(given[1], "WHERE", title: "") { name throws(CommandFailure) in
-                try ItemOptions.place(named: name, in: path, context: context, command: command)
+                try ItemOptions.place(named: name, in: store, context: context, command: command)
             }
             let place: StructuredLocation
             do throws(ValidationError) {
