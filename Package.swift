@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "HolidayCalendars", dependencies: ["CalendarModel", "SystemCalls", "JSONValues"],
                 resources: [.embedInCode("BundledData")]),
         // The parser, declared options, generated help and exit statuses chime and chimed share.
-        .target(name: "CommandLineSupport", dependencies: ["CalendarModel"]),
+        .target(name: "CommandLineSupport", dependencies: ["CalendarModel", "SystemCalls"]),
         // iCalendar files and feeds into the store and out: import, export, subscription refresh.
         .target(name: "CalendarExchange", dependencies: ["ICalendar", "CalendarStore", "CalendarModel", "HolidayCalendars", "HTTPDownload", "SystemCalls"]),
         .target(name: "CommandLineInterface", dependencies: ["DaemonControl", "CalendarExchange", "CalDAVSync", "ICalendar", "CommandLineSupport", "CalendarModel", "RecurrenceEngine", "CalendarStore", "HolidayCalendars",

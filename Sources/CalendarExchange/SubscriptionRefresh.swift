@@ -7,11 +7,20 @@ import ICalendar
 /// One refresh of a subscribed calendar: a conditional GET of its feed,
 /// then an import that replaces the calendar's items with the feed's.
 ///
+/// The feed is the calendar: what it holds replaces what is stored,
+/// whatever SEQUENCE or LAST-MODIFIED say (an organizer's feed that drops
+/// a moved occurrence puts it back where the series has it), and what it
+/// no longer holds is removed.
+///
 /// The last good copy stays when anything goes wrong: a failed download,
-/// a feed that does not read as iCalendar, or a store error writes nothing
-/// but the failure, and the next attempt comes sooner (`Subscription.nextAttempt`).
-/// A feed with some broken components imports the rest, since nobody is
-/// there to pass `--skip-broken`; the outcome says what was left out.
+/// a feed that does not read as iCalendar or whose VCALENDAR is broken
+/// (a download cut short ends before END:VCALENDAR), or a store error
+/// writes nothing but the failure, and the next attempt comes sooner
+/// (`Subscription.nextAttempt`). A feed with some broken components
+/// imports the rest, since nobody is there to pass `--skip-broken`, but
+/// removes nothing: a component that does not read may be one of the
+/// items stored, and its last good copy stays. The outcome names what was
+/// left out.
 public enum SubscriptionRefresh {
     /// What one refresh did.
     public struct Outcome: Sendable {
@@ -23,7 +32,8 @@ public enum SubscriptionRefresh {
         public var notModified = false
         /// Why it failed; nil on success.
         public var failure: String? = nil
-        /// Components of the feed left out.
+        /// Components of the feed left out; while there are any, nothing
+        /// the feed lacks was removed.
         public var skipped: [ImportFault] = []
         /// The name the feed gives itself (X-WR-CALNAME), when it came.
         public var feedName: String? = nil
@@ -62,6 +72,9 @@ public enum SubscriptionRefresh {
         guard !plan.parts.isEmpty else {
             return try failed(plan.faults.first?.description ?? "\(subscription.url): the feed holds no calendar")
         }
+        if let broken = plan.faults.first(where: { $0.component == nil || $0.component == "VCALENDAR" }) {
+            return try failed(broken.description)
+        }
         // A feed of several VCALENDARs is one calendar's items: imported as
         // one batch, so that removing what is missing keeps every part's.
         var items = CalendarItems()
@@ -69,7 +82,8 @@ public enum SubscriptionRefresh {
         plan.parts = [CalendarImport.Part(calendar: calendar, isNew: false, items: items)]
         do {
             let reports = try store.transaction { () throws(StoreError) -> [ImportReport] in
-                let reports = try CalendarImport.apply([plan], store: store, removingMissing: true, asSubscriptionRefresh: true)
+                let reports = try CalendarImport.apply([plan], store: store, removingMissing: plan.faults.isEmpty,
+                                                          asSubscriptionRefresh: true)
                 try store.recordRefresh(of: calendar.identifier, at: now,
                                         .fetched(entityTag: response.entityTag, lastModifiedHeader: response.lastModified))
                 return reports

@@ -35,7 +35,9 @@ extension CalendarStore {
     /// the batch's items say. A read-only calendar takes the import only
     /// as a subscription's refresh (`asSubscriptionRefresh`, for a
     /// calendar of kind `.subscribed`) or from its server's collection
-    /// (`asSource`): those are the writers such a calendar has. A UID the batch holds twice keeps the copy that wins by the same
+    /// (`asSource`): those are the writers such a calendar has. A
+    /// subscription's refresh replaces whatever differs, the incoming copy
+    /// older or not: the feed is what the calendar shows. A UID the batch holds twice keeps the copy that wins by the same
     /// rule (the later one on a tie). Anything refused (an item without a
     /// UID, an invalid one, a detached occurrence of an event that does
     /// not repeat, the same UID as an event and a reminder) fails the whole
@@ -270,7 +272,7 @@ extension CalendarStore {
             }
             let old = stored[index]
             let precedence = Self.precedence(of: incoming.origins, over: old.origins)
-            if precedence == .older {
+            if precedence == .older && !asSubscriptionRefresh {
                 steps.append(.entry(.init(externalKey: key, identifier: old.identifier, kind: old.kind, title: old.title, outcome: .keptNewer)))
                 continue
             }

@@ -75,6 +75,8 @@ public enum DaemonCommandLine {
 
     /// Starts the daemon and runs Dispatch's main loop; returns only on failure.
     public static func run(arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        // A descriptor left closed would be taken by the store's file or the socket.
+        StandardStream.reopenClosedOnNull()
         let parsed: ParsedArguments
         do throws(ArgumentParser.Refusal) {
             parsed = try syntax.parser.parseRefusing(arguments)
@@ -90,7 +92,7 @@ public enum DaemonCommandLine {
             }
             // The value at fault as typed, but one line each whatever it holds.
             let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
-            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            StandardStream.write(lines.joined(separator: "\n") + "\n", to: STDERR_FILENO)
             return status
         }
         if parsed[Self.help] {
@@ -113,11 +115,11 @@ public enum DaemonCommandLine {
         if let window { options.lateness = window }
         let log: @Sendable (String) -> Void = { line in
             // Log lines quote titles and paths: one line each, whatever they hold.
-            FileHandle.standardError.write(Data((TerminalText.escaped(line) + "\n").utf8))
+            StandardStream.write(TerminalText.escaped(line) + "\n", to: STDERR_FILENO)
         }
         let line = LogNotifier { line in
             // Standard output carries the firings, one line each, flushed at once.
-            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            StandardStream.write(line + "\n", to: STDOUT_FILENO)
         }
         let notifier: any Notifier
         if logOnly {

@@ -21,7 +21,9 @@ struct FeedRefresher: SubscriptionRefreshing {
                     log("chimed: subscription \(name) not changed")
                 } else {
                     let report = outcome.report ?? ImportReport()
-                    log("chimed: subscription \(name) refreshed: \(report.added) added, \(report.updated) updated, \(report.removed) removed")
+                    log("chimed: subscription \(name) refreshed: \(report.added) added, \(report.updated) updated, \(report.removed) removed"
+                        + (outcome.skipped.isEmpty ? "" : ", \(outcome.skipped.count) left out, nothing removed"))
+                    for fault in outcome.skipped { log("chimed: subscription \(name): left out \(fault)") }
                 }
             }
         } catch {

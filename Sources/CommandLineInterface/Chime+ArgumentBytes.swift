@@ -11,13 +11,28 @@ extension Chime {
     /// that are not UTF-8 into U+FFFD silently, and a title saved that way
     /// is not the one typed.
     public static func main() -> Int32 {
+        // A descriptor the shell closed (`chime add … >&-`) would be taken
+        // by the next file opened, and fdopen(1) would give stdio nothing to
+        // write through. With no standard output the command is refused
+        // before it does anything (its answer, an added item's identifier
+        // say, would be lost); a closed standard input or error is pointed
+        // at /dev/null.
+        guard StandardStream.isOpen(STDOUT_FILENO) else {
+            StandardStream.write("chime: standard output is closed; nothing was done\n", to: STDERR_FILENO)
+            return ExitStatus.storeFailure
+        }
+        StandardStream.reopenClosedOnNull()
         let bytes = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
             guard let argument = CommandLine.unsafeArgv[index] else { return [] }
             return UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) }
         }
         let status = run(argumentBytes: bytes)
         if let reason = CommandContext.flushProcessOutput() {
-            FileHandle.standardError.write(Data("chime: cannot write standard output: \(reason)\n".utf8))
+            // The command has done its work by now (an item added stays
+            // added): say so, so that a script does not simply run it again.
+            StandardStream.write(status == ExitStatus.success
+                ? "chime: the command was done, but its output could not be written: \(reason)\n"
+                : "chime: cannot write standard output: \(reason)\n", to: STDERR_FILENO)
             return status == ExitStatus.success ? ExitStatus.storeFailure : status
         }
         return status

@@ -1,4 +1,5 @@
 import CalendarModel
+import CommandLineSupport
 import Foundation
 import SystemCalls
 #if canImport(Glibc)
@@ -72,7 +73,7 @@ public struct CommandContext: Sendable {
             },
             standardError: { line in
                 fflush(processStandardOutput)
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardStream.write(line + "\n", to: STDERR_FILENO)
             })
     }
 

@@ -9,8 +9,12 @@ enum RefreshCommand: Command {
     static let abstract = "Download subscribed calendars again now"
     static let syntax = CommandSyntax("chime refresh", forms: [.init("[NAME...]")], options: ChimeOptions.store, discussion: """
         Downloads the named subscribed calendars (default: every one) again
-        now, as chimed does on each one's interval, and says what changed. A
-        feed that cannot be downloaded or read keeps its last good copy.
+        now, as chimed does on each one's interval, and says what changed.
+        The feed is the calendar: what it holds replaces what is stored, and
+        what it no longer holds is removed. A feed that cannot be downloaded
+        or read, or is cut short, keeps its last good copy; one with a
+        component that does not read takes the rest, removes nothing, and
+        names what it left out.
         """, epilogue: StoreOptions.exitStatusHelp + "\n69 when a feed could not be refreshed.")
 
     static var changesStore: Bool { true }
@@ -50,6 +54,8 @@ enum RefreshCommand: Command {
             var calendar, url, outcome: String
             @Nullable var failure: String?
             var added, updated, removed, unchanged, skipped: Int
+            /// The components left out, each with its line, UID and why.
+            var leftOut: [String]
         }
         let lines = outcomes.map { outcome -> Line in
             let report = outcome.report ?? ImportReport()
@@ -57,7 +63,10 @@ enum RefreshCommand: Command {
                         outcome: outcome.failure != nil ? "failed" : outcome.notModified ? "not-modified" : "fetched",
                         failure: outcome.failure,
                         added: report.added, updated: report.updated, removed: report.removed, unchanged: report.unchanged,
-                        skipped: outcome.skipped.count)
+                        skipped: outcome.skipped.count, leftOut: outcome.skipped.map(\.description))
+        }
+        for line in lines {
+            for fault in line.leftOut { context.standardError("\(syntax.name): '\(line.calendar)': left out \(fault)") }
         }
         if parsed[ChimeOptions.json] {
             StoreOptions.printJSON(["refreshed": lines], context: context)
@@ -69,7 +78,10 @@ enum RefreshCommand: Command {
             case "not-modified": context.standardOutput("\(line.calendar): not changed since the last download")
             default:
                 var text = "\(line.calendar): \(line.added) added, \(line.updated) updated, \(line.removed) removed, \(line.unchanged) unchanged"
-                if line.skipped > 0 { text += ", \(line.skipped) component\(line.skipped == 1 ? "" : "s") left out (cannot be read)" }
+                if line.skipped > 0 {
+                    text += ", \(line.skipped) component\(line.skipped == 1 ? "" : "s") left out (cannot be read; "
+                        + "nothing is removed until the feed reads whole)"
+                }
                 context.standardOutput(text)
             }
         }

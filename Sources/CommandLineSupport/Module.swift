@@ -4,6 +4,6 @@
 // and `--help`, so help cannot disagree with parsing. Exit statuses
 // (`ExitStatus`, usage errors 64, bad values 65) and `CommandFailure`.
 //
-// Imports: CalendarModel (did-you-mean hints, terminal escaping) and
-// Foundation only. Never the store, the scheduler or a command: chimed
+// Imports: CalendarModel (did-you-mean hints, terminal escaping),
+// SystemCalls (writing the standard descriptors) and Foundation only. Never the store, the scheduler or a command: chimed
 // links this and not chime's commands.

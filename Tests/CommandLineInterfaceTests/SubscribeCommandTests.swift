@@ -64,6 +64,76 @@ struct SubscribeCommandTests {
         #expect(scratch.run("subscribe", server.base + "/team.ics", "--every", "10s").status == 65)
     }
 
+    @Test("a feed cut short keeps the last good copy; one with a broken component takes the rest, removes nothing and names it")
+    func brokenFeeds() throws {
+        let whole = Self.feed([("a@t", "Planning", 3), ("b@t", "Review", 4), ("c@t", "Retro", 7)])
+        let server = try LoopbackHTTPServer(files: ["/team.ics": whole])
+        let scratch = Scratch()
+        #expect(scratch.ok("subscribe", server.base + "/team.ics").text == "Team: 3 added, 0 updated, 0 removed, 0 unchanged")
+        let store = try scratch.store()
+        let team = try store.calendar(named: "Team")
+        func titles() throws -> [String] { try store.items(of: team.identifier).events.map(\.event.title).sorted() }
+
+        // The download stops inside the second event: no END:VCALENDAR.
+        let text = String(decoding: whole, as: UTF8.self)
+        let cut = text.range(of: "SUMMARY:Review")!.lowerBound
+        server.setFile("/team.ics", Array(text[..<cut].utf8))
+        let truncated = scratch.run("refresh")
+        #expect(truncated.status == 69)
+        #expect(truncated.text.hasPrefix("Team: not refreshed, keeps its last copy: "), "\(truncated.text)")
+        #expect(truncated.text.contains("BEGIN:VCALENDAR is never ended"), "\(truncated.text)")
+        #expect(try titles() == ["Planning", "Retro", "Review"])
+
+        // Review's start is not a date, and Retro has left the feed: Planning's
+        // change is taken, Review keeps its last good copy, Retro stays.
+        let broken = String(decoding: Self.feed([("a@t", "Planning (moved)", 5), ("b@t", "Review", 4)]), as: UTF8.self)
+            .replacingOccurrences(of: "20261204T090000", with: "20261304T090000")
+        server.setFile("/team.ics", Array(broken.utf8))
+        let partial = scratch.ok("refresh")
+        #expect(partial.text == "Team: 0 added, 1 updated, 0 removed, 0 unchanged, 1 component left out "
+            + "(cannot be read; nothing is removed until the feed reads whole)")
+        #expect(partial.errors.count == 1)
+        #expect(partial.errors.first?.hasPrefix("chime refresh: 'Team': left out \(server.base)/team.ics:") == true, "\(partial.errors)")
+        #expect(partial.errors.first?.contains("VEVENT b@t") == true, "\(partial.errors)")
+        #expect(try titles() == ["Planning (moved)", "Retro", "Review"])
+
+        // Whole again: what the feed lacks goes.
+        server.setFile("/team.ics", Self.feed([("a@t", "Planning (moved)", 5), ("b@t", "Review", 4)]))
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 0 updated, 1 removed, 2 unchanged")
+        #expect(try titles() == ["Planning (moved)", "Review"])
+    }
+
+    @Test("the feed wins over the stored copy whatever its SEQUENCE: an override dropped from the feed goes, a rename under a lower SEQUENCE is taken")
+    func feedWins() throws {
+        func series(sequence: Int, title: String, override: Bool) -> [UInt8] {
+            var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nX-WR-CALNAME:Team\r\n"
+                + "BEGIN:VEVENT\r\nUID:s@t\r\nDTSTAMP:20261201T000000Z\r\nSEQUENCE:\(sequence)\r\n"
+                + "DTSTART;TZID=Asia/Shanghai:20261207T093000\r\nDURATION:PT30M\r\nRRULE:FREQ=DAILY;COUNT=5\r\n"
+                + "SUMMARY:\(title)\r\nEND:VEVENT\r\n"
+            if override {
+                text += "BEGIN:VEVENT\r\nUID:s@t\r\nDTSTAMP:20261201T000000Z\r\nSEQUENCE:4\r\n"
+                    + "RECURRENCE-ID;TZID=Asia/Shanghai:20261209T093000\r\n"
+                    + "DTSTART;TZID=Asia/Shanghai:20261209T110000\r\nDURATION:PT30M\r\nSUMMARY:\(title) (moved)\r\nEND:VEVENT\r\n"
+            }
+            return Array((text + "END:VCALENDAR\r\n").utf8)
+        }
+        let server = try LoopbackHTTPServer(files: ["/team.ics": series(sequence: 2, title: "Stand-up", override: true)])
+        let scratch = Scratch()
+        #expect(scratch.ok("subscribe", server.base + "/team.ics").text == "Team: 1 added, 0 updated, 0 removed, 0 unchanged")
+        let store = try scratch.store()
+        let team = try store.calendar(named: "Team")
+        #expect(try store.items(of: team.identifier).events.first?.detached.count == 1)
+
+        server.setFile("/team.ics", series(sequence: 2, title: "Stand-up", override: false))
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 1 updated, 0 removed, 0 unchanged")
+        #expect(try store.items(of: team.identifier).events.first?.detached.isEmpty == true)
+
+        server.setFile("/team.ics", series(sequence: 0, title: "Daily", override: false))
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 1 updated, 0 removed, 0 unchanged")
+        #expect(try store.items(of: team.identifier).events.map(\.event.title) == ["Daily"])
+        #expect(scratch.ok("refresh").text == "Team: 0 added, 0 updated, 0 removed, 1 unchanged")
+    }
+
     @Test("a feed of two VCALENDAR objects refreshes as one batch: removing what is missing keeps both parts' items and drops only what left")
     func multiCalendarFeed() throws {
         func body(_ first: [(uid: String, title: String, day: Int)], _ second: [(uid: String, title: String, day: Int)]) -> [UInt8] {
