@@ -43,17 +43,21 @@ extension CalendarStore {
 
     /// Events that overlap `range`, in the given calendars (none: all),
     /// recurring ones expanded into occurrences, with exceptions and detached
-    /// occurrences applied, sorted by start (then title).
-    public func events(overlapping range: Range<Date>, calendars: [ItemIdentifier] = []) throws(StoreError) -> [Event] {
+    /// occurrences applied, sorted by start (then title). At most `limit`
+    /// of them, not the earliest: a caller that passes one asks only
+    /// whether the range holds more.
+    public func events(overlapping range: Range<Date>, calendars: [ItemIdentifier] = [],
+                       limit: Int = .max) throws(StoreError) -> [Event] {
         var events: [Event] = []
         var starts: [Int64] = []
         // Successive queries (a week, then the next) find about as many events.
         events.reserveCapacity(lastQueryCount)
         starts.reserveCapacity(lastQueryCount)
         defer { lastQueryCount = min(events.count, 1 << 20) }
-        try visitEvents(overlapping: range, calendars: calendars) { event, start, _ in
+        try visitEvents(overlapping: range, calendars: calendars) { event, start, stop in
             events.append(event)
             starts.append(start)
+            if events.count >= limit { stop = true }
         }
         // Sort positions by keys read once: many occurrences share a start,
         // and reading a title out of an event for every comparison adds up.

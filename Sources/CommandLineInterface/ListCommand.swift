@@ -1,5 +1,6 @@
 import CalendarModel
 import CalendarStore
+import RecurrenceEngine
 import Foundation
 
 /// `chime list events|reminders`: the items in a range of time.
@@ -13,7 +14,9 @@ enum ListCommand: Command {
                  ChimeOptions.all] + ChimeOptions.store, discussion: """
         events      the events that overlap [--from, --to), repeating ones as
                     their occurrences, by start (default: today and the six days
-                    after it)
+                    after it, stretched to reach --from or --to when only
+                    one is given, and a week at least; a range of more than
+                    100000 events is refused)
         reminders   the reminders not yet completed (default), due in [--from,
                     --to) when either is given; with --completed, the completed
                     ones, by completion time in [--from, --to); with --all, every
@@ -59,12 +62,24 @@ enum ListCommand: Command {
         }
 
         if kind == "events" {
-            let today = options.zone.localTime(at: options.now).date
-            let low = from ?? options.zone.resolve(LocalDateTime(date: today)!).instant
-            let high = to ?? options.zone.resolve(LocalDateTime(date: today.adding(days: 7))!).instant
+            // The week from today's midnight, stretched to the end given:
+            // and at least a week from --from, or up to --to.
+            func weekAway(from instant: Int64, sign: Int64) -> Int64 {
+                options.zone.resolve(local: options.zone.localTime(at: instant).localSeconds + sign * 7 * 86_400).instant
+            }
+            let today = options.zone.resolve(LocalDateTime(date: options.zone.localTime(at: options.now).date)!).instant
+            let low = from ?? min(today, to.map { weekAway(from: $0, sign: -1) } ?? today)
+            let high = to ?? max(weekAway(from: today, sign: 1), weekAway(from: low, sign: 1))
+            // A listing a person or a script can take: a minutely series
+            // over centuries would be billions of lines, held before sorting.
+            let bound = Recurrence.expansionBound
             let events = try StoreOptions.run(command) { () throws(StoreError) in
                 try store.events(overlapping: Date(timeIntervalSince1970: TimeInterval(low))..<Date(timeIntervalSince1970: TimeInterval(max(low, high))),
-                                 calendars: chosen)
+                                 calendars: chosen, limit: bound + 1)
+            }
+            if events.count > bound {
+                throw .data("\(command): the events from \(date(low) ?? "") to \(date(high) ?? "") number more than \(bound), "
+                    + "more than a listing shows: give a shorter range with --from and --to")
             }
             StoreOptions.warnBeyondBound(store, context: context, command: command)
             if parsed[ChimeOptions.json] {

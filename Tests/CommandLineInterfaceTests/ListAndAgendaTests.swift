@@ -5,6 +5,33 @@ import Testing
 
 @Suite("chime list and agenda")
 struct ListAndAgendaTests {
+    @Test("list events with only --from or --to stretches the week from today to reach it, a week at least; a range of more than 100000 events is refused")
+    func oneEndAndTheBound() throws {
+        // Today is Tuesday 2026-12-01 in Shanghai.
+        let scratch = Scratch()
+        let walk = scratch.add("event", "Walk", "--start", "2026-11-01T07:00", "--duration", "30m", "--repeat", "daily")
+        func days(_ arguments: String...) -> [String] {
+            scratch.run(["list", "events"] + arguments).output.map { String($0.prefix(9)) }
+        }
+        // From Sunday 2026-12-20 (midnight) to Sunday 12-27 (midnight): seven walks.
+        #expect(days("--from", "2026-12-20") == ["Sun 12-20", "Mon 12-21", "Tue 12-22", "Wed 12-23", "Thu 12-24", "Fri 12-25", "Sat 12-26"])
+        let json = try scratch.ok("list", "events", "--from", "2026-12-20", "--json").json()
+        #expect(json["to"] as? String == "2026-12-27T00:00:00+08:00")
+        // Up to the end of Thursday 2026-11-26: from Friday 11-20.
+        #expect(days("--to", "2026-11-26") == ["Fri 11-20", "Sat 11-21", "Sun 11-22", "Mon 11-23", "Tue 11-24", "Wed 11-25", "Thu 11-26"])
+        #expect(scratch.ok("list", "events").output.first?.hasSuffix("Walk  [\(walk)]") == true)
+        // From Sunday 2026-11-29, before today, to the end of the week from today (12-08 at midnight): nine walks.
+        #expect(days("--from", "2026-11-29").count == 9)
+        #expect(days("--to", "2026-12-10") == ["Tue 12-01", "Wed 12-02", "Thu 12-03", "Fri 12-04", "Sat 12-05", "Sun 12-06", "Mon 12-07",
+                                               "Tue 12-08", "Wed 12-09", "Thu 12-10"])
+
+        scratch.add("event", "Tick", "--start", "2026-12-01T00:00", "--repeat", "FREQ=MINUTELY")
+        // 70 days of minutes: 100,800; 69 days: 99,360, with the walks 99,429.
+        try scratch.refuses(["list", "events", "--from", "2026-12-01", "--to", "2027-02-08"], status: 65,
+                            mentioning: ["more than 100000", "give a shorter range"])
+        #expect(scratch.ok("list", "events", "--from", "2026-12-01", "--to", "2027-02-07").output.count == 99_429)
+    }
+
     @Test("the agenda for Tuesday morning: today's and tomorrow's events, then reminders due by tomorrow night and overdue ones")
     func agenda() throws {
         let scratch = Scratch()
