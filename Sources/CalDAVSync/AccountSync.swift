@@ -42,12 +42,18 @@ public enum AccountSync {
                         ? ", \(outcome.writtenAsDates) with a Chinese-calendar rule written as dates (the server does not take RSCALE)" : "")
                     + (outcome.becameReadOnly ? "; the server takes no changes here any more: the calendar is now read-only" : "")
                     + (outcome.becameWritable ? "; the server takes changes here now: the calendar is writable" : "")
-            case .failure(.noPasswordCommand):
-                return "\(place) has a user but no --password-command"
-            case .failure(.password(let reason)):
-                return "\(place): \(reason)"
-            case .failure(.sync(let error)):
-                return "\(place): \(error.description)"
+            case .failure:
+                return "\(place): \(failureText ?? "")"
+            }
+        }
+
+        /// What went wrong, without the place; nil on success.
+        public var failureText: String? {
+            switch result {
+            case .success: nil
+            case .failure(.noPasswordCommand): "it has a user but no --password-command"
+            case .failure(.password(let reason)): reason
+            case .failure(.sync(let error)): error.description
             }
         }
     }

@@ -19,23 +19,41 @@ public struct Keyring: Sendable {
         self.timeLimit = timeLimit
     }
 
-    /// The attributes an account's password is kept under.
-    static func attributes(account: String) -> [String] { ["service", "chime", "account", account] }
-
-    /// The password command that reads back what `store` kept.
-    public static func lookupCommand(account: String) -> [String] { ["secret-tool", "lookup"] + attributes(account: account) }
-
-    /// What clears it by hand, for a message when `clear` could not.
-    public static func clearCommand(account: String) -> [String] { ["secret-tool", "clear"] + attributes(account: account) }
-
-    /// Keeps `password` for `account`, replacing what was kept before.
-    public func store(_ password: String, account: String, label: String) throws(PasswordCommand.Failure) {
-        try run(["secret-tool", "store", "--label=\(label)"] + Self.attributes(account: account), input: Data(password.utf8))
+    /// The attributes an account's password is kept under: its name in
+    /// Chime, its user and its server, so that two stores that each have an
+    /// account named `home` for another login keep two passwords, not one.
+    static func attributes(account: String, user: String, server: String) -> [String] {
+        ["service", "chime", "account", account, "user", user, "server", server]
     }
 
-    /// Forgets `account`'s password; forgetting one never kept is no error.
-    public func clear(account: String) throws(PasswordCommand.Failure) {
-        try run(Self.clearCommand(account: account), input: nil)
+    /// The password command that reads back what `store` kept.
+    public static func lookupCommand(account: String, user: String, server: String) -> [String] {
+        ["secret-tool", "lookup"] + attributes(account: account, user: user, server: server)
+    }
+
+    /// What clears the password a lookup command of Chime's reads (nil for
+    /// any other command: a password the person keeps is theirs to clear).
+    /// Accounts added before the user and server were attributes look up
+    /// by `service chime account NAME` alone, and are cleared so.
+    public static func clearCommand(lookingUp lookup: [String]) -> [String]? {
+        guard lookup.count >= 6, lookup.count % 2 == 0, Array(lookup.prefix(4)) == ["secret-tool", "lookup", "service", "chime"],
+              lookup[4] == "account" else { return nil }
+        return ["secret-tool", "clear"] + lookup.dropFirst(2)
+    }
+
+    /// Keeps `password` under `lookup`'s attributes, replacing what was kept before.
+    public func store(_ password: String, lookingUp lookup: [String], label: String) throws(PasswordCommand.Failure) {
+        guard let clear = Self.clearCommand(lookingUp: lookup) else {
+            throw .init(description: "'\(lookup.joined(separator: " "))' is not a lookup of Chime's")
+        }
+        try run(["secret-tool", "store", "--label=\(label)"] + clear.dropFirst(2), input: Data(password.utf8))
+    }
+
+    /// Forgets the password `lookup` reads; forgetting one never kept is no
+    /// error, and a command that is not a lookup of Chime's is left alone.
+    public func clear(lookingUp lookup: [String]) throws(PasswordCommand.Failure) {
+        guard let clear = Self.clearCommand(lookingUp: lookup) else { return }
+        try run(clear, input: nil)
     }
 
     private func run(_ words: [String], input: Data?) throws(PasswordCommand.Failure) {

@@ -59,21 +59,20 @@ enum AccountCommand: Command {
             let (given, store) = try StoreOptions.start(rest, positionals: ["NAME"], access: .writing, context: context, command: command)
             let removed = try StoreOptions.run(command) { () throws(StoreError) -> SyncState.Account? in
                 let state = try SyncState(store: store)
-                guard let account = try state.accounts().first(where: { $0.name == given[0] }) else {
-                    throw .invalid(ValidationError(field: "account", value: given[0], reason: "is not an account"))
-                }
+                guard let account = try state.accounts().first(where: { $0.name == given[0] }) else { return nil }
                 try state.removeAccount(given[0])
                 return account
             }
+            guard removed != nil else { throw .notFound("\(command): '\(given[0])' is not an account") }
             if !parsed[ChimeOptions.json] { context.standardOutput("removed account '\(given[0])'") }
-            if removed?.passwordCommand == Keyring.lookupCommand(account: given[0]) {
+            if let lookup = removed?.passwordCommand, let clear = Keyring.clearCommand(lookingUp: lookup) {
                 do throws(PasswordCommand.Failure) {
-                    try Keyring(environment: context.childEnvironment).clear(account: given[0])
+                    try Keyring(environment: context.childEnvironment).clear(lookingUp: lookup)
                 } catch {
                     // secret-tool clear exits 1 both when nothing is kept and when the keyring is out of reach.
                     context.standardError("""
                         \(command): the keyring's password for '\(given[0])' may still be there (\(error.description)); \
-                        clear it with: \(Keyring.clearCommand(account: given[0]).joined(separator: " "))
+                        clear it with: \(clear.joined(separator: " "))
                         """)
                 }
             }
@@ -94,6 +93,15 @@ enum AccountCommand: Command {
         let (given, store) = try StoreOptions.start(rest, positionals: ["URL"], access: .writing, context: context, command: command)
         let address = given[0]
         let name = parsed[accountName] ?? URL(string: address)?.host ?? address
+        // Adding an account again changes how it logs in; another server or
+        // user under the same name would take the old one's calendars, and
+        // send the new password to the old server when they sync.
+        if let existing = try StoreOptions.run(command, { () throws(StoreError) in
+            try SyncState(store: store).accounts().first { $0.name == name }
+        }), existing.address != address || existing.user != parsed[user] {
+            throw .data("\(command): account '\(name)' is \(existing.user.map { "user '\($0)' at " } ?? "")\(existing.address); "
+                + "give this one another --name, or remove that one first ('chime account remove \(name)')")
+        }
         var words: [String]?
         var typed: String?
         if let line = parsed[passwordCommand] {
@@ -103,7 +111,7 @@ enum AccountCommand: Command {
             words = split
         } else if parsed[passwordStdin], let user = parsed[user] {
             typed = try PasswordInput.read(from: context.standardInput, prompt: "Password for \(user) at \(address): ", command: command)
-            words = Keyring.lookupCommand(account: name)
+            words = Keyring.lookupCommand(account: name, user: user, server: address)
         }
         let account = SyncState.Account(name: name, address: address, user: parsed[user], passwordCommand: words)
         let credentials: HTTPCredentials?
@@ -123,7 +131,7 @@ enum AccountCommand: Command {
         let existed = try StoreOptions.run(command) { () throws(StoreError) in try SyncState(store: store).accounts().contains { $0.name == name } }
         if let typed {
             do throws(PasswordCommand.Failure) {
-                try keyring.store(typed, account: name, label: "Chime: \(account.user ?? "") at \(address)")
+                try keyring.store(typed, lookingUp: words ?? [], label: "Chime: \(account.user ?? "") at \(address)")
             } catch {
                 throw CommandFailure(message: "\(command): the password could not be kept in the keyring: \(error.description)",
                                      status: ExitStatus.unavailable)
@@ -135,7 +143,7 @@ enum AccountCommand: Command {
                 try SyncState(store: store).adopt(account, discovered: discovered)
             }
         } catch {
-            if typed != nil, !existed { try? keyring.clear(account: name) }
+            if typed != nil, !existed, let words { try? keyring.clear(lookingUp: words) }
             throw error
         }
         if !parsed[ChimeOptions.json] { context.standardOutput("added account '\(account.name)' with \(mapped.count) calendar\(mapped.count == 1 ? "" : "s")") }
@@ -150,20 +158,31 @@ enum AccountCommand: Command {
             var components: [String]?
             var readOnly: Bool
         }
-        let lines = try StoreOptions.run(command) { () throws(StoreError) -> [Line] in
+        struct Account: Encodable {
+            var name, url: String
+            @Nullable var user: String?
+        }
+        let (accounts, lines) = try StoreOptions.run(command) { () throws(StoreError) -> ([Account], [Line]) in
             let state = try SyncState(store: store)
-            return try state.collections(of: account).map { collection throws(StoreError) in
+            let accounts = try state.accounts().filter { account == nil || $0.name == account }
+            let lines = try state.collections(of: account).map { collection throws(StoreError) in
                 Line(account: collection.account, url: collection.url, calendar: try store.calendar(identifier: collection.calendar).title,
                      components: collection.components, readOnly: collection.isReadOnly)
             }
+            return (accounts.map { Account(name: $0.name, url: $0.address, user: $0.user) }, lines)
         }
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(["calendars": lines], context: context)
+            struct Listing: Encodable { var accounts: [Account], calendars: [Line] }
+            StoreOptions.printJSON(Listing(accounts: accounts, calendars: lines), context: context)
             return
         }
         for line in lines {
             let components = line.components?.joined(separator: ",") ?? "any"
             context.standardOutput("\(line.account): \(line.calendar) (\(components)\(line.readOnly ? ", read-only" : "")) \(line.url)")
+        }
+        // An account whose server had no calendar yet is still an account.
+        for account in accounts where !lines.contains(where: { $0.account == account.name }) {
+            context.standardOutput("\(account.name): no calendars at \(account.url)")
         }
     }
 }

@@ -43,8 +43,9 @@ enum RefreshCommand: Command {
         report(outcomes, parsed: parsed, context: context)
         let failed = outcomes.filter { $0.failure != nil }
         if !failed.isEmpty {
-            throw CommandFailure(message: failed.map { "\(command): '\($0.calendar.title)': \($0.failure!)" }.joined(separator: "\n"),
-                                 status: ExitStatus.unavailable)
+            // One line each: a message is written as one line, its line breaks escaped.
+            for outcome in failed { context.standardError("\(command): '\(outcome.calendar.title)': \(outcome.failure!)") }
+            throw CommandFailure(message: "", status: ExitStatus.unavailable)
         }
     }
 

@@ -8,7 +8,9 @@ import HTTPDownload
 enum SyncCommand: Command {
     static let name = "sync"
     static let abstract = "Sync the CalDAV accounts' calendars now (Chime's changes up, then the server's down)"
-    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT] [--allow-emptying]"), .init("--status"), .init("resolve UID (--mine | --theirs)")],
+    static let syntax = CommandSyntax("chime sync", forms: [.init("[ACCOUNT...]", options: [allowEmptying] + ChimeOptions.store),
+                                                            .init("--status", options: ChimeOptions.store),
+                                                            .init("resolve UID (--mine | --theirs)", options: ChimeOptions.store)],
                                       options: [allowEmptying, status, mine, theirs] + ChimeOptions.store,
                                       discussion: """
         Sends Chime's changes in each account's calendars to the server, then
@@ -51,6 +53,11 @@ enum SyncCommand: Command {
             } catch {
                 throw .data("\(command) resolve: \((error as? StoreError)?.description ?? String(describing: error))")
             }
+            if parsed[ChimeOptions.json] {
+                struct Resolved: Encodable { var uid, kept, calendar: String }
+                StoreOptions.printJSON(Resolved(uid: uid, kept: parsed[mine] ? "mine" : "theirs", calendar: calendar.title), context: context)
+                return
+            }
             context.standardOutput(parsed[mine] ? "\(uid): Chime's version kept in \(calendar.title); the next sync sends it"
                                                 : "\(uid): the server's version kept in \(calendar.title)")
             return
@@ -58,6 +65,11 @@ enum SyncCommand: Command {
         if parsed[mine] || parsed[theirs] { throw .usage("\(command): --mine and --theirs are for 'chime sync resolve UID'") }
         if parsed[status] {
             let conflicts = try StoreOptions.run(command) { () throws(StoreError) in try state.conflicts() }
+            if parsed[ChimeOptions.json] {
+                struct Conflict: Encodable { var uid, href: String }
+                StoreOptions.printJSON(["conflicts": conflicts.map { Conflict(uid: $0.uid, href: $0.href) }], context: context)
+                return
+            }
             if conflicts.isEmpty { context.standardOutput("No conflicts.") }
             for conflict in conflicts {
                 context.standardOutput("\(conflict.uid): Chime's version kept aside, the server's kept (\(conflict.href))")
@@ -66,18 +78,19 @@ enum SyncCommand: Command {
         }
         let accounts = try StoreOptions.run(command) { () throws(StoreError) in try state.accounts() }.filter { names.isEmpty || names.contains($0.name) }
         if let missing = names.first(where: { name in !accounts.contains { $0.name == name } }) {
-            throw .data("\(command): '\(missing)' is not an account")
+            throw .notFound("\(command): '\(missing)' is not an account")
         }
-        if accounts.isEmpty { context.standardOutput("No accounts.") }
+        if accounts.isEmpty && !parsed[ChimeOptions.json] { context.standardOutput("No accounts.") }
         let reports = try StoreOptions.run(command) { () throws(StoreError) in
             try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying], environment: context.childEnvironment)
         }
         var failures: [String] = []
         var failed: Int32?
+        if parsed[ChimeOptions.json] { StoreOptions.printJSON(["synced": reports.map(Synced.init)], context: context) }
         for report in reports {
             switch report.result {
             case .success(let outcome):
-                context.standardOutput(report.line)
+                if !parsed[ChimeOptions.json] { context.standardOutput(report.line) }
                 let place = "\(report.account)/\(report.calendar ?? outcome.collectionURL)"
                 for skipped in outcome.skipped { context.standardError("\(command): \(place): \(skipped)") }
             case .failure(let failure):
@@ -93,7 +106,38 @@ enum SyncCommand: Command {
                 }
             }
         }
-        if let failed { throw CommandFailure(message: failures.joined(separator: "\n"), status: failed) }
+        if let failed {
+            // One line each: a message is written as one line, its line breaks escaped.
+            for failure in failures { context.standardError(failure) }
+            throw CommandFailure(message: "", status: failed)
+        }
+    }
+
+    /// One collection's sync as `--json` gives it (a failure: `failure`, and no counts).
+    struct Synced: Encodable {
+        var account: String
+        @Nullable var calendar: String?
+        @Nullable var url: String?
+        @Nullable var failure: String?
+        var uploaded = 0, deletedOnServer = 0, downloaded = 0, removed = 0, conflicts = 0, merged = 0, keptDeletedThere = 0
+        var writtenAsDates = 0
+        var leftOut: [String] = []
+        var readOnly: Bool?
+
+        init(_ report: AccountSync.Report) {
+            account = report.account
+            calendar = report.calendar
+            switch report.result {
+            case .success(let outcome):
+                url = outcome.collectionURL
+                (uploaded, deletedOnServer, downloaded, removed) = (outcome.uploaded, outcome.deletedOnServer, outcome.downloaded, outcome.removed)
+                (conflicts, merged, keptDeletedThere, writtenAsDates) = (outcome.conflicts, outcome.merged, outcome.restored, outcome.writtenAsDates)
+                leftOut = outcome.skipped
+                readOnly = outcome.becameReadOnly ? true : outcome.becameWritable ? false : nil
+            case .failure:
+                failure = report.failureText
+            }
+        }
     }
 
     /// The account's credentials for a command that needs them now

@@ -50,12 +50,20 @@ struct AccountTests {
     @Test("the keyring keeps a password through secret-tool store, with the password on its standard input only")
     func keyringStore() throws {
         let (folder, environment) = try Self.standIn("printf '%s\\n' \"$*\" >\"$(dirname \"$0\")/arguments\"; cat >\"$(dirname \"$0\")/input\"\n")
-        try Keyring(environment: environment).store("pass word", account: "home", label: "Chime: ann")
+        let lookup = Keyring.lookupCommand(account: "home", user: "ann", server: "https://dav.example.org/")
+        #expect(lookup == ["secret-tool", "lookup", "service", "chime", "account", "home", "user", "ann", "server", "https://dav.example.org/"])
+        try Keyring(environment: environment).store("pass word", lookingUp: lookup, label: "Chime: ann")
         #expect(try String(contentsOfFile: folder.appending("arguments"), encoding: .utf8)
-                == "store --label=Chime: ann service chime account home\n")
+                == "store --label=Chime: ann service chime account home user ann server https://dav.example.org/\n")
         #expect(try String(contentsOfFile: folder.appending("input"), encoding: .utf8) == "pass word")
-        #expect(Keyring.lookupCommand(account: "home") == ["secret-tool", "lookup", "service", "chime", "account", "home"])
+        // A lookup of an account added before the user and server were kept clears as it looks up; another command is not Chime's.
+        #expect(Keyring.clearCommand(lookingUp: ["secret-tool", "lookup", "service", "chime", "account", "home"])
+                == ["secret-tool", "clear", "service", "chime", "account", "home"])
+        #expect(Keyring.clearCommand(lookingUp: ["pass", "show", "caldav"]) == nil)
+        #expect(Keyring.clearCommand(lookingUp: ["secret-tool", "lookup", "service", "mail", "account", "home"]) == nil)
     }
+
+    static let homeLookup = Keyring.lookupCommand(account: "home", user: "ann", server: "https://dav.example.org/")
 
     @Test("a secret-tool that fails, never reads its input, is missing or hangs is a clear error, not a crash")
     func keyringFailures() throws {
@@ -65,15 +73,15 @@ struct AccountTests {
             secret-tool store exited with status 1 (secret-tool: Cannot create an item in a locked collection): \
             is a keyring (GNOME Keyring, KeePassXC) running and unlocked?
             """)) {
-            try Keyring(environment: failing).store(String(repeating: "x", count: 4096), account: "home", label: "Chime")
+            try Keyring(environment: failing).store(String(repeating: "x", count: 4096), lookingUp: Self.homeLookup, label: "Chime")
         }
         let empty = TemporaryFolder("chime-keyring-none")
         #expect(throws: PasswordCommand.Failure(description: "secret-tool is not installed (Debian: libsecret-tools)")) {
-            try Keyring(environment: ["PATH": empty.path]).clear(account: "home")
+            try Keyring(environment: ["PATH": empty.path]).clear(lookingUp: Self.homeLookup)
         }
         let (hangingFolder, hanging) = try Self.standIn("exec sleep 30\n")
         #expect(throws: PasswordCommand.Failure(description: "secret-tool clear gave no answer within 1 s")) {
-            try Keyring(environment: hanging, timeLimit: 1).clear(account: "home")
+            try Keyring(environment: hanging, timeLimit: 1).clear(lookingUp: Self.homeLookup)
         }
         withExtendedLifetime((failingFolder, hangingFolder)) {}
     }

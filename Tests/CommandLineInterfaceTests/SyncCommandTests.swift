@@ -31,6 +31,15 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync", "home").text == "home/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
         #expect(try server.phone(["list", calendarURL]).split(separator: "\n").count == 2)
         #expect(scratch.ok("sync", "--status").text == "No conflicts.")
+        let status = try scratch.ok("sync", "--status", "--json").json()
+        #expect((status["conflicts"] as? [Any])?.isEmpty == true)
+        _ = scratch.ok("add", "reminder", "Buy stamps", "--calendar", "Phone")
+        let synced = try #require(try scratch.ok("sync", "--json").json()["synced"] as? [[String: Any]])
+        #expect(synced.count == 1)
+        #expect(synced.first?["account"] as? String == "home" && synced.first?["calendar"] as? String == "Phone")
+        #expect(synced.first?["url"] as? String == calendarURL)
+        #expect(synced.first?["uploaded"] as? Int == 1 && synced.first?["downloaded"] as? Int == 0)
+        #expect(synced.first?["failure"] is NSNull)
 
         #expect(scratch.ok("account", "remove", "home").text == "removed account 'home'")
         #expect(scratch.ok("sync").text == "No accounts.")
@@ -45,11 +54,25 @@ struct SyncCommandTests {
                             mentioning: ["refused the password for user 'ann'"])
         try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "false"], status: 65,
                             mentioning: ["password command 'false' exited with status 1"])
-        try scratch.refuses(["sync", "work"], status: 65, mentioning: ["'work' is not an account"])
+        try scratch.refuses(["sync", "work"], status: 66, mentioning: ["'work' is not an account"])
+        try scratch.refuses(["account", "remove", "work"], status: 66, mentioning: ["'work' is not an account"])
         try scratch.refuses(["account", "add", server.base + "/", "--user", "ann", "--password-command", "pass show 'home"], status: 64,
                             mentioning: ["has a quote left open"])
         // Quoted as a shell quotes: the one word 'printf secret' reaches sh whole.
         _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "sh -c 'printf secret'", "--name", "home")
+        // The name again for another login or server is refused before anything is asked: the
+        // account would take the old one's calendars, and its password would go to the old server.
+        try scratch.refuses(["account", "add", server.base + "/", "--user", "bob", "--password-command", "printf secret", "--name", "home"],
+                            status: 65, mentioning: ["account 'home' is user 'ann' at \(server.base)/", "another --name", "chime account remove home"])
+        try scratch.refuses(["account", "add", "http://127.0.0.1:9/", "--user", "ann", "--password-command", "printf secret", "--name", "home"],
+                            status: 65, mentioning: ["account 'home' is user 'ann' at \(server.base)/"])
+        // The same login again only changes how the password is found.
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        // Ann has no calendar on this server yet: the account is listed all the same.
+        #expect(scratch.ok("account", "list").text == "home: no calendars at \(server.base)/")
+        let listed = try scratch.ok("account", "list", "--json").json()
+        #expect((listed["accounts"] as? [[String: Any]])?.map { $0["user"] as? String } == ["ann"])
+        #expect((listed["calendars"] as? [Any])?.isEmpty == true)
     }
 
     /// A keyring of the test's own, Radicale with a calendar, and a store
@@ -83,6 +106,25 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync").text == "home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts")
         #expect(scratch.ok("account", "remove", "home").text == "removed account 'home'")
         #expect(try keyring.lookup(Self.homeAttributes) == nil)
+    }
+
+    @Test("two stores with an account of the same name for two users keep two passwords: each syncs, and removing one leaves the other's")
+    func twoStoresOneName() throws {
+        let (keyring, server, ann) = try Self.keyringSetup()
+        let bob = Scratch()
+        bob.environment = keyring.environment
+        ann.input = "secret\n"
+        bob.input = "secret\n"
+        _ = ann.ok("account", "add", server.base + "/", "--user", "ann", "--password-stdin", "--name", "home")
+        _ = bob.ok("account", "add", server.base + "/", "--user", "bob", "--password-stdin", "--name", "home")
+        #expect(try keyring.lookup(Self.homeAttributes + ["user", "ann", "server", server.base + "/"]) == "secret")
+        #expect(try keyring.lookup(Self.homeAttributes + ["user", "bob", "server", server.base + "/"]) == "secret")
+        ann.input = nil
+        bob.input = nil
+        #expect(bob.ok("account", "remove", "home").text == "removed account 'home'")
+        #expect(try keyring.lookup(Self.homeAttributes + ["user", "bob"]) == nil)
+        #expect(try keyring.lookup(Self.homeAttributes + ["user", "ann"]) == "secret")
+        #expect(ann.ok("sync").text.hasPrefix("home/Phone: "))
     }
 
     @Test("account add --password-stdin refuses a wrong or missing password and keeps nothing in the keyring")
