@@ -9,7 +9,7 @@ enum ExportCommand: Command {
     static let name = "export"
     static let abstract = "Write calendars or items as an iCalendar (.ics) file"
     static let syntax = CommandSyntax("chime export", forms: [.init("[ID...]")],
-                                      options: [ChimeOptions.calendars, ChimeOptions.from, ChimeOptions.to, output] + ChimeOptions.store,
+                                      options: [ChimeOptions.calendars, ChimeOptions.from, ChimeOptions.to, output, ChimeOptions.db],
                                       discussion: """
         Writes RFC 5545 text on standard output (or to --output): events with
         their repeat rules, exceptions and changed occurrences, reminders, and

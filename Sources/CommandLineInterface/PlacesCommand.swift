@@ -92,7 +92,7 @@ enum PlacesCommand: Command {
 
     private static func show(_ places: [StructuredLocation], parsed: ParsedArguments, context: CommandContext) {
         if parsed[ChimeOptions.json] {
-            StoreOptions.printJSON(places.map(PlaceJSON.init), context: context)
+            StoreOptions.printJSON(["places": places.map(PlaceJSON.init)], context: context)
         } else if places.isEmpty {
             context.standardOutput("No places named.")
         } else {

@@ -244,7 +244,8 @@ struct LocationCommandTests {
             var name: String
             var latitude, longitude, radius: Double
         }
-        let listed = try JSONDecoder().decode([Place].self, from: Data(try run(["places", "--json"], command: nil).output.joined().utf8))
+        struct Places: Decodable { var places: [Place] }
+        let listed = try JSONDecoder().decode(Places.self, from: Data(try run(["places", "--json"], command: nil).output.joined().utf8)).places
         #expect(listed == [Place(name: "home", latitude: 31.19, longitude: 121.44, radius: 100),
                            Place(name: "公司", latitude: 31.2305, longitude: 121.4738, radius: 150)])
 
