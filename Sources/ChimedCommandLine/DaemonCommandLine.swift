@@ -110,6 +110,10 @@ public enum DaemonCommandLine {
         let logOnly = parsed[Self.logOnly]
         let path = parsed[Self.db]
         let window = parsed[Self.missedWindow]
+        if let missing = StoreLocation.missingFolder(explicit: path, environment: environment) {
+            StandardStream.write(TerminalText.escaped("chimed: \(missing)") + "\n", to: STDERR_FILENO)
+            return 1
+        }
         var options = Daemon.Options(storePath: StoreLocation.path(explicit: path, environment: environment),
                                      runtimeFolder: DaemonClient.runtimeFolder(environment))
         if let window { options.lateness = window }

@@ -131,7 +131,7 @@ enum ImportCommand: Command {
     static func importIntoNewStore(_ files: [(source: String, bytes: [UInt8]?)], at path: String, parsed: ParsedArguments,
                                    context: CommandContext, first: SurveyedFile? = nil) throws(CommandFailure) -> Imported? {
         let command = syntax.name
-        try StoreOptions.requireFolder(of: path, parsed, context: context, command: command)
+        try StoreOptions.requireFolder(parsed, context: context, command: command)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let building = folder + "/." + url.lastPathComponent + ".importing-\(getpid())"

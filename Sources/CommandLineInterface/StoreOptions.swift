@@ -67,7 +67,7 @@ enum StoreOptions {
     /// Opens (creating when needed) the store the command line names.
     static func open(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) -> CalendarStore {
         let path = path(parsed, context: context)
-        try requireFolder(of: path, parsed, context: context, command: command)
+        try requireFolder(parsed, context: context, command: command)
         do {
             return try CalendarStore(path: path, machineTimeZone: context.machineTimeZone(), now: context.now)
         } catch {
@@ -80,6 +80,7 @@ enum StoreOptions {
     /// would of a new store, and creates neither the file nor its folder.
     static func openForReading(_ parsed: ParsedArguments, context: CommandContext,
                                command: String) throws(CommandFailure) -> CalendarStore {
+        try requireFolder(parsed, context: context, command: command)
         guard FileManager.default.fileExists(atPath: path(parsed, context: context)) else {
             do {
                 return try CalendarStore(path: ":memory:", machineTimeZone: context.machineTimeZone(), now: context.now)
@@ -90,19 +91,12 @@ enum StoreOptions {
         return try open(parsed, context: context, command: command)
     }
 
-    /// Only the default location's folders are created: the folder of a
-    /// path given with --db or CHIME_DB must exist, so that a mistyped path
-    /// is an error rather than a new store in new folders.
-    static func requireFolder(of path: String, _ parsed: ParsedArguments, context: CommandContext,
-                              command: String) throws(CommandFailure) {
-        let given = parsed[ChimeOptions.db].flatMap { $0.isEmpty ? nil : "--db" }
-            ?? context.environment["CHIME_DB"].flatMap { $0.isEmpty ? nil : "CHIME_DB" }
-        guard let given, let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
-        let folder = String(path[..<slash])
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue { return }
-        throw CommandFailure(message: "\(command): no folder \(folder) for the store \(path) (\(given)); "
-                             + "create it first, or check the path", status: ExitStatus.storeFailure)
+    /// A path given with --db or CHIME_DB whose folder is not there is an
+    /// error (see `StoreLocation.missingFolder`).
+    static func requireFolder(_ parsed: ParsedArguments, context: CommandContext, command: String) throws(CommandFailure) {
+        if let missing = StoreLocation.missingFolder(explicit: parsed[ChimeOptions.db], environment: context.environment) {
+            throw CommandFailure(message: "\(command): \(missing)", status: ExitStatus.storeFailure)
+        }
     }
 
     /// A store error as the command's failure: the store's own message,

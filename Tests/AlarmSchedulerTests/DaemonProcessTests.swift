@@ -80,6 +80,20 @@ struct DaemonProcessTests {
         _ = try fixture.open()
     }
 
+    @Test("a store named with --db or CHIME_DB in a folder that is not there: chimed exits 1 naming it, and makes neither folder nor store")
+    func mistypedStoreFolder() throws {
+        let folder = TemporaryFolder("chimed-mistyped")
+        let missing = folder.appending("no-such-folder/chime.db")
+        let environment = ["XDG_RUNTIME_DIR": folder.path, "HOME": folder.path, "PATH": "/usr/bin:/bin"]
+        for (arguments, extra) in [(["--log-only", "--db", missing], [String: String]()), (["--log-only"], ["CHIME_DB": missing])] {
+            let run = try runProcess(Self.executable, arguments, environment: environment.merging(extra) { $1 })
+            #expect(run.status == 1)
+            #expect(run.err == "chimed: no folder \(folder.path)/no-such-folder for the store \(missing) (\(extra.isEmpty ? "--db" : "CHIME_DB")); "
+                + "create it first, or check the path\n")
+            #expect(!FileManager.default.fileExists(atPath: folder.appending("no-such-folder")))
+        }
+    }
+
     @Test("an alarm due in two seconds fires within a second of its time; a store change is seen at once; a second daemon is refused")
     func firesOnTime() throws {
         try prepare()

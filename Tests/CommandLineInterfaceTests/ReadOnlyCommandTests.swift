@@ -15,12 +15,12 @@ struct ReadOnlyCommandTests {
         ["leave", "list"],
     ]
 
-    @Test("each answers with the status and output of an empty store, and creates neither the store nor its folder",
+    @Test("each answers with the status and output of an empty store, and creates no store",
           arguments: commands)
     func noStoreCreated(_ arguments: [String]) throws {
         let missing = Scratch(), empty = Scratch()
-        // A store in a folder that does not exist yet.
-        let path = missing.folder + "/data/chime.db"
+        // No store in the folder yet (a folder that is not there is a mistyped path: ValueCheckTests).
+        let path = missing.folder + "/chime.db"
         _ = try empty.store()
         let withoutStore = CapturedRun(arguments + ["--db", path], machineZone: missing.zone, now: missing.now)
         let withEmptyStore = empty.run(arguments)
@@ -31,7 +31,7 @@ struct ReadOnlyCommandTests {
         }
         #expect(masked(withoutStore.output) == masked(withEmptyStore.output))
         #expect(withoutStore.errors == withEmptyStore.errors.map { $0.replacingOccurrences(of: empty.path, with: path) })
-        #expect(!FileManager.default.fileExists(atPath: missing.folder + "/data"), "chime \(arguments.joined(separator: " ")) created \(missing.folder)/data")
+        #expect(!FileManager.default.fileExists(atPath: path), "chime \(arguments.joined(separator: " ")) created \(path)")
     }
 
     @Test("a command that writes still creates the store at its default location, mode 0600 in a 0700 folder")

@@ -71,7 +71,7 @@ struct ValueCheckTests {
         #expect(scratch.ok("list", "reminders", "--all").output.count == 1)
     }
 
-    @Test("--db or CHIME_DB in a folder that does not exist is an error naming the folder; nothing is created")
+    @Test("--db or CHIME_DB in a folder that does not exist is an error naming the folder, for a command that writes or reads; nothing is created")
     func missingFolderIsNotCreated() throws {
         let scratch = Scratch()
         let missing = scratch.folder + "/typo/deeper"
@@ -82,6 +82,9 @@ struct ValueCheckTests {
         let fromEnvironment = CapturedRun(["add", "reminder", "X"], environment: ["CHIME_DB": missing + "/chime.db"])
         #expect(fromEnvironment.status == 74 && fromEnvironment.errors.first?.contains("CHIME_DB") == true, "\(fromEnvironment.errors)")
         #expect(!FileManager.default.fileExists(atPath: scratch.folder + "/typo"))
+        // A command that only reads says so too, rather than answering as an empty store would.
+        let reading = CapturedRun(["list", "events", "--db", missing + "/chime.db"])
+        #expect(reading.status == 74 && reading.errors.first?.contains("no folder \(missing)") == true, "\(reading.errors)")
         // The default location's folders are still made.
         let home = scratch.folder + "/home"
         let first = CapturedRun(["add", "reminder", "X"], environment: ["HOME": home, "XDG_RUNTIME_DIR": home + "/run"])
