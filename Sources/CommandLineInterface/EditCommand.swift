@@ -357,6 +357,11 @@ enum EditCommand: Command {
         }
         try options.applyMissedWindow(parsed, to: &reminder.alarms)
         try options.applyLocationOptions(parsed, to: &reminder.alarms)
+        // An alarm that counts from the due time would never ring again.
+        if reminder.due == nil, stored.due != nil, reminder.alarms.contains(where: { if case .relative = $0.trigger { true } else { false } }) {
+            throw .usage("\(command): --due none leaves the reminder's alarms before or after the due time nothing to count from; "
+                + "give --no-alarms too, or alarms of their own (--alarm-at, --alarm-arrive, --alarm-leave)")
+        }
         let toSave = reminder
         return try StoreOptions.run(command) { () throws(StoreError) in
             try store.save(toSave)

@@ -66,6 +66,15 @@ struct ReminderAlarmTests {
         #expect(try offsets(scratch, chosen) == [-3600])
         scratch.ok("edit", chosen, "--due", "2026-12-04T10:00", "--alarm", "+15m")
         #expect(try offsets(scratch, chosen) == [900])
+        // A chosen alarm counted from the due time would never ring without one: refused, unless the alarms go too.
+        try scratch.refuses(["edit", chosen, "--due", "none"], status: 64, mentioning: ["--due none", "--no-alarms"])
+        #expect(try offsets(scratch, chosen) == [900])
+        let mixed = scratch.add("reminder", "Mixed", "--due", "2026-12-02T10:00", "--alarm", "-1h", "--alarm-at", "2026-12-02T07:00")
+        try scratch.refuses(["edit", mixed, "--due", "none"], status: 64, mentioning: ["--due none"])
+        scratch.ok("edit", mixed, "--due", "none", "--alarm-at", "2026-12-02T07:00")
+        #expect(try offsets(scratch, mixed) == [nil])
+        scratch.ok("edit", chosen, "--due", "none", "--no-alarms")
+        #expect(try offsets(scratch, chosen) == [])
     }
 
     @Test("an alarm offset reads as said: 10m and -10m (also as --alarm=-10m and --alarm -10m) are before, +10m after; next and show say so")
