@@ -131,15 +131,26 @@ enum RRuleCommand: Command {
         guard count > 0 else { return }
         let sequence = after.map { recurrence.occurrences(after: $0) } ?? recurrence.occurrences()
         var years: Set<Int> = []
+        var printed = 0
         for occurrence in sequence.prefix(count) {
             context.standardOutput(occurrence.rfc3339)
             years.insert(occurrence.day.year)
+            printed += 1
         }
         // The occurrences stop at the expansion bound: say so, as the store's readers do.
         if let problem = recurrence.boundError { context.standardError("chime rrule: \(problem)") }
         if let workdays {
-            HolidayOptions.warnAboutMissingYears(years.sorted().filter { !workdays.hasData(forYear: $0) }, in: workdays,
-                                                 context: context, command: "chime rrule")
+            // Fewer than asked: a rule of makeup workdays or of days after a
+            // holiday finds none in a year without data, and the search
+            // passed such years without a word: name them up to the year
+            // after this one.
+            var missing = Set(years.filter { !workdays.hasData(forYear: $0) })
+            if printed < count {
+                let first = after.map { zone.localTime(at: $0).date.year } ?? start.wallClock.date.year
+                let thisYear = HolidayOptions.today(context).year
+                missing.formUnion(workdays.missingYears(in: min(first, thisYear + 1)...max(first, thisYear + 1)))
+            }
+            HolidayOptions.warnAboutMissingYears(missing.sorted(), in: workdays, context: context, command: "chime rrule")
         }
     }
 

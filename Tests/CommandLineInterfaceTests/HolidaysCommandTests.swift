@@ -245,6 +245,11 @@ struct WorkdayRuleCommandTests {
         let late = scratch.ok("rrule", "workdays", "--start", "2026-12-31T08:50:00", "--tz", "Asia/Shanghai", "--count", "2")
         #expect(late.output == ["2026-12-31T08:50:00+08:00", "2027-01-01T08:50:00+08:00"])
         #expect(late.errors.joined().contains("2027"))
+        // Makeup workdays after the last ones in the data (2026-10-10) are none: the years searched without data are named.
+        let none = scratch.ok("rrule", "makeup-workdays", "--start", "2026-11-01T09:00:00", "--tz", "Asia/Shanghai", "--count", "3")
+        #expect(none.output.isEmpty)
+        #expect(none.errors.count == 1 && none.errors.first?.hasPrefix("chime rrule: warning: no cn holiday data for 2027;") == true,
+                "\(none.errors)")
         let refused = scratch.run("rrule", "FREQ=DAILY;X-WORKDAY=SKIP;X-REGION=JP", "--start", "2026-12-01T08:50:00")
         #expect(refused.status == 65 && refused.errors.joined().contains("JP"))
     }
