@@ -292,13 +292,26 @@ extension ICalendarItems {
         static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
 
         /// A time as the property `name`: a date, a UTC time (zone "UTC"), a zoned or floating time.
-        mutating func put(_ name: String, _ time: ItemTime) throws(Sink.Failure) {
+        ///
+        /// A zoned time that names the later of a fold's two instants (01:00
+        /// the second time New York reaches it, say) cannot be written with
+        /// its TZID: RFC 5545 (3.3.5) reads such a local time as the first.
+        /// It is written in UTC instead, unless `keepingZone` (a series'
+        /// start, whose zone its rule's occurrences follow).
+        mutating func put(_ name: String, _ time: ItemTime, keepingZone: Bool = false) throws(Sink.Failure) {
             note(time)
             switch time {
             case .date(let date): try put(name, .date, raw: date.basicFormat)
             case .floating(let local): try put(name, raw: local.basicFormat)
-            case .zoned(let local, let zone, _):
-                if zone == "UTC" { try put(name, utc: local.localSeconds) } else { try put(name, .zone(zone), raw: local.basicFormat) }
+            case .zoned(let local, let zone, let fold):
+                if zone == "UTC" {
+                    try put(name, utc: local.localSeconds)
+                } else if fold == .later, !keepingZone, let rules = try? TimeZoneRules.named(zone),
+                          case let later = rules.resolve(local, fold: .later).instant, later != rules.resolve(local, fold: .earlier).instant {
+                    try put(name, utc: later)
+                } else {
+                    try put(name, .zone(zone), raw: local.basicFormat)
+                }
             }
         }
 
@@ -333,7 +346,7 @@ extension ICalendarItems {
                 if let series { try put("UID", raw: Self.uid(series)) } else { try putUID(event) }
             }
             try put("DTSTAMP", utc: Self.seconds(stamp))
-            try put("DTSTART", event.start)
+            try put("DTSTART", event.start, keepingZone: event.recurrenceRule != nil)
             if case .date(let last) = event.end {
                 try put("DTEND", .date(last.adding(days: 1)))
             } else {
@@ -393,8 +406,8 @@ extension ICalendarItems {
             try sink.begin("VTODO")
             if let key = reminder.externalKey { try put("UID", text: key) } else { try put("UID", raw: reminder.identifier.uid) }
             try put("DTSTAMP", utc: Self.seconds(stamp))
-            if let start = reminder.start { try put("DTSTART", start) }
-            if let due = reminder.due { try put("DUE", due) }
+            if let start = reminder.start { try put("DTSTART", start, keepingZone: reminder.recurrenceRule != nil) }
+            if let due = reminder.due { try put("DUE", due, keepingZone: reminder.recurrenceRule != nil) }
             try put("SUMMARY", text: reminder.title)
             if !reminder.notes.isEmpty { try put("DESCRIPTION", text: reminder.notes) }
             if !reminder.location.isEmpty { try put("LOCATION", text: reminder.location) }

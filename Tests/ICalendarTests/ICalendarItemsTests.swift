@@ -163,6 +163,25 @@ struct ICalendarItemsTests {
         #expect(days["DTEND"]?[parameter: "VALUE"] == "DATE")
     }
 
+    @Test("an end at the second 01:00 of the night New York falls back is written in UTC, since its TZID form names the first, and reads back the same")
+    func endInTheFold() throws {
+        // 2027-11-07T01:30 EDT (05:30Z) for 30 minutes: the end is 01:00 EST (06:00Z), the later of the two 01:00s.
+        let reading = try ICalendarReader().read(Array("""
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\nBEGIN:VEVENT\r\nUID:fold@test\r\nDTSTAMP:20261201T000000Z\r\n\
+            DTSTART;TZID=America/New_York:20271107T013000\r\nDURATION:PT30M\r\nSUMMARY:Night shift handover\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n
+            """.utf8))
+        let first = ICalendarItems.read(calendar: try #require(reading.components.first), into: Self.calendar, zones: IANAZoneResolver())
+        #expect(first.problems.isEmpty)
+        let (exported, again, exportedAgain) = Self.roundTrip(first)
+        let event = try #require(exported.components.first { $0.name == "VEVENT" })
+        #expect(event["DTSTART"]?.value == "20271107T013000" && event["DTSTART"]?[parameter: "TZID"] == "America/New_York")
+        #expect(event["DTEND"]?.value == "20271107T060000Z")
+        #expect(again.problems.isEmpty, "\(again.problems)")
+        let end = try #require(again.events.first?.end)
+        #expect(try end.instant(machine: TimeZoneRules.utc) == 1_825_567_200) // 2027-11-07T06:00:00Z
+        #expect(exportedAgain == exported)
+    }
+
     @Test("components Chime cannot hold are problems naming the line and UID; the rest still reads")
     func problems() throws {
         let result = try Self.read("broken.ics")
