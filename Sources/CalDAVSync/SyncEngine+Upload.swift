@@ -30,6 +30,11 @@ extension SyncEngine {
         var refused: [String: CalendarItems] = [:]
         /// A write was refused with 403: the collection's privileges are read again.
         var forbidden = false
+        /// An item stays unsent (refused, or of a kind the collection does
+        /// not hold): the next sync looks at every local item again, not
+        /// only those changed since this one, so that it is offered again
+        /// (and named again) until it goes up or leaves the calendar.
+        var unsent = false
     }
 
     /// Uploads what changed locally; what the download must fetch whatever the listing says.
@@ -47,7 +52,15 @@ extension SyncEngine {
                 url = resource.href
                 condition = HTTPHeader("If-Match", resource.entityTag ?? "*")
             } else {
-                guard items.events.isEmpty || collection.holds("VEVENT"), items.reminders.isEmpty || collection.holds("VTODO") else { continue }
+                guard items.events.isEmpty || collection.holds("VEVENT"), items.reminders.isEmpty || collection.holds("VTODO") else {
+                    // RFC 4791's supported-calendar-component-set: the server would refuse it.
+                    let kind = items.reminders.isEmpty ? "event" : "reminder"
+                    let title = items.events.first?.event.title ?? items.reminders.first?.title ?? uid
+                    outcome.skipped.append("\(kind) '\(title)' (UID \(uid)): the server's calendar holds only "
+                        + "\((collection.components ?? []).joined(separator: ", ")); it stays in Chime only (move it to another calendar)")
+                    refetch.unsent = true
+                    continue
+                }
                 url = Self.resourceURL(for: uid, in: collection.url)
                 condition = HTTPHeader("If-None-Match", "*")
             }
@@ -88,6 +101,7 @@ extension SyncEngine {
                 // will not store): the rest of the collection syncs; the item stays as it is here,
                 // and goes up again with the next sync.
                 let held = byUID[uid] == nil ? "the new item stays in Chime only" : "Chime keeps its version, the server its own"
+                refetch.unsent = true
                 outcome.skipped.append("\(url): the server would not take the item (HTTP \(response.status)); \(held)"
                     + (Self.usesRSCALE(items) ? " (its rule counts in the Chinese calendar, RSCALE=CHINESE, and neither it nor its dates were taken)" : ""))
             case 403:
@@ -99,6 +113,7 @@ extension SyncEngine {
                     outcome.skipped.append("\(url): the server refused the change (HTTP 403); its copy is kept")
                 } else {
                     outcome.skipped.append("\(url): the server refused the new item (HTTP 403); it stays in Chime only")
+                    refetch.unsent = true
                 }
             default:
                 throw CalDAVError(.status(response.status), "\(url): PUT answered HTTP \(response.status)")
@@ -147,10 +162,28 @@ extension SyncEngine {
             || items.reminders.contains { $0.recurrenceRule?.scale == .chinese }
     }
 
-    /// The resource a new UID gets: its name percent-encoded, in the collection.
+    /// The resource a new UID gets in the collection: the UID itself when
+    /// it is made of RFC 3986's unreserved characters and `@` (percent-
+    /// encoded) and does not start with a dot; else a name made from it
+    /// (`chime-` and 16 hexadecimal digits of its FNV-1a hash). RFC 4791
+    /// leaves the name to the client, and servers refuse names a UID may
+    /// hold: an encoded slash (Radicale: 409), `..` (400), a `%`.
     static func resourceURL(for uid: String, in collectionURL: String) -> String {
-        let name = uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid
+        let plain = !uid.isEmpty && !uid.hasPrefix(".") && uid.unicodeScalars.allSatisfy { unreserved.contains($0) || $0 == "@" }
+        let name = plain ? uid.addingPercentEncoding(withAllowedCharacters: unreserved) ?? uid : "chime-" + hashName(uid)
         return collectionURL + (collectionURL.hasSuffix("/") ? "" : "/") + name + ".ics"
+    }
+
+    /// 64-bit FNV-1a of the UID's UTF-8, as 16 hexadecimal digits: stable
+    /// from one run to the next (Swift's Hasher is seeded per process).
+    static func hashName(_ uid: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in uid.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// RFC 3986's unreserved characters, ASCII only.

@@ -290,7 +290,7 @@ public final class SyncEngine {
                                                       localDigest: digest), in: collection.url)
                 }
                 try state.setTokens(of: collection.url, syncToken: listing.syncToken, collectionTag: listing.collectionTag ?? collection.collectionTag,
-                                    localMark: quiet ? try store.itemChangeMark() : mark)
+                                    localMark: refetch.unsent ? nil : quiet ? try store.itemChangeMark() : mark)
             } }
         }
     }

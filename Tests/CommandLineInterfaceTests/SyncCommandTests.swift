@@ -45,6 +45,35 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync").text == "No accounts.")
     }
 
+    @Test("a key with a slash goes up under a name made from it; an item of a kind the calendar does not hold is named at every sync and stays here")
+    func resourceNamesAndKinds() throws {
+        let server = try CalDAVServer(.radicale)
+        let phoneURL = try server.makeCalendar("Phone")
+        _ = try server.makeCalendar("Meetings", components: ["VEVENT"])
+        let scratch = Scratch()
+        _ = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
+        _ = scratch.add("reminder", "Keyed", "--calendar", "Phone", "--key", "zz/zz")
+        _ = scratch.add("reminder", "Dotted", "--calendar", "Phone", "--key", "..")
+        let todo = scratch.add("reminder", "Not a meeting", "--calendar", "Meetings")
+        let first = scratch.ok("sync")
+        #expect(first.output.contains("home/Phone: 2 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts"), "\(first.output)")
+        let listed = try server.phone(["list", phoneURL])
+        #expect(listed.contains("chime-") && !listed.contains("zz"), "\(listed)")
+        let named = "reminder 'Not a meeting' (UID "
+        #expect(first.errors.contains { $0.contains(named) && $0.contains("holds only VEVENT; it stays in Chime only") }, "\(first.errors)")
+        // Nothing changed here since: still named, still here.
+        let second = scratch.ok("sync")
+        #expect(second.errors.contains { $0.contains(named) }, "\(second.errors)")
+        #expect(second.output.contains("home/Phone: 0 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts"))
+        #expect(scratch.ok("show", todo).text.contains("Not a meeting"))
+        // Moved to a calendar that holds reminders, it goes up and is named no more.
+        _ = scratch.ok("edit", todo, "--calendar", "Phone")
+        let moved = scratch.ok("sync")
+        #expect(moved.output.contains("home/Phone: 1 uploaded, 0 deleted on the server, 0 downloaded, 0 removed, 0 conflicts"), "\(moved.output)")
+        #expect(!moved.errors.contains { $0.contains(named) }, "\(moved.errors)")
+        #expect(scratch.ok("sync").errors.isEmpty)
+    }
+
     @Test("a wrong password command fails clearly, and an unknown account is refused")
     func failures() throws {
         let server = try CalDAVServer(.radicale)
