@@ -7,14 +7,39 @@ extension ICalendarZones {
     /// the zone's footer rule runs, one observance per change before that,
     /// and a single STANDARD for a zone with no change in the years. Nil
     /// when the zone is unknown.
+    ///
+    /// It covers all of the years: the offset in force on January 1 of the
+    /// first is an observance of its own when no change falls on that day
+    /// (a reader otherwise has nothing for the times before the first
+    /// change), and a footer rule no RRULE can write (Cairo's end of summer
+    /// at 24:00 on the last Thursday of October) is written out change by
+    /// change through `writtenOutThrough`, as the zone's table spells it,
+    /// since a series that does not end runs past the items' years.
     public static func vtimezone(for zone: String, years: ClosedRange<Int>) -> ICalendarComponent? {
         guard let rules = try? TimeZoneRules.named(zone), years.count <= 2000 else { return nil }
-        let range = instants(years)
+        var range = instants(years)
+        let yearly = rules.yearlyRule
+        let ruleWritable = yearly.map { yearly in
+            [yearly.start, yearly.end].allSatisfy { $0.map { (0..<86_400).contains($0.time) } ?? false }
+        } ?? true
+        if !ruleWritable, yearly?.daylight != nil, years.upperBound < writtenOutThrough {
+            range = range.lowerBound...instants(years.lowerBound...writtenOutThrough).upperBound
+        }
         let changes = rules.changes(in: range)
         var observances: [ICalendarComponent] = []
         var individual = changes
-        if let yearly = rules.yearlyRule, let daylight = yearly.daylight, let start = yearly.start, let end = yearly.end,
-           (0..<86_400).contains(start.time), (0..<86_400).contains(end.time) {
+        if let first = changes.first, first.instant > range.lowerBound {
+            // What held before the first change, from the first day on.
+            let start = LocalDateTime(date: CivilDate(year: years.lowerBound, month: 1, day: 1) ?? CivilDate(dayNumber: 0))
+                ?? LocalDateTime(localSeconds: 0)
+            let isDaylight = first.after < first.before
+            observances.append(ICalendarComponent(name: isDaylight ? "DAYLIGHT" : "STANDARD", properties: [
+                ICalendarProperty(name: "DTSTART", value: start.basicFormat),
+                ICalendarProperty(name: "TZOFFSETFROM", value: ICalendarUTCOffset.value(first.before)),
+                ICalendarProperty(name: "TZOFFSETTO", value: ICalendarUTCOffset.value(first.before)),
+            ]))
+        }
+        if let yearly, let daylight = yearly.daylight, let start = yearly.start, let end = yearly.end, ruleWritable {
             // Debian's zoneinfo spells the rule out in its table until 2037:
             // the changes that already follow it are the RRULE's too.
             func follows(_ change: TimeZoneRules.Change) -> Bool {
@@ -56,6 +81,11 @@ extension ICalendarZones {
         }
         return ICalendarComponent(name: "VTIMEZONE", properties: [ICalendarProperty(name: "TZID", value: zone)], components: observances)
     }
+
+    /// The last year a footer rule that no RRULE can write is written out
+    /// through, change by change: as far as Debian's zoneinfo spells the
+    /// rules out in its tables.
+    public static let writtenOutThrough = 2037
 
     private static func observance(_ change: TimeZoneRules.Change, daylight: Bool, extra: [ICalendarProperty]) -> ICalendarComponent {
         // DTSTART is the wall time just before the change, on the old offset.

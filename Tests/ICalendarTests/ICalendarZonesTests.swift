@@ -192,4 +192,28 @@ struct ICalendarZonesTests {
             #expect(ICalendarZones.posixRule(of: vtimezone) == "<-0500>5<-0400>,M3.2.0,M11.1.0")
         }
     }
+
+    @Test("a generated VTIMEZONE covers its years from January 1 of the first, and writes out a rule no RRULE can hold through 2037")
+    func exportCoverage() throws {
+        // São Paulo in January 2018 was on summer time, which ended on 2018-02-18.
+        let saoPaulo = try #require(ICalendarZones.vtimezone(for: "America/Sao_Paulo", years: 2018...2019))
+        let first = try #require(saoPaulo.components.first)
+        #expect(first.name == "DAYLIGHT")
+        #expect(first["DTSTART"]?.value == "20180101T000000")
+        #expect(first["TZOFFSETTO"]?.value == "-0200")
+        #expect(saoPaulo.components.compactMap { $0["DTSTART"]?.value }.allSatisfy { $0 >= "20180101T000000" })
+
+        // Cairo's summer ends at 24:00 on the last Thursday of October (M10.5.4/24): no RRULE holds it.
+        let cairo = try #require(ICalendarZones.vtimezone(for: "Africa/Cairo", years: 2022...2027))
+        #expect(!cairo.components.contains { $0["RRULE"] != nil })
+        let starts = cairo.components.compactMap { $0["DTSTART"]?.value }
+        #expect(starts.contains { $0.hasPrefix("2037") }, "\(starts)")
+        let read = try ICalendarZones.rules(of: cairo, years: 2022...2037)
+        let rules = try TimeZoneRules.named("Africa/Cairo")
+        // Midsummer and midwinter of 2030 and 2037 (2030-07-01, 2030-01-01, 2037-07-01, 2037-01-01, all 00:00Z).
+        for instant: Int64 in [1_909_094_400, 1_893_456_000, 2_130_019_200, 2_114_380_800] {
+            #expect(read.offset(at: instant) == rules.offset(at: instant), "at \(instant)")
+        }
+        #expect(rules.offset(at: 2_130_019_200) == 3 * 3600)
+    }
 }
