@@ -94,6 +94,9 @@ enum ImportCommand: Command {
         }
         let (plans, reports) = imported
         for fault in plans.flatMap(\.faults) { context.standardError("\(command): skipped \(fault)") }
+        // Read leniently (a line without its fold's space joined to the one
+        // before, say): taken, but said, as --check says it.
+        for warning in plans.flatMap(\.warnings) { context.standardError("\(command): warning: \(warning)") }
         report(plans, reports: reports, parsed: parsed, context: context)
     }
 
