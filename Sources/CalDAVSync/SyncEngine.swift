@@ -234,7 +234,11 @@ public final class SyncEngine {
         for (index, resource) in fetched.enumerated() {
             let path = DAVHref.decodedPath(resource.url)
             guard let mine = refetch.refused[path] else { continue }
-            let merge = merged(mine: mine, theirs: resource, base: byPath[path]?.base, calendar: calendar)
+            var merge = merged(mine: mine, theirs: resource, base: byPath[path]?.base, calendar: calendar)
+            // Chime's item stays the item it was, under its identifier (a
+            // script holds what `chime add` printed): the merge, read from
+            // text, has identifiers of its own.
+            merge.items = Self.adoptingIdentifiers(of: mine, into: merge.items)
             fetched[index].items = merge.items
             merges[path] = merge
         }
@@ -293,6 +297,31 @@ public final class SyncEngine {
                                     localMark: refetch.unsent ? nil : quiet ? try store.itemChangeMark() : mark)
             } }
         }
+    }
+
+    /// `items` under the identifiers `local` has for the same things: the
+    /// series, each detached occurrence by its original start, and each
+    /// reminder; what `local` lacks keeps its own. (Their alarms are new
+    /// to the store as an import adds them; the delivery log's settled
+    /// mark keeps a firing already shown from showing again.)
+    static func adoptingIdentifiers(of local: CalendarItems, into items: CalendarItems) -> CalendarItems {
+        var items = items
+        for index in items.events.indices {
+            guard let mine = local.events.first(where: { $0.event.externalKey == items.events[index].event.externalKey }) else { continue }
+            items.events[index].event.identifier = mine.event.identifier
+            for occurrence in items.events[index].detached.indices {
+                items.events[index].detached[occurrence].seriesIdentifier = mine.event.identifier
+                if let same = mine.detached.first(where: { $0.originalStart == items.events[index].detached[occurrence].originalStart }) {
+                    items.events[index].detached[occurrence].identifier = same.identifier
+                }
+            }
+        }
+        for index in items.reminders.indices {
+            if let mine = local.reminders.first(where: { $0.externalKey == items.reminders[index].externalKey }) {
+                items.reminders[index].identifier = mine.identifier
+            }
+        }
+        return items
     }
 
     /// What sync-collection said.

@@ -391,6 +391,27 @@ struct SyncEngineTests {
         #expect(next.conflicts == 0 && next.uploaded == 0)
     }
 
+    @Test("an item made in Chime, edited on both sides apart: the merge keeps the identifier Chime gave it (and printed)")
+    func mergeKeepsIdentifiers() throws {
+        let rig = try SyncRig(.radicale)
+        var made = Reminder(calendarIdentifier: rig.calendar.identifier, title: "Put the bins out")
+        made.due = ItemTime.zoned(LocalDateTime(date: CivilDate(year: 2027, month: 1, day: 5)!, hour: 17)!, zone: "UTC")
+        made.externalKey = "made@chime"
+        made.alarms = [Alarm(trigger: .relative(seconds: -600))]
+        try rig.store.save(made)
+        #expect(try rig.sync().uploaded == 1)
+        var local = try #require(try rig.reminder("made@chime"))
+        #expect(local.identifier == made.identifier)
+        local.notes = "The green one too"
+        try rig.store.save(local)
+        _ = try rig.put(todo("Put the bins out tonight", uid: "made@chime"))
+        let outcome = try rig.sync()
+        #expect(outcome.conflicts == 0 && outcome.merged == 1, "\(outcome)")
+        let merged = try #require(try rig.reminder("made@chime"))
+        #expect(merged.title == "Put the bins out tonight" && merged.notes == "The green one too")
+        #expect(merged.identifier == made.identifier)
+    }
+
     @Test("edited on both sides in different properties: merged against the base, the merge goes up, no conflict", arguments: CalDAVServer.Kind.allCases)
     func bothEditedApart(kind: CalDAVServer.Kind) throws {
         let rig = try SyncRig(kind)
