@@ -156,6 +156,15 @@ extension CalendarStore {
                 reminder.start = Self.shifted(start, by: nextInstant - dueInstant, machine: machineTimeZone)
             }
             reminder.due = next
+            // An alarm at a fixed time at or before the occurrence done was
+            // that occurrence's: the done copy keeps it; the series lets it
+            // go, or it would ring still, for an occurrence not its own.
+            if let doneInstant = try? current.instant(machine: machineTimeZone) {
+                reminder.alarms.removeAll { alarm in
+                    guard case .absolute(let date) = alarm.trigger else { return false }
+                    return Int64(date.timeIntervalSince1970.rounded(.down)) <= doneInstant
+                }
+            }
             try save(done, commit: false)
         } else {
             // The last occurrence: the series itself is what gets completed.

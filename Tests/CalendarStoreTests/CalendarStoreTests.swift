@@ -282,6 +282,26 @@ struct CalendarStoreTests {
         #expect(done.first?.recurrenceRule == nil)
     }
 
+    @Test("completing an occurrence of a repeating reminder takes its fixed-time alarms at or before it to the done copy; later ones and offsets stay")
+    func completeTakesFixedAlarms() throws {
+        let fixture = try StoreFixture()
+        let store = try fixture.open(now: { try! StoreFixture.date("2026-12-07T12:00:00+08:00") })
+        let calendar = try store.defaultCalendarForNewReminders()
+        let before = Alarm(trigger: .absolute(try StoreFixture.date("2026-12-08T19:00:00+08:00")))
+        let later = Alarm(trigger: .absolute(try StoreFixture.date("2026-12-14T19:00:00+08:00")))
+        let offset = Alarm(trigger: .relative(seconds: -3600))
+        let bins = Reminder(calendarIdentifier: calendar.identifier, title: "Bins", due: try StoreFixture.zoned("2026-12-08T20:00:00"),
+                            recurrenceRule: try RecurrenceRule(rfc5545: "FREQ=WEEKLY"), alarms: [before, later, offset])
+        try store.save(bins)
+        // Completed a day early: the occurrence due Tuesday 2026-12-08 20:00 is done.
+        try store.complete(bins.identifier)
+        let series = try store.reminder(identifier: bins.identifier)
+        #expect(series.due == (try StoreFixture.zoned("2026-12-15T20:00:00")))
+        #expect(series.alarms.map(\.trigger) == [later.trigger, offset.trigger])
+        let done = try #require(try store.reminders(.completed(from: nil, to: nil)).first)
+        #expect(done.alarms.map(\.trigger) == [before.trigger, later.trigger, offset.trigger])
+    }
+
     @Test("reminder queries: incomplete by due range with open bounds, completed by completion date")
     func reminderQueries() throws {
         let fixture = try StoreFixture()
