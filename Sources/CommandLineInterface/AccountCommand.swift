@@ -26,8 +26,10 @@ enum AccountCommand: Command {
         The password is never in Chime's store: --password-command runs each
         time one is needed, and the first line it prints is the password;
         --password-stdin reads it once and keeps it in the desktop's keyring
-        (secret-tool, under service chime account NAME), whose lookup is then
-        the account's password command.
+        (secret-tool, under service chime account NAME user USER server URL),
+        whose lookup is then the account's password command. Adding an
+        account again under its name changes how it logs in; a name in use
+        for another server or user is refused.
         """, epilogue: StoreOptions.exitStatusHelp + "\n69 when the server cannot be reached or refuses the password.")
 
     static let user = Option("--user", value: "NAME", help: "the user name on the server")

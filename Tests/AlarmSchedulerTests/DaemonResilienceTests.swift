@@ -249,6 +249,8 @@ struct DaemonResilienceTests {
 
         // The runtime folder's lock removed: a daemon on another store there leaves the control socket to the first.
         try FileManager.default.removeItem(atPath: runtime + "/chime/chimed.lock")
+        // A store named by path is made only in a folder that is there.
+        try FileManager.default.createDirectory(atPath: folder + "/lock/other", withIntermediateDirectories: true)
         let other = try second(store: folder + "/lock/other/chime.db", runtime: runtime)
         #expect(other?.status == 69 && other?.errors.contains("a daemon answers at \(runtime)/chime/chimed.sock") == true,
                 "\(String(describing: other))")
