@@ -360,8 +360,22 @@ extension ICalendarItems {
         case nil: nil
         }
         var later = try laterPart(component, uid: entry.uid, cut: cut, identifier: partIdentifier, mapper: mapper)
-        if later.recurrenceRule == nil { later.recurrenceRule = rule }
         let shift = later.start.wallClock.localSeconds - partCut.localSeconds
+        if later.recurrenceRule == nil {
+            // The cut part's instances, moved by the override's shift (RFC
+            // 5545 3.8.4.4): so is their UNTIL, or a series moved later
+            // loses its last instance to the bound it had before the move.
+            later.recurrenceRule = rule
+            if shift != 0, let bound = rule.until {
+                let moved: RecurrenceRule.Until = switch bound {
+                case .date(let date): .date(date.adding(days: Int((Double(shift) / 86_400).rounded(.down))))
+                case .local(let time): .local(LocalDateTime(localSeconds: time.localSeconds + shift))
+                case .utc(let time): .utc(LocalDateTime(localSeconds: time.localSeconds + shift))
+                }
+                later.recurrenceRule = try? rule.ending(.until(moved))
+                if later.recurrenceRule == nil { throw MappingError("cannot be moved: its series' UNTIL moved by the override's shift is no date") }
+            }
+        }
         if component["EXDATE"] == nil { later.exceptionDates = moved(part.exceptionDates.filter { $0 >= partCut }, by: shift) }
         if component["RDATE"] == nil { later.extraDates = moved(part.extraDates.filter { $0 >= partCut }, by: shift) }
         if existing.map({ $0 > bound }) ?? true {
