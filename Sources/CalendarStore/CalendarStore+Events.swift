@@ -21,12 +21,14 @@ extension CalendarStore {
         }
     }
 
-    /// The occurrence of a recurring event that the rule scheduled at
-    /// `originalStart` (a wall-clock reading in the event's zone), with any
-    /// change made to it alone.
+    /// The occurrence of a recurring event that the rule or an extra date
+    /// (RDATE) scheduled at `originalStart` (a wall-clock reading in the
+    /// event's zone), with any change made to it alone.
     public func occurrence(of series: ItemIdentifier, originalStart: LocalDateTime) throws(StoreError) -> Event {
         let event = try event(identifier: series)
-        guard event.recurrenceRule != nil else { throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description) }
+        guard event.recurrenceRule != nil || !event.extraDates.isEmpty else {
+            throw .notAnOccurrence(identifier: series.rawValue, start: originalStart.description)
+        }
         let detached = try StoreError.wrap {
             try fetchItems(where: "series_id = ? AND original_start = ?", [series.rawValue, originalStart.localSeconds],
                            as: { try self.event($0) })

@@ -166,9 +166,16 @@ enum EditCommand: Command {
             throw .data("\(command): --occurrence: event '\(series.title)' [\(series.identifier.short)] does not repeat")
         }
         let options = try options(for: series, context: context, command: command)
-        let originalStart = try options.seriesTime(text, "--occurrence", start: series.start)
+        var originalStart = try options.seriesTime(text, "--occurrence", start: series.start)
+        // A date names that day's occurrence: an extra date (RDATE) on it
+        // keeps a time of its own, not the series' start time.
+        if case .date = try options.time(text, "--occurrence").meaning, !series.extraDates.contains(originalStart),
+           let extra = series.extraDates.first(where: { $0.date == originalStart.date }) {
+            originalStart = extra
+        }
+        let found = originalStart
         let occurrence = try StoreOptions.run(command) { () throws(StoreError) in
-            try store.occurrence(of: seriesIdentifier, originalStart: originalStart)
+            try store.occurrence(of: seriesIdentifier, originalStart: found)
         }
         return (occurrence, originalStart)
     }

@@ -135,6 +135,9 @@ struct ItemText {
         if !event.exceptionDates.isEmpty {
             rows.append(("Except", event.exceptionDates.map { event.isAllDay ? $0.date.description : $0.description }.joined(separator: ", ")))
         }
+        if !event.extraDates.isEmpty {
+            rows.append(("Also", event.extraDates.map { event.isAllDay ? $0.date.description : $0.description }.joined(separator: ", ")))
+        }
         if let series = event.seriesIdentifier {
             rows.append(("Occurrence of", series.rawValue + (event.originalStart.map { " at \($0)" } ?? "")))
         }
@@ -181,8 +184,16 @@ struct ItemText {
     /// offsets count from its local midnight ("at 09:00 on the day").
     func alarm(_ alarm: Alarm, allDay: Bool = false) -> String { alarm.text(in: zone, allDay: allDay) }
 
+    /// One line a row. The notes' lines (LF) go on lines of their own
+    /// under the first, indented: there a line break is the text's. Any
+    /// other value is one line whatever it holds (its control characters
+    /// escaped when printed), so that a title cannot forge a row.
     static func table(_ rows: [(String, String)]) -> [String] {
         let width = (rows.map(\.0.count).max() ?? 0) + 2
-        return rows.map { ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + $0.1 }
+        let indent = String(repeating: " ", count: width)
+        return rows.flatMap { row -> [String] in
+            let lines = row.0 == "Notes" ? row.1.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) : [row.1]
+            return [(row.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + lines[0]] + lines.dropFirst().map { indent + $0 }
+        }
     }
 }

@@ -44,6 +44,16 @@ enum SubscribeCommand: Command {
         let host = URL(string: address)?.host ?? url
         let title = parsed[calendarName] ?? host
         let now = context.second()
+        // The same feed twice would ring each of its alarms twice.
+        let existing = try StoreOptions.run(command) { () throws(StoreError) -> ItemCalendar? in
+            guard let subscription = try store.subscriptions().first(where: {
+                (try? subscriptionHTTPAddress($0.url)) == address
+            }) else { return nil }
+            return try store.calendar(identifier: subscription.calendarIdentifier)
+        }
+        if let existing {
+            throw .data("\(command): '\(url)' is already subscribed as '\(existing.title)' ('chime refresh \(existing.title)' downloads it again)")
+        }
         let outcome = try StoreOptions.run(command) { () throws(StoreError) -> SubscriptionRefresh.Outcome in
             let calendar = ItemCalendar(title: title, kind: .subscribed(url: url), allowsContentModifications: false)
             try store.save(calendar)

@@ -129,6 +129,26 @@ struct ImportExportTests {
         #expect(skipped.text.contains("1 added"))
     }
 
+    @Test("an extra date (RDATE) at a time of its own is shown with the event, and --occurrence finds it by its date or its time; notes show line by line")
+    func extraDateOccurrences() throws {
+        let scratch = Scratch()
+        let file = try scratch.calendarFile("extra.ics", [
+            "BEGIN:VEVENT", "UID:extra@test", "DTSTAMP:20261201T000000Z", "DTSTART;TZID=Europe/London:20270105T100000",
+            "DTEND;TZID=Europe/London:20270105T110000", "RDATE;TZID=Europe/London:20270116T140000", "SUMMARY:Fitting",
+            "DESCRIPTION:Bring the shoes\\nand the belt", "END:VEVENT",
+        ])
+        scratch.ok("import", file)
+        let id = try #require(try scratch.store().events(overlapping: Date.distantPast..<Date.distantFuture).first?.identifier.short)
+        let shown = scratch.ok("show", id).output
+        #expect(shown.contains("Also:     2027-01-16T14:00:00"), "\(shown)")
+        #expect(shown.contains("Notes:    Bring the shoes") && shown.contains("          and the belt"), "\(shown)")
+        for given in ["2027-01-16", "2027-01-16T14:00"] {
+            let occurrence = scratch.ok("show", id, "--occurrence", given).output
+            #expect(occurrence.contains { $0.hasPrefix("Start:") && $0.contains("Sat 2027-01-16 14:00 Europe/London") }, "\(given): \(occurrence)")
+        }
+        try scratch.refuses(["show", id, "--occurrence", "2027-01-17"], status: 66, mentioning: ["has no occurrence starting 2027-01-17T10:00:00"])
+    }
+
     @Test("a NUL in a UID and a BEL in a title are imported as U+FFFD (the import and --check warn by line), and the export holds no control character")
     func controlCharacters() throws {
         let scratch = Scratch()

@@ -40,6 +40,10 @@ struct SubscribeCommandTests {
         #expect(scratch.ok("refresh").text == "Team: 1 added, 1 updated, 1 removed, 0 unchanged")
         #expect(try store.items(of: team.identifier).events.map(\.event.title).sorted() == ["Planning (moved)", "Retro"])
         #expect(scratch.ok("refresh", "Team").text == "Team: 0 added, 0 updated, 0 removed, 2 unchanged")
+        // The same feed again would ring each alarm twice.
+        try scratch.refuses(["subscribe", server.base + "/team.ics", "--name", "Team again"], status: 65,
+                            mentioning: ["is already subscribed as 'Team'"])
+        #expect(!scratch.ok("calendars").text.contains("Team again"))
     }
 
     @Test("a feed that fails keeps the last good copy and refresh exits 69; a first download that fails subscribes nothing")

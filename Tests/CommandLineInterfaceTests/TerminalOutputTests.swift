@@ -30,7 +30,8 @@ struct TerminalOutputTests {
         let show = scratch.ok("show", id).output
         #expect(show.allSatisfy(Self.isInert), "\(show)")
         #expect(show.contains { $0.hasSuffix(Self.shown) }, "\(show)")
-        #expect(show.contains { $0.hasSuffix(#"line one\nline two"#) }, "\(show)")
+        // The notes' own line breaks are theirs: a line each, under the row.
+        #expect(show.contains { $0.hasSuffix("Notes:    line one") } && show.contains { $0 == "          line two" }, "\(show)")
         for line in list + agenda { #expect(Self.isInert(line)) }
 
         let json = scratch.ok("show", id, "--json")
