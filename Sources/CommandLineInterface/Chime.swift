@@ -18,6 +18,15 @@ public enum Chime {
     /// Runs `chime` with its arguments (without the program name) and
     /// returns the exit status.
     public static func run(_ arguments: [String], context: CommandContext = .process) -> Int32 {
+        // `chime --db PATH COMMAND …`, as git and many others take a global
+        // option first: the store goes with the command, as `--db` among its
+        // options (last, or before a `--` that ends them).
+        if let first = arguments.first, first == "--db" || first.hasPrefix("--db="), arguments.count > (first == "--db" ? 2 : 1) {
+            let taken = first == "--db" ? 2 : 1
+            var rest = Array(arguments.dropFirst(taken))
+            rest.insert(contentsOf: arguments.prefix(taken), at: rest.firstIndex(of: "--") ?? rest.endIndex)
+            return run(rest, context: context)
+        }
         guard let first = arguments.first else {
             context.standardError(usage)
             return ExitStatus.usage
@@ -83,8 +92,9 @@ public enum Chime {
 
         Items are named by their identifier or any unique prefix of it (the
         eight digits listings show are usually enough). Every item command
-        takes --db PATH (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db)
-        and --json (one JSON document on standard output, for scripts).
+        takes --db PATH (default: $CHIME_DB, else $XDG_DATA_HOME/chime/chime.db),
+        also before the command (chime --db PATH COMMAND …), and --json (one
+        JSON document on standard output, for scripts).
 
         Exit status:
           0   success

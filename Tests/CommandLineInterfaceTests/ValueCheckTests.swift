@@ -85,6 +85,15 @@ struct ValueCheckTests {
         // A command that only reads says so too, rather than answering as an empty store would.
         let reading = CapturedRun(["list", "events", "--db", missing + "/chime.db"])
         #expect(reading.status == 74 && reading.errors.first?.contains("no folder \(missing)") == true, "\(reading.errors)")
+        // --db before the command is the same option.
+        for first in [["--db", missing + "/chime.db", "list", "events"], ["--db=" + missing + "/chime.db", "list", "events"]] {
+            let before = CapturedRun(first)
+            #expect(before.status == 74 && before.errors.first?.contains("chime list events: no folder \(missing)") == true, "\(before.errors)")
+        }
+        let placed = scratch.folder + "/placed.db"
+        #expect(CapturedRun(["--db", placed, "add", "reminder", "Placed"]).status == 0)
+        #expect(CapturedRun(["list", "reminders", "--db", placed]).output.first?.contains("Placed") == true)
+        #expect(CapturedRun(["--db", placed]).status == 64)
         // The default location's folders are still made.
         let home = scratch.folder + "/home"
         let first = CapturedRun(["add", "reminder", "X"], environment: ["HOME": home, "XDG_RUNTIME_DIR": home + "/run"])
