@@ -45,6 +45,7 @@ enum AddEventCommand {
         }
         let title = given[0]
         let (start, end, rule, exceptions, location, alarms, url, key) = checked
+        ItemOptions.warnZoneOfDates(parsed, times: [start, end], kind: "event", context: context, command: command)
         let saved = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Event, Bool) in
             let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: true, command: command)
             var event = Event(calendarIdentifier: calendar.identifier, title: title, location: location,

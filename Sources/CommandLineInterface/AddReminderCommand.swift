@@ -61,6 +61,7 @@ enum AddReminderCommand {
         }
         let title = given[0]
         let (options, due, priority, rule, alarms, key, url) = checked
+        ItemOptions.warnZoneOfDates(parsed, times: [due], kind: "reminder", context: context, command: command)
         let (saved, updated) = try StoreOptions.transaction(store, command) { () throws(CommandFailure) -> (Reminder, Bool) in
             let calendar = try store.calendar(named: parsed[ChimeOptions.calendar], forEvents: false, command: command)
             var reminder = Reminder(calendarIdentifier: calendar.identifier, title: title, notes: parsed[ChimeOptions.notes] ?? "",

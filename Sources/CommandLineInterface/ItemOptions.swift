@@ -282,6 +282,18 @@ struct ItemOptions {
         return last == "after" ? seconds : -seconds
     }
 
+    /// Says so when `--tz` was given for an item whose times are all dates:
+    /// a date has no zone (the zone read the words, `tomorrow` say, but the
+    /// item is on that date wherever the machine is, and its alarms ring on
+    /// the machine's clock). Edit refuses the same, there being nothing else
+    /// it could mean.
+    static func warnZoneOfDates(_ parsed: ParsedArguments, times: [ItemTime?], kind: String, context: CommandContext, command: String) {
+        guard let zone = parsed[ChimeOptions.tz], !times.compactMap({ $0 }).isEmpty,
+              times.compactMap({ $0 }).allSatisfy(\.isDateOnly) else { return }
+        context.standardError("\(command): warning: --tz \(zone): the \(kind)'s dates have no time, so no zone; "
+            + "it is on its dates wherever the machine is, and its alarms ring on the machine's clock")
+    }
+
     /// The alarm a reminder's due time implies when no alarm is asked for,
     /// as Apple's Reminders sets one: at the due time, or for a due date at
     /// the time of day `CHIME_DAY_ALARM` names (09:00 unless set). It is

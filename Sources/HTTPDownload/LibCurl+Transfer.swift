@@ -129,10 +129,10 @@ extension LibCurl {
         max(1, Int((seconds * 1000).rounded()))
     }
 
-    /// `bytes` for people: whole megabytes or kilobytes when it is that.
+    /// `bytes` for people: whole mebibytes or kibibytes when it is that (as the docs give the bounds).
     static func sizeText(_ bytes: Int) -> String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"
     }
 

@@ -127,7 +127,7 @@ public struct LibCurl: @unchecked Sendable {
             status = chime_curl_setopt_pointer(easySetopt, handle, option, value)
         }
         if status == CHIME_CURLE_OK { status = easyPerform(handle) }
-        if body.takeUnretainedValue().tooLarge { throw LibCurlError(.tooLarge, "the answer is larger than \(Self.maximumBody >> 20) MB") }
+        if body.takeUnretainedValue().tooLarge { throw LibCurlError(.tooLarge, "the answer is larger than \(Self.maximumBody >> 20) MiB") }
         guard status == CHIME_CURLE_OK else {
             let detail = String(cString: message)
             throw LibCurlError(.transfer(status), detail.isEmpty ? Self.text(easyStrerror(status)) : detail)

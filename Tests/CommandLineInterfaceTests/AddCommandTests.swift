@@ -6,6 +6,20 @@ import Testing
 
 @Suite("chime add event and add reminder")
 struct AddCommandTests {
+    @Test("--tz with an item whose times are dates alone is said to give them no zone; with a time it says nothing")
+    func zoneOfDates() throws {
+        let scratch = Scratch()
+        let reminder = scratch.run("add", "reminder", "Pay rent", "--due", "2026-12-20", "--tz", "Asia/Shanghai")
+        #expect(reminder.status == 0)
+        #expect(reminder.errors == ["chime add reminder: warning: --tz Asia/Shanghai: the reminder's dates have no time, so no zone; "
+            + "it is on its dates wherever the machine is, and its alarms ring on the machine's clock"])
+        let event = scratch.run("add", "event", "Holiday", "--start", "2026-12-24", "--tz", "Asia/Shanghai")
+        #expect(event.status == 0 && event.errors.count == 1 && event.errors.first?.hasPrefix("chime add event: warning: --tz Asia/Shanghai: the event's") == true,
+                "\(event.errors)")
+        #expect(scratch.run("add", "reminder", "Call", "--due", "2026-12-20T09:00", "--tz", "Asia/Shanghai").errors.isEmpty)
+        #expect(scratch.run("add", "reminder", "Someday", "--tz", "Asia/Shanghai").errors.isEmpty)
+    }
+
     @Test("adding again with a --key updates the item of the same kind; a key another kind holds is refused with 65 and changes nothing")
     func keyHeldByTheOtherKind() throws {
         let scratch = Scratch()

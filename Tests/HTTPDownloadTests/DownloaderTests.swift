@@ -130,7 +130,7 @@ struct DownloaderTests {
         let server = try FixtureServer()
         let error = try #require(failure(.init(url: server.url("/endless"), maximumBodySize: 1 << 20, timeLimit: 120)))
         #expect(error.code == .tooLarge)
-        #expect(error.description.contains("1 MB"))
+        #expect(error.description.contains("1 MiB"))
         #expect(error.description.contains(server.url("/endless")))
     }
 
