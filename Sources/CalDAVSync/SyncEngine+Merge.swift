@@ -27,7 +27,13 @@ extension SyncEngine {
         var merge = Merge(uid: theirs.uid, url: theirs.url, items: theirs.items, keepsMine: false, clashes: [], mine: mineText)
         guard let base, case .success(let (_, baseItems)) = read(base, url: theirs.url, calendar: calendar),
               let old = Self.exported(baseItems), let ours = Self.exported(mine), let their = Self.exported(theirs.items) else {
-            // Nothing to merge against: the server's stands, Chime's is kept whole.
+            // Nothing to merge against (an account added again over the
+            // calendars it made before): the same item on both sides is no
+            // conflict; else the server's stands, Chime's is kept whole.
+            if let ours = Self.exported(mine), let their = Self.exported(theirs.items),
+               ours.items.map(Self.withoutStamps) == their.items.map(Self.withoutStamps) {
+                return merge
+            }
             merge.clashes = ["the base"]
             return merge
         }
@@ -48,6 +54,12 @@ extension SyncEngine {
         merge.items = items
         merge.keepsMine = true
         return merge
+    }
+
+    /// A component without the properties that say when, not what (`ResourceMerge.stamps`), at any depth.
+    static func withoutStamps(_ component: ICalendarComponent) -> ICalendarComponent {
+        ICalendarComponent(name: component.name, properties: component.properties.filter { !ResourceMerge.stamps.contains($0.name) },
+                           components: component.components.map(withoutStamps))
     }
 
     /// The items as Chime exports them for a digest: their VEVENTs and VTODOs, and their VTIMEZONEs.

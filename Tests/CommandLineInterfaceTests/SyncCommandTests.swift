@@ -74,6 +74,28 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync").errors.isEmpty)
     }
 
+    @Test("an account removed and added again finds its calendars' items the same on both sides: no conflicts, nothing sent twice")
+    func addedAgain() throws {
+        let server = try CalDAVServer(.radicale)
+        let calendarURL = try server.makeCalendar("Phone")
+        _ = try server.put("""
+            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
+            DUE:20270105T170000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
+            """, in: calendarURL)
+        let scratch = Scratch()
+        let add = ["account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home"]
+        #expect(scratch.run(add).status == 0)
+        _ = scratch.add("reminder", "Call the plumber", "--calendar", "Phone")
+        #expect(scratch.ok("sync").text == "home/Phone: 1 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts")
+        _ = scratch.ok("account", "remove", "home")
+        #expect(scratch.run(add).status == 0)
+        let again = scratch.ok("sync")
+        #expect(again.text.hasSuffix(" 0 conflicts"), "\(again.text)")
+        #expect(scratch.ok("sync", "--status").text == "No conflicts.")
+        #expect(try server.phone(["list", calendarURL]).split(separator: "\n").count == 2)
+        #expect(try scratch.store().items(of: try scratch.store().calendar(named: "Phone").identifier).reminders.count == 2)
+    }
+
     @Test("a wrong password command fails clearly, and an unknown account is refused")
     func failures() throws {
         let server = try CalDAVServer(.radicale)
