@@ -1,5 +1,6 @@
 import CalendarStore
 import HTTPDownload
+import WebDAV
 
 /// One sync of every collection of some accounts, one after the other:
 /// what `chime sync` runs when asked and chimed runs on its own. A
@@ -76,19 +77,29 @@ public enum AccountSync {
     /// `allowsEmptying`: a collection that suddenly lists empty may empty
     /// its Chime calendar (`SyncEngine.allowsEmptying`), as the person
     /// confirms with `chime sync --allow-emptying`.
+    /// `discoversCalendars`: each account's calendars are looked for again
+    /// first (three requests), and one made on the server since (on a phone)
+    /// is mapped and synced with the rest; one no longer listed stays mapped
+    /// (its next sync says what became of it). A discovery that fails
+    /// leaves the calendars as they were.
     public static func run(_ accounts: [SyncState.Account], store: CalendarStore, state: SyncState,
-                           timeLimit: Double = 30, allowsEmptying: Bool = false,
+                           timeLimit: Double = 30, allowsEmptying: Bool = false, discoversCalendars: Bool = false,
                            environment: [String: String]? = nil) throws(StoreError) -> [Report] {
         var reports: [Report] = []
         for account in accounts {
-            let collections = try state.collections(of: account.name)
-            guard !collections.isEmpty else { continue }
+            var collections = try state.collections(of: account.name)
+            guard !collections.isEmpty || discoversCalendars else { continue }
             let credentials: HTTPCredentials?
             do throws(Report.Failure) {
                 credentials = try Self.credentials(for: account, environment: environment)
             } catch {
                 reports.append(Report(account: account.name, calendar: nil, result: .failure(error)))
                 continue
+            }
+            if discoversCalendars, let discovered = try? CalendarDiscovery(credentials: credentials, timeLimit: timeLimit).discover(account.address),
+               discovered.calendars.contains(where: { found in !collections.contains { DAVHref.decodedPath($0.url) == DAVHref.decodedPath(found.url) } }) {
+                _ = try state.adopt(account, discovered: discovered)
+                collections = try state.collections(of: account.name)
             }
             let engine = SyncEngine(store: store, state: state, credentials: credentials, timeLimit: timeLimit)
             engine.allowsEmptying = allowsEmptying

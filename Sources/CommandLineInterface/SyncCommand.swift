@@ -13,8 +13,10 @@ enum SyncCommand: Command {
                                                             .init("resolve UID (--mine | --theirs)", options: ChimeOptions.store)],
                                       options: [allowEmptying, status, mine, theirs] + ChimeOptions.store,
                                       discussion: """
-        Sends Chime's changes in each account's calendars to the server, then
-        brings the server's changes down, and prints one line a calendar:
+        Looks for calendars made on the server since (mapped as 'chime account
+        add' maps them), sends Chime's changes in each account's calendars to
+        the server, then brings the server's changes down, and prints one line
+        a calendar:
         uploaded, deleted on the server, downloaded, removed here, conflicts.
         Where both sides changed an item, the server's version is kept and
         Chime's is kept as a conflict, which --status lists. A resource that
@@ -82,7 +84,8 @@ enum SyncCommand: Command {
         }
         if accounts.isEmpty && !parsed[ChimeOptions.json] { context.standardOutput("No accounts.") }
         let reports = try StoreOptions.run(command) { () throws(StoreError) in
-            try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying], environment: context.childEnvironment)
+            try AccountSync.run(accounts, store: store, state: state, allowsEmptying: parsed[allowEmptying], discoversCalendars: true,
+                                environment: context.childEnvironment)
         }
         var failures: [String] = []
         var failed: Int32?

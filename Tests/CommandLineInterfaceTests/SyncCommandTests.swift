@@ -74,7 +74,7 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync").errors.isEmpty)
     }
 
-    @Test("an account removed and added again finds its calendars' items the same on both sides: no conflicts, nothing sent twice")
+    @Test("an account removed and added again finds its calendars' items the same on both sides: no conflicts, nothing sent twice; a calendar made on the server since is found by the next sync")
     func addedAgain() throws {
         let server = try CalDAVServer(.radicale)
         let calendarURL = try server.makeCalendar("Phone")
@@ -94,6 +94,14 @@ struct SyncCommandTests {
         #expect(scratch.ok("sync", "--status").text == "No conflicts.")
         #expect(try server.phone(["list", calendarURL]).split(separator: "\n").count == 2)
         #expect(try scratch.store().items(of: try scratch.store().calendar(named: "Phone").identifier).reminders.count == 2)
+
+        // A calendar made on the phone since is found by the next sync, mapped and synced with the rest.
+        let work = try server.makeCalendar("Work")
+        _ = try server.put("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:report@phone\r\n"
+                           + "DTSTAMP:20261201T080000Z\r\nSUMMARY:Send the report\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", in: work)
+        let found = scratch.ok("sync")
+        #expect(found.output.contains("home/Work: 0 uploaded, 0 deleted on the server, 1 downloaded, 0 removed, 0 conflicts"), "\(found.output)")
+        #expect(scratch.ok("account", "list").output.contains { $0.hasPrefix("home: Work ") })
     }
 
     @Test("a wrong password command fails clearly, and an unknown account is refused")
