@@ -103,12 +103,24 @@ public enum AccountSync {
             }
             let engine = SyncEngine(store: store, state: state, credentials: credentials, timeLimit: timeLimit)
             engine.allowsEmptying = allowsEmptying
+            // A refused password or a server out of reach is the account's:
+            // its other calendars are not tried with it (a server that counts
+            // failed logins would lock the account one calendar at a time).
+            var accountFailure: CalDAVError?
             for collection in collections {
                 let title = (try? store.calendar(identifier: collection.calendar).title) ?? collection.url
+                if let accountFailure {
+                    reports.append(Report(account: account.name, calendar: title, result: .failure(.sync(accountFailure))))
+                    continue
+                }
                 do throws(CalDAVError) {
                     reports.append(Report(account: account.name, calendar: title, result: .success(try engine.sync(collection))))
                 } catch {
                     reports.append(Report(account: account.name, calendar: title, result: .failure(.sync(error))))
+                    if case .transport(let failure) = error.code,
+                       [.unauthorized, .authenticationScheme, .cannotResolve, .cannotConnect, .tls].contains(failure) {
+                        accountFailure = CalDAVError(error.code, "not tried: \(error.description)")
+                    }
                 }
             }
         }

@@ -104,6 +104,24 @@ struct SyncCommandTests {
         #expect(scratch.ok("account", "list").output.contains { $0.hasPrefix("home: Work ") })
     }
 
+    @Test("a password the server refuses at sync is tried on one calendar, not on each: the others say they were not tried, one line each")
+    func refusedPasswordOnce() throws {
+        let server = try CalDAVServer(.radicale)
+        _ = try server.makeCalendar("Phone")
+        _ = try server.makeCalendar("Work")
+        let scratch = Scratch()
+        let passwordFile = scratch.folder + "/password"
+        try "secret\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        #expect(scratch.run(["account", "add", server.base + "/", "--user", "ann", "--password-command", "cat \(passwordFile)",
+                             "--name", "home"]).status == 0)
+        try "hunter2\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let refused = scratch.run("sync")
+        #expect(refused.status == 69)
+        #expect(refused.errors.count == 2, "\(refused.errors)")
+        #expect(refused.errors.filter { $0.contains("refused the password for user 'ann'") }.count == 2, "\(refused.errors)")
+        #expect(refused.errors.filter { $0.contains(": not tried: ") }.count == 1, "\(refused.errors)")
+    }
+
     @Test("a wrong password command fails clearly, and an unknown account is refused")
     func failures() throws {
         let server = try CalDAVServer(.radicale)
