@@ -180,6 +180,36 @@ struct DaemonSyncTests {
         #expect(again.firingKey.root == first.firingKey)
     }
 
+    @Test("chimed's syncer looks for calendars made on the server at its first sync and then once a day, and syncs what it finds")
+    func newCalendarsOnceADay() throws {
+        let server = try CalDAVServer(.radicale)
+        _ = try server.makeCalendar("Phone")
+        let scratch = Scratch(zone: "UTC")
+        #expect(scratch.run(["account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home"]).status == 0)
+        func todo(_ uid: String) -> String {
+            "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:\(uid)\r\nDTSTAMP:20261201T080000Z\r\n"
+                + "SUMMARY:\(uid)\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        }
+        _ = try server.put(todo("report@phone"), in: try server.makeCalendar("Work"))
+        let now = Mutex(Date(timeIntervalSince1970: Self.start))
+        let syncer = AccountSyncer(machineZone: { .utc }, timeLimit: 20, now: { now.withLock { $0 } })
+        let lines = Mutex<[String]>([])
+        func sync() -> [String] {
+            lines.withLock { $0 = [] }
+            _ = syncer.syncAccounts(storePath: scratch.path) { line in lines.withLock { $0.append(line) } }
+            return lines.withLock { $0 }
+        }
+        let first = sync()
+        #expect(first.contains { $0.hasPrefix("chimed: sync home/Work: 0 uploaded, 0 deleted on the server, 1 downloaded") }, "\(first)")
+        // A calendar made an hour later waits for the day to pass.
+        _ = try server.put(todo("plan@phone"), in: try server.makeCalendar("Garden"))
+        now.withLock { $0 += 3_600 }
+        #expect(!sync().contains { $0.contains("home/Garden") })
+        now.withLock { $0 += 86_400 }
+        let later = sync()
+        #expect(later.contains { $0.hasPrefix("chimed: sync home/Garden: 0 uploaded, 0 deleted on the server, 1 downloaded") }, "\(later)")
+    }
+
     @Test("a daemon whose store has no account syncs once at start, and sets no timer for it")
     func noAccountNoWakeups() throws {
         let scratch = Scratch(zone: "UTC")
