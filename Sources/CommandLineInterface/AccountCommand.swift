@@ -98,9 +98,10 @@ enum AccountCommand: Command {
         // Adding an account again changes how it logs in; another server or
         // user under the same name would take the old one's calendars, and
         // send the new password to the old server when they sync.
-        if let existing = try StoreOptions.run(command, { () throws(StoreError) in
+        let existing = try StoreOptions.run(command) { () throws(StoreError) in
             try SyncState(store: store).accounts().first { $0.name == name }
-        }), existing.address != address || existing.user != parsed[user] {
+        }
+        if let existing, existing.address != address || existing.user != parsed[user] {
             throw .data("\(command): account '\(name)' is \(existing.user.map { "user '\($0)' at " } ?? "")\(existing.address); "
                 + "give this one another --name, or remove that one first ('chime account remove \(name)')")
         }
@@ -130,7 +131,6 @@ enum AccountCommand: Command {
         }
         let keyring = Keyring(environment: context.childEnvironment)
         // Re-adding an account replaces its kept password: a failure then leaves the new one, not none.
-        let existed = try StoreOptions.run(command) { () throws(StoreError) in try SyncState(store: store).accounts().contains { $0.name == name } }
         if let typed {
             do throws(PasswordCommand.Failure) {
                 try keyring.store(typed, lookingUp: words ?? [], label: "Chime: \(account.user ?? "") at \(address)")
@@ -145,7 +145,7 @@ enum AccountCommand: Command {
                 try SyncState(store: store).adopt(account, discovered: discovered)
             }
         } catch {
-            if typed != nil, !existed, let words { try? keyring.clear(lookingUp: words) }
+            if typed != nil, existing == nil, let words { try? keyring.clear(lookingUp: words) }
             throw error
         }
         if !parsed[ChimeOptions.json] { context.standardOutput("added account '\(account.name)' with \(mapped.count) calendar\(mapped.count == 1 ? "" : "s")") }
