@@ -53,7 +53,8 @@ enum ChimeOptions {
     static let alarm = Option("--alarm", value: "OFFSET", help: """
         an alarm OFFSET from the start (events) or due time (reminders):
         10m or -10m is ten minutes before, +10m ten minutes after,
-        0 at the time; also in words, '10 minutes before', '1h after';
+        0 at the time; also in words, '10 minutes before', '1h after',
+        'at the time';
         repeatable
         """, repeatable: true)
     static let alarmAt = Option("--alarm-at", value: "WHEN", help: "an alarm at a moment; repeatable", repeatable: true)

@@ -267,9 +267,11 @@ struct ItemOptions {
     /// people say it: a bare duration is before (`10m`: ten minutes
     /// before), as is `-10m`; only `+10m` is after. `before` or `after` may
     /// say it in words (`10 minutes before`, `1h after`, as `chime show`
-    /// writes alarms), but not beside a sign.
+    /// writes alarms), but not beside a sign; `at the time` is 0, as it
+    /// writes that one.
     func alarmOffset(_ text: String) throws(CommandFailure) -> Int {
         var words = text.lowercased().split(whereSeparator: \.isWhitespace)
+        if words == ["at", "the", "time"] { return 0 }
         guard let last = words.last, last == "before" || last == "after", words.count > 1 else {
             let seconds = try duration(text, "--alarm", allowingNegative: true)
             return Substring(text).trimmingWhitespace().hasPrefix("+") ? seconds : -abs(seconds)

@@ -97,18 +97,18 @@ struct ReminderAlarmTests {
         #expect(CapturedRun(["add", "reminder", "--help"]).text.contains("10m or -10m is ten minutes before, +10m ten minutes after"))
     }
 
-    @Test("an alarm offset in words reads as chime show writes it: '10 minutes before', '1h after', 'an hour before'; a sign beside one is refused (65)")
+    @Test("an alarm offset in words reads as chime show writes it: '10 minutes before', '1h after', 'an hour before', 'at the time'; a sign beside one is refused (65)")
     func offsetsInWords() throws {
         let scratch = Scratch()
         let id = scratch.add("event", "Flight", "--start", "2026-12-05T10:00", "--alarm", "10 minutes before",
-                             "--alarm", "1h after", "--alarm", "An hour BEFORE", "--alarm", "1 hour and 30 minutes before")
-        #expect(try offsets(scratch, id) == [-600, 3600, -3600, -5400])
+                             "--alarm", "1h after", "--alarm", "An hour BEFORE", "--alarm", "1 hour and 30 minutes before", "--alarm", "at the time")
+        #expect(try offsets(scratch, id) == [-600, 3600, -3600, -5400, 0])
         // What show writes reads back as the same offsets.
         let written = scratch.ok("show", id).output.filter { $0.hasPrefix("Alarm:") }.map { $0.dropFirst("Alarm:".count).trimmingCharacters(in: .whitespaces) }
-        #expect(written == ["10m before", "1h after", "1h before", "1h30m before"])
+        #expect(written == ["10m before", "1h after", "1h before", "1h30m before", "at the time"])
         let again = scratch.run(["add", "event", "Again", "--start", "2026-12-05T10:00"] + written.flatMap { ["--alarm", $0] })
         #expect(again.status == 0, "\(again.errors)")
-        #expect(try offsets(scratch, try #require(again.output.first)) == [-600, 3600, -3600, -5400])
+        #expect(try offsets(scratch, try #require(again.output.first)) == [-600, 3600, -3600, -5400, 0])
 
         try scratch.refuses(["add", "event", "Signed", "--start", "2026-12-05T10:00", "--alarm", "+10m before"], status: 65, mentioning: [
             "chime add event: --alarm: '+10m before' has a sign and 'before'; give one of them, as in 10m, +10m or '10 minutes before'",
