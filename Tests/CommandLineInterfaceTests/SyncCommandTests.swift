@@ -8,15 +8,21 @@ import Testing
 
 @Suite("chime account and chime sync against Radicale")
 struct SyncCommandTests {
-    @Test("account add maps the phone's calendar; sync brings its to-do down and a Chime reminder up; account remove forgets it")
-    func accountAndSync() throws {
+    /// Radicale with the phone's calendar holding one to-do (`bins@phone`),
+    /// and a store with no account yet.
+    static func phoneWithBins() throws -> (server: CalDAVServer, calendarURL: String, scratch: Scratch) {
         let server = try CalDAVServer(.radicale)
         let calendarURL = try server.makeCalendar("Phone")
         _ = try server.put("""
             BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
             DUE:20270105T170000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
             """, in: calendarURL)
-        let scratch = Scratch()
+        return (server, calendarURL, Scratch())
+    }
+
+    @Test("account add maps the phone's calendar; sync brings its to-do down and a Chime reminder up; account remove forgets it")
+    func accountAndSync() throws {
+        let (server, calendarURL, scratch) = try Self.phoneWithBins()
         let added = scratch.ok("account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home")
         #expect(added.output.first == "added account 'home' with 1 calendar")
         #expect(added.output.dropFirst().first == "home: Phone (VEVENT,VTODO) \(calendarURL)")
@@ -76,13 +82,7 @@ struct SyncCommandTests {
 
     @Test("an account removed and added again finds its calendars' items the same on both sides: no conflicts, nothing sent twice; a calendar made on the server since is found by the next sync")
     func addedAgain() throws {
-        let server = try CalDAVServer(.radicale)
-        let calendarURL = try server.makeCalendar("Phone")
-        _ = try server.put("""
-            BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTODO\r\nUID:bins@phone\r\nDTSTAMP:20261201T080000Z\r\n\
-            DUE:20270105T170000Z\r\nSUMMARY:Put the bins out\r\nEND:VTODO\r\nEND:VCALENDAR\r\n
-            """, in: calendarURL)
-        let scratch = Scratch()
+        let (server, calendarURL, scratch) = try Self.phoneWithBins()
         let add = ["account", "add", server.base + "/", "--user", "ann", "--password-command", "printf secret", "--name", "home"]
         #expect(scratch.run(add).status == 0)
         _ = scratch.add("reminder", "Call the plumber", "--calendar", "Phone")
