@@ -108,6 +108,25 @@ struct ItemCommandTests {
         #expect(scratch.ok("list", "reminders").output == ["No reminders."])
     }
 
+    @Test("complete --occurrence completes the current occurrence once: run again it changes nothing; a later one is refused")
+    func completeOccurrence() throws {
+        // Today is Tuesday 2026-12-01 in Shanghai; the reminder is due daily at 08:00.
+        let scratch = Scratch()
+        let id = scratch.add("reminder", "Water plants", "--due", "2026-12-01 08:00", "--repeat", "daily")
+        #expect(scratch.ok("complete", id, "--occurrence", "2026-12-01").output
+            == ["completed 'Water plants' due Tue 2026-12-01 08:00; next due Wed 2026-12-02 08:00 [\(id)]"])
+        // A script's retry: the same occurrence again changes nothing.
+        #expect(scratch.ok("complete", id, "--occurrence", "2026-12-01").output
+            == ["'Water plants': the occurrence 2026-12-01 is no longer pending (due now: Wed 2026-12-02 08:00); nothing changed [\(id)]"])
+        let json = try scratch.ok("complete", id, "--occurrence", "2026-12-01T08:00", "--json").json()
+        #expect(json["alreadyCompleted"] as? Bool == true && json["completedDue"] is NSNull)
+        #expect(scratch.ok("list", "reminders", "--completed").output.count == 1)
+        try scratch.refuses(["complete", id, "--occurrence", "2026-12-03"], status: 65, mentioning: ["is due 2026-12-02T08:00:00 first"])
+        #expect(scratch.ok("complete", id, "--occurrence", "2026-12-02T08:00").output.first?.hasPrefix("completed 'Water plants' due Wed 2026-12-02") == true)
+        let once = scratch.add("reminder", "Once", "--due", "2026-12-05 10:00")
+        try scratch.refuses(["complete", once, "--occurrence", "2026-12-05"], status: 65, mentioning: ["'Once' does not repeat"])
+    }
+
     @Test("identifiers may be abbreviated to a unique prefix; an ambiguous one is refused")
     func abbreviations() throws {
         let scratch = Scratch()
