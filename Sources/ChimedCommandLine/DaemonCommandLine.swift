@@ -86,7 +86,7 @@ public enum DaemonCommandLine {
             let status: Int32
             switch error {
             case .unknownOption(let argument, let hint):
-                (message, status) = ("chimed: unknown argument '\(argument)'\(hint)\n\(syntax.help)", ExitStatus.usage)
+                (message, status) = ("chimed: unknown argument '\(argument)'\(hint)\n(see 'chimed --help')", ExitStatus.usage)
             case .failure(let failure):
                 (message, status) = (failure.message, failure.status)
             }

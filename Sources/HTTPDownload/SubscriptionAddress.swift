@@ -13,15 +13,14 @@ public func subscriptionHTTPAddress(_ address: String) throws(DownloadError) -> 
     }
     let scheme = trimmed[..<colon].lowercased()
     let rest = trimmed[trimmed.index(colon, offsetBy: 3)...]
+    // The scheme first: `file:///…` has no host either, and its scheme is what is wrong.
+    guard ["webcal", "webcals", "https", "http"].contains(scheme) else {
+        throw DownloadError(.badURL, "'\(address)': \(scheme) is not a calendar address scheme; give an http, https or webcal address")
+    }
     guard !rest.isEmpty, rest.first != "/" else {
         throw DownloadError(.badURL, "'\(address)' names no host")
     }
-    switch scheme {
-    case "webcal", "webcals", "https": return "https://" + rest
-    case "http": return "http://" + rest
-    default:
-        throw DownloadError(.badURL, "'\(address)': \(scheme) is not a calendar address scheme; give an http, https or webcal address")
-    }
+    return (scheme == "http" ? "http://" : "https://") + rest
 }
 
 extension String {

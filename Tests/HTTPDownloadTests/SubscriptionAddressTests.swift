@@ -23,5 +23,12 @@ struct SubscriptionAddressTests {
                 #expect(error.description.contains("'\(text)'"), "'\(text)'")
             }
         }
+        // A file's address is refused for its scheme, which is what is wrong, not for having no host.
+        #expect(throws: DownloadError.self) { try subscriptionHTTPAddress("file:///home/ann/cal.ics") }
+        do {
+            _ = try subscriptionHTTPAddress("file:///home/ann/cal.ics")
+        } catch {
+            #expect(error.description.contains("file is not a calendar address scheme"), "\(error.description)")
+        }
     }
 }
