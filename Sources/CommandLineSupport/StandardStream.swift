@@ -33,14 +33,17 @@ public enum StandardStream {
     }
 
     /// Points a closed descriptor at /dev/null, so that the next file the
-    /// process opens does not become its standard output or error.
-    public static func reopenOnNull(_ descriptor: Int32) {
+    /// process opens does not become its standard output or error. Without
+    /// close-on-exec, as a standard descriptor is: a program chime runs (a
+    /// password command) gets it too.
+    private static func reopenOnNull(_ descriptor: Int32) {
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         guard null >= 0 else { return }
-        if null != descriptor {
+        if null == descriptor {
+            _ = fcntl(descriptor, F_SETFD, 0)
+        } else {
             _ = dup2(null, descriptor)
             close(null)
         }
     }
-
 }
