@@ -305,8 +305,17 @@ struct DaemonResilienceTests {
         let back = daemon.waitForFirings(3, seconds: 30)
         #expect(back.count == 3 && back.last?.line.contains(" back [") == true, "printed: \(daemon.printed.map(\.line))")
 
-        // The folder removed and made again, and a store put in it.
-        try FileManager.default.removeItem(atPath: data)
+        // The folder removed and made again, and a store put in it. The daemon
+        // may be removing the -wal and -shm files it left of the last store at
+        // the same moment: a file gone under the removal is tried again.
+        for attempt in 1...20 {
+            do {
+                try FileManager.default.removeItem(atPath: data)
+                break
+            } catch let error as CocoaError where error.code == .fileNoSuchFile && attempt < 20 && FileManager.default.fileExists(atPath: data) {
+                usleep(50_000)
+            }
+        }
         #expect(wait(seconds: 30) { daemon.printed.filter { $0.line.contains("is gone; waiting") }.count == 2 })
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         try replace(path, from: folder + "/replaced/refolded.db") { try addReminder("refolded", due: Self.now + 3, to: $0) }
